@@ -1,0 +1,64 @@
+import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+// Imports flow one way: shared ← apps; e2e and bench may use the apps; no app uses another,
+// and nothing imports in a circle.
+const forbidden = (...groups) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: groups.map(([group, message]) => ({ group, message })),
+    },
+  ],
+});
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'artifacts/**', 'data/**', '**/coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ noWarnOnMultipleProjects: true, project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'e2e/tsconfig.json', 'bench/tsconfig.json'] })],
+    },
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-self-import': 'error',
+      'import-x/no-duplicates': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['packages/shared/**'],
+    rules: forbidden(
+      [['@cloud-classroom/server*', '@cloud-classroom/web*', '**/apps/**'], 'packages/shared must not depend on an app.'],
+    ),
+  },
+  {
+    files: ['apps/server/**'],
+    rules: forbidden(
+      [['@cloud-classroom/web*', '**/apps/web/**', '../../web/**'], 'The server must not import the web app.'],
+      [['**/packages/shared/src/**'], 'Import the shared package as @cloud-classroom/shared/<module>.'],
+    ),
+  },
+  {
+    files: ['apps/web/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...forbidden(
+        [['@cloud-classroom/server*', '**/apps/server/**', '../../server/**'], 'The web app must not import the server.'],
+        [['**/packages/shared/src/**'], 'Import the shared package as @cloud-classroom/shared/<module>.'],
+      ),
+    },
+  },
+);

@@ -1,0 +1,74 @@
+import { describe, it, expect } from 'vitest';
+import { z } from 'zod';
+import { errorBodySchema, healthSchema, pageOf, pageQuerySchema } from './http.js';
+
+describe('pageQuerySchema', () => {
+  it.each([
+    ['defaults', {}, { page: 0, size: 10, sort: [] }],
+    ['coerces numeric strings', { page: '2', size: '20' }, { page: 2, size: 20, sort: [] }],
+    ['keeps numbers', { page: 3, size: 9999 }, { page: 3, size: 9999, sort: [] }],
+    ['wraps a single sort', { sort: 'createTime,desc' }, { page: 0, size: 10, sort: ['createTime,desc'] }],
+    ['keeps a sort array', { sort: ['name,asc', 'dept.id,desc'] }, { page: 0, size: 10, sort: ['name,asc', 'dept.id,desc'] }],
+  ])('%s', (_label, input, expected) => {
+    expect(pageQuerySchema.parse(input)).toEqual(expected);
+  });
+
+  it.each([
+    ['page', { page: '-1' }],
+    ['page', { page: -1 }],
+    ['page', { page: 'abc' }],
+    ['page', { page: '1.5' }],
+    ['size', { size: '0' }],
+    ['size', { size: '10000' }],
+    ['size', { size: 'abc' }],
+    ['sort', { sort: 'name' }],
+    ['sort', { sort: 'name,up' }],
+    ['sort', { sort: ['name,asc', 'name;drop'] }],
+    ['sort', { sort: 5 }],
+  ])('rejects %s in %j', (field, input) => {
+    const result = pageQuerySchema.safeParse(input);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.path[0])).toContain(field);
+  });
+});
+
+describe('errorBodySchema', () => {
+  it.each([
+    [{ status: 404, message: 'not found', timestamp: 1700000000000 }, true],
+    [{ status: 500, message: '', timestamp: 0 }, true],
+    [{ status: 404.5, message: 'x', timestamp: 1 }, false],
+    [{ status: '404', message: 'x', timestamp: 1 }, false],
+    [{ status: 404, timestamp: 1 }, false],
+    [{ status: 404, message: 'x' }, false],
+    [{ status: 404, message: 'x', timestamp: 1.5 }, false],
+    [null, false],
+  ])('%j -> %s', (input, expected) => {
+    expect(errorBodySchema.safeParse(input).success).toBe(expected);
+  });
+});
+
+describe('pageOf', () => {
+  const pageOfNames = pageOf(z.object({ name: z.string() }));
+
+  it.each([
+    [{ content: [], totalElements: 0 }, true],
+    [{ content: [{ name: 'a' }], totalElements: 41 }, true],
+    [{ content: [{ name: 1 }], totalElements: 1 }, false],
+    [{ content: [], totalElements: -1 }, false],
+    [{ content: [], totalElements: 1.5 }, false],
+    [{ totalElements: 0 }, false],
+  ])('%j -> %s', (input, expected) => {
+    expect(pageOfNames.safeParse(input).success).toBe(expected);
+  });
+});
+
+describe('healthSchema', () => {
+  it.each([
+    [{ status: 'UP', version: '0.1.0', uptimeSeconds: 12.5, database: 'sqlite' }, true],
+    [{ status: 'UP', version: '0.1.0', uptimeSeconds: 0, database: 'postgres' }, true],
+    [{ status: 'DOWN', version: '0.1.0', uptimeSeconds: 0, database: 'sqlite' }, false],
+    [{ status: 'UP', version: '0.1.0', uptimeSeconds: 0, database: 'mysql' }, false],
+  ])('%j -> %s', (input, expected) => {
+    expect(healthSchema.safeParse(input).success).toBe(expected);
+  });
+});

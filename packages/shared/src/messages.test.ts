@@ -1,0 +1,48 @@
+import { describe, it, expect } from 'vitest';
+import { LOCALES } from './locale.js';
+import { messages, translate, type MessageKey } from './messages.js';
+
+describe('messages', () => {
+  it('has the same keys in every locale', () => {
+    const [first, ...rest] = LOCALES.map((locale) => Object.keys(messages[locale]).sort());
+    for (const keys of rest) expect(keys).toEqual(first);
+  });
+
+  it.each(LOCALES.flatMap((locale) => Object.entries(messages[locale]).map(([key, value]) => [locale, key, value])))(
+    '%s %s is not empty',
+    (_locale, _key, value) => {
+      expect(value.trim()).not.toBe('');
+    },
+  );
+
+  it.each([
+    ['zh-CN', 'validation.ip', '请输入正确的IP地址'],
+    ['en-US', 'validation.ip', 'please enter a correct IP address'],
+    ['en-US', 'screenfull.unsupported', 'you browser can not work'],
+    ['zh-CN', 'logout.confirmText', '确定注销并退出系统吗？'],
+    ['en-US', 'error.forbidden', 'access denied: you do not have permission for this resource'],
+  ] as const)('%s %s is the spec text', (locale, key, text) => {
+    expect(messages[locale][key]).toBe(text);
+  });
+});
+
+describe('translate', () => {
+  it.each([
+    ['en-US', 'timeAgo.minutes', { count: 5 }, '5 minutes ago'],
+    ['zh-CN', 'timeAgo.minutes', { count: 5 }, '5分钟前'],
+    ['zh-CN', 'timeAgo.hours', { count: '2' }, '2小时前'],
+    ['en-US', 'timeAgo.hours', { count: 0 }, '0 hours ago'],
+    ['en-US', 'timeAgo.hours', undefined, '{{count}} hours ago'],
+    ['en-US', 'timeAgo.hours', { other: 1 }, '{{count}} hours ago'],
+    ['en-US', 'common.confirm', { count: 1 }, 'confirm'],
+    ['zh-CN', 'error.timeout', undefined, '网络请求超时'],
+  ] as const)('%s %s %j -> %s', (locale, key, params, expected) => {
+    expect(translate(locale, key, params)).toBe(expected);
+  });
+
+  it('rejects unknown keys at compile time', () => {
+    // @ts-expect-error -- not a catalogue key
+    const key: MessageKey = 'error.unknown';
+    expect(messages['en-US']).not.toHaveProperty(key);
+  });
+});
