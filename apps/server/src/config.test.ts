@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has working defaults for an empty environment', () => {
+    const config = loadConfig({}, '/srv/cc');
+    expect(config).toEqual({
+      port: 8000,
+      host: '0.0.0.0',
+      dataDir: path.resolve('/srv/cc', 'data'),
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      adminPassword: undefined,
+      captchaEnabled: true,
+      logLevel: 'info',
+      webDistDir: undefined,
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      {
+        PORT: '9001',
+        HOST: '127.0.0.1',
+        DATA_DIR: '/var/lib/cc',
+        DATABASE_URL: 'postgres://cc@db:5432/cc',
+        REDIS_URL: 'redis://cache:6379',
+        ADMIN_PASSWORD: 'correct horse',
+        CAPTCHA_ENABLED: 'false',
+        LOG_LEVEL: 'warn',
+        WEB_DIST_DIR: 'web',
+      },
+      '/srv/cc',
+    );
+    expect(config).toMatchObject({
+      port: 9001,
+      host: '127.0.0.1',
+      dataDir: '/var/lib/cc',
+      databaseUrl: 'postgres://cc@db:5432/cc',
+      redisUrl: 'redis://cache:6379',
+      adminPassword: 'correct horse',
+      captchaEnabled: false,
+      logLevel: 'warn',
+      webDistDir: '/srv/cc/web',
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '' }).databaseUrl).toBeUndefined();
+    expect(loadConfig({ PORT: '' }).port).toBe(8000);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://root@localhost/cc' }, 'DATABASE_URL: must be a postgres://'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+    [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD: must be at least 8 characters'],
+    [{ CAPTCHA_ENABLED: 'yes' }, 'CAPTCHA_ENABLED: must be true or false'],
+    [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
+  ])('rejects %o naming the variable', (env, expected) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(expected);
+  });
+
+  it('names every bad variable at once', () => {
+    expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'loud' })).toThrow(/PORT[\s\S]*LOG_LEVEL/);
+  });
+});

@@ -1,0 +1,18 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import * as appSetting from './migrations/0001-app-setting.js';
+
+// Listed here rather than read from a folder, so the compiled server and the tests see the
+// same set without touching the file system. Names sort in the order they must run.
+const migrations: Record<string, Migration> = {
+  '0001-app-setting': appSetting,
+};
+
+export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results.find((result) => result.status === 'Error');
+    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed`, { cause: error });
+  }
+  return results.map((result) => result.migrationName);
+}

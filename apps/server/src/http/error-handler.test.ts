@@ -1,0 +1,122 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { errorBodySchema } from '@cloud-classroom/shared/http';
+import { buildTestApp } from '../test/test-app.js';
+import { HttpError } from './http-error.js';
+
+describe('errors on the wire', () => {
+  let app: FastifyInstance;
+  beforeEach(async () => {
+    app = await buildTestApp();
+    const open = { access: { public: true as const } };
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+    typed.post(
+      '/api/test/echo',
+      { config: open, schema: { body: z.object({ name: z.string().min(2), tags: z.array(z.string()).optional() }) } },
+      async (request) => request.body,
+    );
+    typed.get(
+      '/api/test/page',
+      { config: open, schema: { querystring: z.object({ page: z.coerce.number().int().min(0) }) } },
+      async (request) => request.query,
+    );
+    app.get('/api/test/conflict', { config: open }, async () => {
+      throw new HttpError(409, 'username: already taken');
+    });
+    app.get('/api/test/crash', { config: open }, async () => {
+      throw new Error('connection string postgres://secret@db leaked?');
+    });
+  });
+  afterEach(() => app.close());
+
+  function expectErrorShape(body: unknown, status: number): { message: string } {
+    const parsed = errorBodySchema.parse(body);
+    expect(parsed.status).toBe(status);
+    expect(Math.abs(parsed.timestamp - Date.now())).toBeLessThan(60_000);
+    return parsed;
+  }
+
+  it.each(['/api/nothing-here', '/auth/nothing-here', '/api', '/api/health/extra?x=1'])('%s is a JSON 404', async (url) => {
+    const response = await app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(expectErrorShape(response.json(), 404).message).toContain(url.split('?')[0]);
+  });
+
+  it('answers a body that is not JSON with 400', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": "ab",',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(expectErrorShape(response.json(), 400).message).toBe('body: is not valid JSON');
+  });
+
+  it('names the field that failed validation', async () => {
+    const response = await app.inject({ method: 'POST', url: '/api/test/echo', payload: { name: 'a' } });
+    expect(response.statusCode).toBe(400);
+    expect(expectErrorShape(response.json(), 400).message).toMatch(/^name: /);
+
+    const nested = await app.inject({ method: 'POST', url: '/api/test/echo', payload: { name: 'ab', tags: [1] } });
+    expect(expectErrorShape(nested.json(), 400).message).toMatch(/^tags\.0: /);
+
+    const query = await app.inject({ method: 'GET', url: '/api/test/page?page=-1' });
+    expect(expectErrorShape(query.json(), 400).message).toMatch(/^page: /);
+  });
+
+  it('names the body when it is missing altogether', async () => {
+    const response = await app.inject({ method: 'POST', url: '/api/test/echo' });
+    expect(response.statusCode).toBe(400);
+    expect(expectErrorShape(response.json(), 400).message).toMatch(/^body: /);
+  });
+
+  it('answers a body over the limit with 413', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      payload: { name: 'x'.repeat(2 * 1024 * 1024) },
+    });
+    expect(response.statusCode).toBe(413);
+    expectErrorShape(response.json(), 413);
+  });
+
+  it('passes an HttpError through with its status', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/test/conflict' });
+    expect(response.statusCode).toBe(409);
+    expect(expectErrorShape(response.json(), 409).message).toBe('username: already taken');
+  });
+
+  it('hides the details of an unexpected failure', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/test/crash' });
+    expect(response.statusCode).toBe(500);
+    expect(expectErrorShape(response.json(), 500).message).toBe('internal server error');
+    expect(response.body).not.toContain('secret');
+  });
+});
+
+describe('route access declarations', () => {
+  it('refuse an API route that declares no access', async () => {
+    const app = await buildTestApp();
+    try {
+      expect(() => app.get('/api/undeclared', async () => 'open')).toThrow(/declares no access/);
+      expect(() => app.get('/auth/undeclared', async () => 'open')).toThrow(/declares no access/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('lists every API route with its access', async () => {
+    const app = await buildTestApp();
+    try {
+      await app.ready();
+      expect(app.apiRoutes).toContainEqual({ method: 'GET', url: '/api/health', access: { public: true } });
+      expect(app.apiRoutes.every((route) => route.access !== undefined)).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,52 @@
+import type { ErrorBody } from '@cloud-classroom/shared/http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { HttpError } from './http-error.js';
+
+export function errorBody(status: number, message: string): ErrorBody {
+  return { status, message, timestamp: Date.now() };
+}
+
+export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(status, message));
+}
+
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(reply, 404, `not found: ${request.method} ${request.url.split('?')[0]}`);
+}
+
+// Fastify's own 4xx codes, reworded so the message names what was wrong with the request.
+const fastifyClientErrors: Record<string, { status: number; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'body: is not valid JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'body: must not be empty for content type application/json' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'body: is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: 'body: content type is not supported' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'body: length does not match Content-Length' },
+};
+
+/** The one mapping from anything thrown to the wire's `{ status, message, timestamp }`. */
+export function toErrorBody(error: unknown): ErrorBody {
+  if (error instanceof HttpError) return errorBody(error.status, error.message);
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    // Like eladmin, the first problem only, prefixed with the field it concerns.
+    const [first] = error.validation;
+    const field = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || 'request';
+    return errorBody(400, `${field}: ${first?.message ?? 'invalid'}`);
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  const known = fastifyError.code === undefined ? undefined : fastifyClientErrors[fastifyError.code];
+  if (known !== undefined) return errorBody(known.status, known.message);
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return errorBody(status, fastifyError.message ?? 'bad request');
+  }
+  return errorBody(500, 'internal server error');
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const body = toErrorBody(error);
+    if (body.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(reply, body.status, body.message);
+  });
+}

@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { sendNotFound } from './error-handler.js';
+import { isApiPath } from './route-access.js';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+
+/**
+ * Serves the built single-page app: hashed assets cached for a year (precompressed .br/.gz
+ * beside them), index.html never cached, and history-mode fallback so a deep link or a reload
+ * of any client route gets the app. API paths never fall back: they answer JSON 404s.
+ */
+export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
+  if (!fs.existsSync(path.join(distDir, 'index.html'))) {
+    throw new Error(`The web app is not built: ${path.join(distDir, 'index.html')} is missing`);
+  }
+  await app.register(fastifyStatic, {
+    root: distDir,
+    // Register one route per file at start rather than a wildcard: unknown paths reach the
+    // fallback below, and lookups cost a route match instead of a file-system probe.
+    wildcard: false,
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders(res, filePath) {
+      const relative = path.relative(distDir, filePath);
+      res.setHeader('cache-control', relative.startsWith(`assets${path.sep}`) ? IMMUTABLE : REVALIDATE);
+    },
+  });
+  app.setNotFoundHandler((request, reply) => {
+    if (isApiPath(request.url) || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return sendNotFound(request, reply);
+    }
+    return reply.header('cache-control', REVALIDATE).sendFile('index.html');
+  });
+}

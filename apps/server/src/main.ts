@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+const bundledWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (config.webDistDir === undefined && fs.existsSync(bundledWebDist)) config.webDistDir = bundledWebDist;
+
+  const database = await openDatabase(config);
+  const applied = await migrateToLatest(database.db);
+  const app = await buildApp({ config, database, logger: { level: config.logLevel } });
+  if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
+
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals): void => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing requests under way');
+    setTimeout(() => {
+      app.log.error('requests still running after the grace period; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  // Plain stdout, not the JSON log: this line is for the person who just typed `npm start`.
+  console.log(
+    `Cloud Classroom is running at http://${shownHost}:${port}/ (${database.dialect}: ${database.location})` +
+      (config.webDistDir === undefined ? ' — API only, the web app is not built' : ''),
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,53 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../app.js';
+import { loadConfig, type Config } from '../config.js';
+import { openDatabase, type AppDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+
+/**
+ * Server tests run on SQLite by default and on PostgreSQL when TEST_DATABASE_URL is set (CI
+ * runs the suite both ways). Each test database is fresh: a temporary SQLite file, or a
+ * PostgreSQL schema of its own that is dropped afterwards, so test files can run in parallel.
+ */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-test-'));
+  return { ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), ...overrides };
+}
+
+export type TestDatabase = AppDatabase & { dispose: () => Promise<void> };
+
+export async function openTestDatabase(config: Config): Promise<TestDatabase> {
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  if (databaseUrl === undefined || databaseUrl === '') {
+    const database = await openDatabase({ dataDir: config.dataDir });
+    await migrateToLatest(database.db);
+    return { ...database, dispose: async () => fs.rmSync(config.dataDir, { recursive: true, force: true }) };
+  }
+  const schema = `test_${crypto.randomBytes(6).toString('hex')}`;
+  const database = await openDatabase({ databaseUrl, dataDir: config.dataDir, schema });
+  await migrateToLatest(database.db);
+  return {
+    ...database,
+    dispose: async () => {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The real app on a fresh database; closing the app also removes the database. */
+export async function buildTestApp(overrides: Partial<Config> = {}): Promise<FastifyInstance> {
+  const config = testConfig(overrides);
+  const database = await openTestDatabase(config);
+  const app = await buildApp({ config, database });
+  app.addHook('onClose', database.dispose);
+  return app;
+}
