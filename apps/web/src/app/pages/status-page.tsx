@@ -1,0 +1,28 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import type { MessageKey } from '@cloud-classroom/shared/messages';
+
+type StatusPageProps = { code: '404' | '401'; titleKey: MessageKey; textKey: MessageKey };
+
+/** The full-page answer for a path that does not exist or may not be seen. */
+export function StatusPage({ code, titleKey, textKey }: StatusPageProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <main className="status-page" data-status={code}>
+      <p className="status-page__code" aria-hidden="true">
+        {code}
+      </p>
+      <h1 className="status-page__title">{t(titleKey)}</h1>
+      <p className="status-page__text">{t(textKey)}</p>
+      <div className="status-page__actions">
+        <Link className="button button--primary" to="/">
+          {t('page.backHome')}
+        </Link>
+        <button className="button" type="button" onClick={() => navigate(-1)}>
+          {t('page.back')}
+        </button>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,2 @@
+// jsdom implements no scrolling; the app calls scrollTo on every route change.
+window.scrollTo = () => {};
