@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   if (config.webDistDir === undefined && fs.existsSync(bundledWebDist)) config.webDistDir = bundledWebDist;
 
   const database = await openDatabase(config);
-  const applied = await migrateToLatest(database.db);
+  const applied = await migrateToLatest(database);
   const app = await buildApp({ config, database, logger: { level: config.logLevel } });
   if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
 

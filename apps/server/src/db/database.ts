@@ -12,6 +12,8 @@ export type AppDatabase = {
   dialect: DatabaseDialect;
   /** Where the data lives, for the start-up banner (the file path, or the host/database). */
   location: string;
+  /** PostgreSQL only: the schema the tables live in, when not the default one. */
+  schema?: string;
 };
 
 export type DatabaseOptions = {
@@ -76,5 +78,6 @@ async function openPostgres(databaseUrl: string, schema: string | undefined): Pr
     db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
     dialect: 'postgres',
     location: `${url.host}${url.pathname}${schema === undefined ? '' : ` (schema ${schema})`}`,
+    ...(schema === undefined ? {} : { schema }),
   };
 }

@@ -13,7 +13,7 @@ describe('migrations', () => {
   it('apply once, then find nothing left to do', async () => {
     database = await openTestDatabase(testConfig());
     // openTestDatabase migrated already: a second run (a restart) applies nothing.
-    expect(await migrateToLatest(database.db)).toEqual([]);
+    expect(await migrateToLatest(database)).toEqual([]);
     const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db);
     expect(rows.map((row) => row.name)).toEqual(['0001-app-setting']);
   });

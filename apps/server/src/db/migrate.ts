@@ -1,4 +1,5 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, type Migration } from 'kysely';
+import type { AppDatabase } from './database.js';
 import * as appSetting from './migrations/0001-app-setting.js';
 
 // Listed here rather than read from a folder, so the compiled server and the tests see the
@@ -7,8 +8,13 @@ const migrations: Record<string, Migration> = {
   '0001-app-setting': appSetting,
 };
 
-export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+export async function migrateToLatest({ db, schema }: AppDatabase): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    // Without it Kysely looks for its bookkeeping table in every schema and can find another's.
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+  });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results.find((result) => result.status === 'Error');

@@ -25,12 +25,12 @@ export async function openTestDatabase(config: Config): Promise<TestDatabase> {
   const databaseUrl = process.env.TEST_DATABASE_URL;
   if (databaseUrl === undefined || databaseUrl === '') {
     const database = await openDatabase({ dataDir: config.dataDir });
-    await migrateToLatest(database.db);
+    await migrateToLatest(database);
     return { ...database, dispose: async () => fs.rmSync(config.dataDir, { recursive: true, force: true }) };
   }
   const schema = `test_${crypto.randomBytes(6).toString('hex')}`;
   const database = await openDatabase({ databaseUrl, dataDir: config.dataDir, schema });
-  await migrateToLatest(database.db);
+  await migrateToLatest(database);
   return {
     ...database,
     dispose: async () => {
@@ -47,7 +47,13 @@ export async function openTestDatabase(config: Config): Promise<TestDatabase> {
 export async function buildTestApp(overrides: Partial<Config> = {}): Promise<FastifyInstance> {
   const config = testConfig(overrides);
   const database = await openTestDatabase(config);
-  const app = await buildApp({ config, database });
-  app.addHook('onClose', database.dispose);
-  return app;
+  try {
+    const app = await buildApp({ config, database });
+    app.addHook('onClose', database.dispose);
+    return app;
+  } catch (error) {
+    await database.db.destroy();
+    await database.dispose();
+    throw error;
+  }
 }
