@@ -1,0 +1,57 @@
+// `npm test`: every Vitest project (shared, server, web), then the browser journeys against the
+// built app. Ends with one plain line "N passed, N failed" that any CI can read.
+// `--stage <name>` runs one stage only (CI reruns the server stage on PostgreSQL).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
+const resultsDir = path.join(root, 'artifacts', 'test-results');
+
+const stages = {
+  unit: { before: [], vitest: [] },
+  server: { before: [], vitest: ['--project', 'server'] },
+  e2e: { before: [['npm', ['run', 'build']]], vitest: ['--config', 'e2e/vitest.config.ts'] },
+};
+const defaultStages = ['unit', 'e2e'];
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
+  return result.status ?? 1;
+}
+
+function runStage(name) {
+  const stage = stages[name];
+  for (const [command, args] of stage.before) {
+    if (run(command, args) !== 0) return { name, passed: 0, failed: 1, skipped: 0, broken: true };
+  }
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const report = path.join(resultsDir, `${name}${process.env.TEST_RESULTS_SUFFIX ?? ''}.json`);
+  fs.rmSync(report, { force: true });
+  const status = run('npx', ['vitest', 'run', ...stage.vitest, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  if (!fs.existsSync(report)) return { name, passed: 0, failed: 1, skipped: 0, broken: true };
+  const json = JSON.parse(fs.readFileSync(report, 'utf8'));
+  const failed = json.numFailedTests + (status !== 0 && json.numFailedTests === 0 ? 1 : 0);
+  return { name, passed: json.numPassedTests, failed, skipped: json.numPendingTests + json.numTodoTests, broken: status !== 0 };
+}
+
+const argIndex = process.argv.indexOf('--stage');
+const selected = argIndex === -1 ? defaultStages : [process.argv[argIndex + 1]];
+const unknown = selected.filter((name) => !(name in stages));
+if (unknown.length > 0) {
+  console.error(`unknown stage ${unknown.join(', ')}; stages: ${Object.keys(stages).join(', ')}`);
+  process.exit(2);
+}
+
+const results = selected.map(runStage);
+const total = results.reduce(
+  (sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed, skipped: sum.skipped + r.skipped }),
+  { passed: 0, failed: 0, skipped: 0 },
+);
+console.log('');
+for (const r of results) {
+  console.log(`  ${r.name.padEnd(8)} ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${r.broken ? '  (FAILED)' : ''}`);
+}
+if (process.env.TEST_TOTALS_FILE) fs.appendFileSync(process.env.TEST_TOTALS_FILE, `${JSON.stringify(total)}\n`);
+console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(results.some((r) => r.broken) ? 1 : 0);
