@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { AppDatabase } from './db/database.js';
 import { registerErrorHandler, sendNotFound } from './http/error-handler.js';
+import { responseSerializerCompiler } from './http/response-serializer.js';
 import { enforceRouteAccessDeclarations } from './http/route-access.js';
 import { registerWebApp } from './http/web-app.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -27,7 +28,7 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   registerErrorHandler(app);
   enforceRouteAccessDeclarations(app);
   // Node drops idle keep-alive sockets only at the moment close() is called; a socket whose
