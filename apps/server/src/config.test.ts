@@ -52,8 +52,8 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    [{ PORT: 'eighty' }, 'PORT'],
-    [{ PORT: '70000' }, 'PORT'],
+    [{ PORT: 'eighty' }, 'PORT: must be a whole number from 0 to 65535'],
+    [{ PORT: '70000' }, 'PORT: must be a whole number from 0 to 65535'],
     [{ DATABASE_URL: 'mysql://root@localhost/cc' }, 'DATABASE_URL: must be a postgres://'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
     [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD: must be at least 8 characters'],

@@ -6,7 +6,12 @@ const booleanFlag = z
   .transform((value) => value === 'true' || value === '1');
 
 const configSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  PORT: z.coerce
+    .number({ message: 'must be a whole number from 0 to 65535' })
+    .int('must be a whole number from 0 to 65535')
+    .min(0, 'must be a whole number from 0 to 65535')
+    .max(65535, 'must be a whole number from 0 to 65535')
+    .default(8000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
