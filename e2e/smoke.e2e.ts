@@ -62,10 +62,17 @@ describe('smoke: the built app in a real browser', () => {
     await saveScreenshot(page, '404');
   });
 
-  it('shows the 401 page', async () => {
+  it('shows the 401 page, and "Go back" only once there is somewhere to go back to', async () => {
     await page.goto(`${baseUrl}/401`);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('No permission');
+    expect(await page.getByRole('button', { name: 'Go back' }).count()).toBe(0);
     await saveScreenshot(page, '401');
+
+    // Home is / → /home, which is not built yet, so it ends on /404 with /401 behind it.
+    await page.getByRole('link', { name: 'Back to home' }).click();
+    await page.waitForURL(`${baseUrl}/404`);
+    await page.getByRole('button', { name: 'Go back' }).click();
+    await page.waitForURL(`${baseUrl}/401`);
   });
 
   it('speaks Chinese to a Chinese browser', async () => {

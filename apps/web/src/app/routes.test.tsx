@@ -31,11 +31,23 @@ describe('app routes', () => {
     expect(router.state.location.pathname).toBe('/404');
   });
 
-  it('shows the 401 page at /401 with a way back', async () => {
+  it('shows the 401 page at /401 with a way home', async () => {
     renderAt('/401');
     expect(await screen.findByRole('heading', { name: 'No permission' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to home' }).getAttribute('href')).toBe('/');
-    expect(screen.getByRole('button', { name: 'Go back' })).toBeTruthy();
+  });
+
+  it('offers "Go back" only when there is an earlier entry in the app', async () => {
+    window.history.replaceState({ idx: 0 }, '');
+    renderAt('/404');
+    await screen.findByRole('heading', { name: 'Page not found' });
+    expect(screen.queryByRole('button', { name: 'Go back' })).toBeNull();
+    cleanup();
+
+    window.history.replaceState({ idx: 2 }, '');
+    renderAt('/404');
+    expect(await screen.findByRole('button', { name: 'Go back' })).toBeTruthy();
+    window.history.replaceState(null, '');
   });
 
   it('scrolls to the top on every route change', async () => {

@@ -4,6 +4,13 @@ import type { MessageKey } from '@cloud-classroom/shared/messages';
 
 type StatusPageProps = { code: '404' | '401'; titleKey: MessageKey; textKey: MessageKey };
 
+// The browser router keeps its position in history.state.idx; 0 (or none) means this page was
+// opened directly, and "back" would leave the app or do nothing.
+function canGoBack(): boolean {
+  const state: unknown = window.history.state;
+  return typeof state === 'object' && state !== null && 'idx' in state && typeof state.idx === 'number' && state.idx > 0;
+}
+
 /** The full-page answer for a path that does not exist or may not be seen. */
 export function StatusPage({ code, titleKey, textKey }: StatusPageProps) {
   const { t } = useTranslation();
@@ -19,9 +26,11 @@ export function StatusPage({ code, titleKey, textKey }: StatusPageProps) {
         <Link className="button button--primary" to="/">
           {t('page.backHome')}
         </Link>
-        <button className="button" type="button" onClick={() => navigate(-1)}>
-          {t('page.back')}
-        </button>
+        {canGoBack() && (
+          <button className="button" type="button" onClick={() => navigate(-1)}>
+            {t('page.back')}
+          </button>
+        )}
       </div>
     </main>
   );
