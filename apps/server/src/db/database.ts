@@ -24,7 +24,7 @@ export type DatabaseOptions = {
   schema?: string;
 };
 
-export const SQLITE_FILE_NAME = 'cloud-classroom.sqlite';
+const SQLITE_FILE_NAME = 'cloud-classroom.sqlite';
 
 // bigint columns (ids, epoch-millisecond times) come back from pg as strings by default; every
 // value we store fits a double, so read them as numbers like SQLite does.

@@ -18,7 +18,7 @@ declare module 'fastify' {
   }
 }
 
-export const API_PREFIXES = ['/api/', '/auth/'] as const;
+const API_PREFIXES = ['/api/', '/auth/'] as const;
 
 export function isApiPath(url: string): boolean {
   const pathname = url.split('?')[0] ?? url;
