@@ -87,6 +87,7 @@ export const LAYOUT_DEFAULTS = {
   uniqueOpened: true,
   showFooter: true,
   footerTxt: '© 2016-2021 Cloud Classroom',
-  caseNumber: '浙ICP备00000000号',
+  // Each operator has its own filing number; the footer shows the link only once one is set.
+  caseNumber: '',
   caseNumberUrl: 'https://beian.miit.gov.cn/',
 } as const satisfies LayoutSettings;
