@@ -1,13 +1,21 @@
 import fs from 'node:fs';
+import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { AppDatabase } from './db/database.js';
 import { registerErrorHandler, sendNotFound } from './http/error-handler.js';
 import { responseSerializerCompiler } from './http/response-serializer.js';
-import { enforceRouteAccessDeclarations } from './http/route-access.js';
+import { registerAuditLog } from './http/audit-log.js';
+import { enforceRouteAccess } from './http/route-access.js';
 import { registerWebApp } from './http/web-app.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { permissionsOf } from './modules/users/user.repo.js';
+import { createServices } from './services.js';
+
+/** The largest file any upload accepts; routes may set lower limits of their own. */
+export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
 export type AppOptions = {
   config: Config;
@@ -30,7 +38,9 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   registerErrorHandler(app);
-  enforceRouteAccessDeclarations(app);
+  const services = await createServices(config, database);
+  enforceRouteAccess(app, { sessions: services.sessions, permissionsOf: (userId) => permissionsOf(database.db, userId) });
+  registerAuditLog(app, database.db);
   // Node drops idle keep-alive sockets only at the moment close() is called; a socket whose
   // request finishes later would hold shutdown open until its keep-alive timeout (72 s).
   let idleSweeper: NodeJS.Timeout | undefined;
@@ -42,7 +52,22 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
     await database.db.destroy();
   });
 
+  // Uploads (avatars, local storage) stream through multipart; per-route code checks size and type.
+  await app.register(fastifyMultipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10 } });
+  // routes: openapi
+
   await app.register(healthRoutes, { version, dialect: database.dialect });
+  await app.register(authRoutes, { services });
+  // routes: online
+  // routes: menus
+  // routes: dicts
+  // routes: users
+  // routes: roles
+  // routes: depts
+  // routes: logs
+  // routes: monitor
+  // routes: storage
+  // routes: websocket
 
   if (config.webDistDir === undefined) {
     app.setNotFoundHandler(sendNotFound);

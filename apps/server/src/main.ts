@@ -4,6 +4,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { seedIfEmpty } from './db/seed/seed.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const bundledWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
 
   const database = await openDatabase(config);
   const applied = await migrateToLatest(database);
+  const seeded = await seedIfEmpty(database.db, config.adminPassword);
   const app = await buildApp({ config, database, logger: { level: config.logLevel } });
   if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
 
@@ -40,6 +42,15 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  if (seeded.seeded) {
+    // Shown once, on the start that created the accounts; it is stored only as a hash.
+    console.log(
+      `First start: created the demo organisation. Accounts ${seeded.usernames.join(', ')} ` +
+        (seeded.passwordWasGenerated
+          ? `share the generated password ${seeded.adminPassword} (shown only now; set ADMIN_PASSWORD to choose it).`
+          : 'share the password from ADMIN_PASSWORD.'),
+    );
+  }
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   // Plain stdout, not the JSON log: this line is for the person who just typed `npm start`.
   console.log(

@@ -1,15 +1,153 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * The tables as Kysely sees them. Times are epoch milliseconds in bigint columns on both
  * dialects: portable, sortable, and free of the time-zone guessing that TEXT dates invite.
+ * Flags are integers, 0 or 1, on both dialects (see migration 0002).
  */
 export interface Database {
   app_setting: AppSettingTable;
+  sys_dept: DeptTable;
+  sys_user: UserTable;
+  sys_role: RoleTable;
+  sys_menu: MenuTable;
+  sys_users_roles: { user_id: number; role_id: number };
+  sys_roles_menus: { role_id: number; menu_id: number };
+  sys_roles_depts: { role_id: number; dept_id: number };
+  sys_dict: DictTable;
+  sys_dict_detail: DictDetailTable;
+  sys_session: SessionTable;
+  sys_captcha: CaptchaTable;
+  sys_login_throttle: LoginThrottleTable;
+  sys_log: LogTable;
+  sys_local_storage: LocalStorageTable;
 }
+
+type Flag = 0 | 1;
+type Id = Generated<number>;
 
 export interface AppSettingTable {
   key: string;
   value: string;
   updated_at: ColumnType<number, number, number>;
+}
+
+/** Who created and last changed a row, and when. */
+interface Audited {
+  id: Id;
+  create_by: string | null;
+  update_by: string | null;
+  create_time: number;
+  update_time: number;
+}
+
+export interface DeptTable extends Audited {
+  pid: number | null;
+  name: string;
+  dept_sort: number;
+  enabled: Flag;
+  sub_count: number;
+}
+
+export interface UserTable extends Audited {
+  dept_id: number | null;
+  username: string;
+  nick_name: string;
+  gender: string | null;
+  phone: string | null;
+  email: string | null;
+  avatar_name: string | null;
+  password_hash: string;
+  is_admin: Flag;
+  enabled: Flag;
+  pwd_reset_time: number | null;
+}
+
+/** eladmin's wire values, kept verbatim: all, own department, chosen departments. */
+export type DataScope = '全部' | '本级' | '自定义';
+
+export interface RoleTable extends Audited {
+  name: string;
+  level: number;
+  description: string | null;
+  data_scope: DataScope;
+}
+
+/** 0 directory, 1 page, 2 button. */
+export type MenuType = 0 | 1 | 2;
+
+export interface MenuTable extends Audited {
+  pid: number | null;
+  type: MenuType;
+  title: string;
+  component_name: string | null;
+  component: string | null;
+  path: string | null;
+  icon: string | null;
+  menu_sort: number;
+  permission: string | null;
+  i_frame: Flag;
+  cache: Flag;
+  hidden: Flag;
+  sub_count: number;
+}
+
+export interface DictTable extends Audited {
+  name: string;
+  description: string | null;
+}
+
+export interface DictDetailTable extends Audited {
+  dict_id: number;
+  label: string;
+  value: string;
+  dict_sort: number;
+}
+
+export interface SessionTable {
+  id: string;
+  user_id: number;
+  ip: string;
+  browser: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+}
+
+export interface CaptchaTable {
+  uuid: string;
+  answer: string;
+  expires_at: number;
+}
+
+export interface LoginThrottleTable {
+  key: string;
+  window_start: number;
+  attempts: number;
+  consecutive_failures: number;
+  locked_until: number | null;
+}
+
+export interface LogTable {
+  id: Id;
+  username: string | null;
+  description: string;
+  method: string;
+  params: string | null;
+  log_type: 'INFO' | 'ERROR';
+  status: number;
+  request_ip: string | null;
+  browser: string | null;
+  time: number;
+  exception_detail: string | null;
+  create_time: number;
+}
+
+export interface LocalStorageTable extends Audited {
+  real_name: string;
+  name: string;
+  suffix: string;
+  path: string;
+  type: string;
+  size: number;
 }

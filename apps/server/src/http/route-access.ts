@@ -1,10 +1,17 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import { checkPermission } from '@cloud-classroom/shared/permission';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
+import type { Principal, SessionService } from '../modules/auth/session.service.js';
+import { HttpError } from './http-error.js';
+import { t } from './request-locale.js';
 
 /**
  * What a route demands of its caller. Every API route must say it: a route that declares
  * nothing is refused when the app is built, so it can never ship open by accident.
+ * - `public`: anyone;
+ * - `authenticated`: any live session;
+ * - `permissions`: a live session whose user holds at least one of these strings ('admin' holds all).
  */
-export type RouteAccess = { public: true };
+export type RouteAccess = { public: true } | { authenticated: true } | { permissions: readonly [string, ...string[]] };
 
 export type ApiRoute = { method: string; url: string; access: RouteAccess };
 
@@ -16,6 +23,10 @@ declare module 'fastify' {
     /** Every API route with what it demands, for the permission listing and the tests. */
     apiRoutes: ApiRoute[];
   }
+  interface FastifyRequest {
+    /** Who is calling; set on every route that is not public. */
+    principal: Principal | null;
+  }
 }
 
 const API_PREFIXES = ['/api/', '/auth/'] as const;
@@ -25,9 +36,29 @@ export function isApiPath(url: string): boolean {
   return pathname === '/api' || pathname === '/auth' || API_PREFIXES.some((prefix) => pathname.startsWith(prefix));
 }
 
-export function enforceRouteAccessDeclarations(app: FastifyInstance): void {
+export type AccessGuardDependencies = {
+  sessions: SessionService;
+  permissionsOf: (userId: number) => Promise<string[]>;
+};
+
+function guardFor(access: RouteAccess, { sessions, permissionsOf }: AccessGuardDependencies): onRequestHookHandler {
+  return async (request) => {
+    const principal = await sessions.authenticate(request.headers.authorization);
+    if (principal === undefined) throw new HttpError(401, t(request, 'error.sessionExpired'));
+    request.principal = principal;
+    if ('permissions' in access && !principal.isAdmin) {
+      if (!checkPermission(await permissionsOf(principal.userId), access.permissions)) {
+        throw new HttpError(403, t(request, 'error.forbidden'));
+      }
+    }
+  };
+}
+
+/** Refuses undeclared API routes and puts the session and permission check in front of the others. */
+export function enforceRouteAccess(app: FastifyInstance, dependencies: AccessGuardDependencies): void {
   const apiRoutes: ApiRoute[] = [];
   app.decorate('apiRoutes', apiRoutes);
+  app.decorateRequest('principal', null);
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!isApiPath(route.url)) return;
     const access = route.config?.access;
@@ -35,5 +66,14 @@ export function enforceRouteAccessDeclarations(app: FastifyInstance): void {
       throw new Error(`Route ${String(route.method)} ${route.url} declares no access (config.access)`);
     }
     for (const method of [route.method].flat()) apiRoutes.push({ method, url: route.url, access });
+    if ('public' in access) return;
+    const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
+    route.onRequest = [guardFor(access, dependencies), ...existing];
   });
+}
+
+/** The caller of a route that is not public; the guard has already made sure there is one. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (request.principal === null) throw new HttpError(401, t(request, 'error.sessionExpired'));
+  return request.principal;
 }

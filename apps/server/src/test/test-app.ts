@@ -8,15 +8,22 @@ import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type AppDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { seedIfEmpty } from '../db/seed/seed.js';
 
 /**
  * Server tests run on SQLite by default and on PostgreSQL when TEST_DATABASE_URL is set (CI
  * runs the suite both ways). Each test database is fresh: a temporary SQLite file, or a
  * PostgreSQL schema of its own that is dropped afterwards, so test files can run in parallel.
  */
+/** The password of every seeded account in tests. */
+export const TEST_PASSWORD = 'test-password-1';
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-test-'));
-  return { ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), ...overrides };
+  return {
+    ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_PASSWORD: TEST_PASSWORD, CAPTCHA_ENABLED: 'false' }),
+    ...overrides,
+  };
 }
 
 export type TestDatabase = AppDatabase & { dispose: () => Promise<void> };
@@ -26,11 +33,13 @@ export async function openTestDatabase(config: Config): Promise<TestDatabase> {
   if (databaseUrl === undefined || databaseUrl === '') {
     const database = await openDatabase({ dataDir: config.dataDir });
     await migrateToLatest(database);
+    await seedIfEmpty(database.db, config.adminPassword);
     return { ...database, dispose: async () => fs.rmSync(config.dataDir, { recursive: true, force: true }) };
   }
   const schema = `test_${crypto.randomBytes(6).toString('hex')}`;
   const database = await openDatabase({ databaseUrl, dataDir: config.dataDir, schema });
   await migrateToLatest(database);
+  await seedIfEmpty(database.db, config.adminPassword);
   return {
     ...database,
     dispose: async () => {
@@ -56,4 +65,11 @@ export async function buildTestApp(overrides: Partial<Config> = {}): Promise<Fas
     await database.dispose();
     throw error;
   }
+}
+
+/** Logs in through the real endpoint and returns the Authorization header value. */
+export async function loginAs(app: FastifyInstance, username: string, password = TEST_PASSWORD): Promise<string> {
+  const response = await app.inject({ method: 'POST', url: '/auth/login', payload: { username, password } });
+  if (response.statusCode !== 200) throw new Error(`login as ${username} failed: ${response.body}`);
+  return (response.json() as { token: string }).token;
 }

@@ -1,0 +1,134 @@
+import type { DataScope, MenuType } from '../schema.js';
+
+export type SeedMenu = {
+  title: string;
+  type: MenuType;
+  path?: string;
+  component?: string;
+  componentName?: string;
+  icon?: string;
+  permission?: string;
+  cache?: boolean;
+  hidden?: boolean;
+  children?: SeedMenu[];
+};
+
+const crud = (prefix: string, noun: string): SeedMenu[] => [
+  { title: `${noun}新增`, type: 2, permission: `${prefix}:add` },
+  { title: `${noun}编辑`, type: 2, permission: `${prefix}:edit` },
+  { title: `${noun}删除`, type: 2, permission: `${prefix}:del` },
+];
+
+const page = (title: string, path: string, component: string, componentName: string, icon: string, permission: string, children: SeedMenu[] = []): SeedMenu => ({
+  title,
+  type: 1,
+  path,
+  component,
+  componentName,
+  icon,
+  permission,
+  cache: true,
+  children,
+});
+
+/** The system menus; components name pages of the web app's page registry. */
+export const seedMenus: SeedMenu[] = [
+  {
+    title: '系统管理',
+    type: 0,
+    path: 'system',
+    icon: 'system',
+    children: [
+      page('用户管理', 'user', 'system/user/index', 'User', 'peoples', 'user:list', crud('user', '用户')),
+      page('角色管理', 'role', 'system/role/index', 'Role', 'role', 'roles:list', crud('roles', '角色')),
+      page('菜单管理', 'menu', 'system/menu/index', 'Menu', 'menu', 'menu:list', crud('menu', '菜单')),
+      page('部门管理', 'dept', 'system/dept/index', 'Dept', 'dept', 'dept:list', crud('dept', '部门')),
+      page('字典管理', 'dict', 'system/dict/index', 'Dict', 'dictionary', 'dict:list', crud('dict', '字典')),
+    ],
+  },
+  {
+    title: '系统监控',
+    type: 0,
+    path: 'monitor',
+    icon: 'monitor',
+    children: [
+      page('在线用户', 'online', 'monitor/online/index', 'OnlineUser', 'online', 'online:list', [
+        { title: '强制退出', type: 2, permission: 'online:del' },
+      ]),
+      page('操作日志', 'logs', 'monitor/log/index', 'Log', 'log', 'log:list'),
+      page('异常日志', 'errorLog', 'monitor/log/errorLog', 'ErrorLog', 'error', 'log:list'),
+      page('服务监控', 'server', 'monitor/server/index', 'ServerMonitor', 'codeConsole', 'monitor:list'),
+    ],
+  },
+  {
+    title: '系统工具',
+    type: 0,
+    path: 'sys-tools',
+    icon: 'sys-tools',
+    children: [
+      page('存储管理', 'storage', 'tools/storage/index', 'Storage', 'qiniu', 'storage:list', crud('storage', '文件')),
+      page('接口文档', 'swagger', 'tools/swagger/index', 'Swagger', 'swagger', 'swagger:list'),
+    ],
+  },
+];
+
+export type SeedDept = { name: string; children?: SeedDept[] };
+
+export const seedDepts: SeedDept[] = [
+  {
+    name: '云课堂',
+    children: [
+      { name: '研发部' },
+      { name: '培训部', children: [{ name: '讲师组' }, { name: '学员服务组' }] },
+      { name: '市场部' },
+    ],
+  },
+];
+
+export type SeedRole = {
+  name: string;
+  level: number;
+  dataScope: DataScope;
+  description: string;
+  /** Titles of the menus (and their buttons) the role gets; '*' for all. */
+  menus: '*' | string[];
+  depts?: string[];
+};
+
+export const seedRoles: SeedRole[] = [
+  { name: 'admin', level: 1, dataScope: '全部', description: 'Administrators: everything', menus: '*' },
+  {
+    name: 'teacher',
+    level: 2,
+    dataScope: '自定义',
+    description: 'Teachers: content, exams, marking and certificates of the training department',
+    menus: [],
+    depts: ['培训部'],
+  },
+  { name: 'learner', level: 3, dataScope: '本级', description: 'Learners: no back office', menus: [] },
+];
+
+export type SeedUser = {
+  username: string;
+  nickName: string;
+  dept: string;
+  roles: string[];
+  gender: '男' | '女';
+  email: string;
+  phone: string;
+  isAdmin?: boolean;
+};
+
+export const seedUsers: SeedUser[] = [
+  { username: 'admin', nickName: '管理员', dept: '云课堂', roles: ['admin'], gender: '男', email: 'admin@example.com', phone: '18888888888', isAdmin: true },
+  { username: 'teacher', nickName: '张老师', dept: '讲师组', roles: ['teacher'], gender: '女', email: 'teacher@example.com', phone: '13800000001' },
+  { username: 'learner1', nickName: '李明', dept: '研发部', roles: ['learner'], gender: '男', email: 'liming@example.com', phone: '13800000002' },
+  { username: 'learner2', nickName: '王芳', dept: '市场部', roles: ['learner'], gender: '女', email: 'wangfang@example.com', phone: '13800000003' },
+  { username: 'learner3', nickName: '赵磊', dept: '学员服务组', roles: ['learner'], gender: '男', email: 'zhaolei@example.com', phone: '13800000004' },
+];
+
+export const seedDicts: Array<{ name: string; description: string; details: Array<[label: string, value: string]> }> = [
+  { name: 'user_status', description: '用户状态', details: [['激活', 'true'], ['禁用', 'false']] },
+  { name: 'dept_status', description: '部门状态', details: [['启用', 'true'], ['停用', 'false']] },
+  { name: 'gender', description: '性别', details: [['男', '男'], ['女', '女']] },
+];

@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { insertLog } from '../modules/logs/log.repo.js';
+import { describeBrowser } from './user-agent.js';
+import { isApiPath } from './route-access.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What the audit log calls this action; reads are logged only when they set it (exports). */
+    audit?: string;
+  }
+  interface FastifyRequest {
+    failure: Error | null;
+  }
+}
+
+const SECRET_KEY = /pass(word)?|secret|token|authorization|credential/i;
+const MAX_PARAMS_LENGTH = 4000;
+
+/** A copy with every secret-looking field masked, at any depth. */
+export function maskSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskSecrets);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key, SECRET_KEY.test(key) ? '******' : maskSecrets(inner)]),
+  );
+}
+
+function paramsOf(request: FastifyRequest): string | null {
+  const parts: Record<string, unknown> = {};
+  if (request.query !== null && typeof request.query === 'object' && Object.keys(request.query).length > 0) {
+    parts.query = request.query;
+  }
+  if (request.params !== null && typeof request.params === 'object' && Object.keys(request.params).length > 0) {
+    parts.params = request.params;
+  }
+  // Uploads are logged by what they are, not by their bytes.
+  if (request.body !== undefined && !request.headers['content-type']?.startsWith('multipart/')) parts.body = request.body;
+  if (Object.keys(parts).length === 0) return null;
+  const text = JSON.stringify(maskSecrets(parts));
+  return text.length > MAX_PARAMS_LENGTH ? `${text.slice(0, MAX_PARAMS_LENGTH)}…` : text;
+}
+
+function usernameOf(request: FastifyRequest): string | null {
+  if (request.principal !== null) return request.principal.username;
+  const body = request.body as { username?: unknown } | undefined;
+  // A login names its user in the body, whether or not it succeeds.
+  return typeof body?.username === 'string' ? body.username.slice(0, 64) : null;
+}
+
+/** Records every API write and every login, success or not, after the answer has gone out. */
+export function registerAuditLog(app: FastifyInstance, db: Kysely<Database>): void {
+  app.decorateRequest('failure', null);
+  app.addHook('onError', async (request, _reply, error) => {
+    request.failure = error;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const config = request.routeOptions.config;
+    const isWrite = request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS';
+    if (!isApiPath(request.url) || (!isWrite && config.audit === undefined)) return;
+    const status = reply.statusCode;
+    const route = request.routeOptions.url ?? request.url.split('?')[0] ?? request.url;
+    try {
+      await insertLog(db, {
+        username: usernameOf(request),
+        description: config.audit ?? `${request.method} ${route}`,
+        method: `${request.method} ${route}`,
+        params: paramsOf(request),
+        log_type: status >= 500 ? 'ERROR' : 'INFO',
+        status,
+        request_ip: request.ip,
+        browser: describeBrowser(request.headers['user-agent']),
+        time: Math.round(reply.elapsedTime),
+        exception_detail: status >= 500 && request.failure !== null ? (request.failure.stack ?? String(request.failure)) : null,
+        create_time: Date.now(),
+      });
+    } catch (error) {
+      request.log.error({ err: error }, 'could not write the audit log');
+    }
+  });
+}

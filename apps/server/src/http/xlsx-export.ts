@@ -1,0 +1,39 @@
+import { downloadFileName } from '@cloud-classroom/shared/display';
+import ExcelJS from 'exceljs';
+import type { FastifyReply } from 'fastify';
+
+export type XlsxColumn<Row> = { header: string; value: (row: Row) => string | number | boolean | null | undefined; width?: number };
+
+// A cell starting with one of these is a formula to Excel and LibreOffice, even in a value cell:
+// '=HYPERLINK(…)' in a user's nick name must arrive as text, not run.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function neutraliseCell(value: string | number | boolean | null | undefined): string | number | boolean | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') return value;
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+export async function toXlsx<Row>(sheetName: string, columns: readonly XlsxColumn<Row>[], rows: readonly Row[]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet(sheetName.slice(0, 31));
+  sheet.columns = columns.map((column) => ({ header: column.header, width: column.width ?? 18 }));
+  sheet.getRow(1).font = { bold: true };
+  for (const row of rows) sheet.addRow(columns.map((column) => neutraliseCell(column.value(row))));
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** Answers a GET <list>/download with the rows as an .xlsx attachment. */
+export async function sendXlsx<Row>(
+  reply: FastifyReply,
+  title: string,
+  columns: readonly XlsxColumn<Row>[],
+  rows: readonly Row[],
+): Promise<FastifyReply> {
+  const body = await toXlsx(title, columns, rows);
+  const fileName = downloadFileName(title, 'xlsx');
+  return reply
+    .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+    .header('content-disposition', `attachment; filename="${encodeURIComponent(fileName)}"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+    .send(body);
+}

@@ -1,0 +1,42 @@
+import { authInfoSchema, captchaSchema, loginBodySchema, loginResponseSchema } from '@cloud-classroom/shared/auth';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { principalOf } from '../../http/route-access.js';
+import { describeBrowser } from '../../http/user-agent.js';
+import type { Services } from '../../services.js';
+import { issueCaptcha } from './captcha.service.js';
+
+export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  const { auth, sessions, database } = services;
+
+  app.get(
+    '/auth/code',
+    { config: { access: { public: true } }, schema: { response: { 200: captchaSchema } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return issueCaptcha(database.db);
+    },
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      config: { access: { public: true }, audit: 'login' },
+      schema: { body: loginBodySchema, response: { 200: loginResponseSchema } },
+    },
+    async (request) =>
+      auth.login({ ...request.body, ip: request.ip, browser: describeBrowser(request.headers['user-agent']) }),
+  );
+
+  app.get(
+    '/auth/info',
+    { config: { access: { authenticated: true } }, schema: { response: { 200: authInfoSchema } } },
+    async (request) => auth.info(principalOf(request).userId),
+  );
+
+  // Public, like eladmin's: a client with a dead token must still be able to "log out".
+  app.delete('/auth/logout', { config: { access: { public: true }, audit: 'logout' } }, async (request, reply) => {
+    const sessionId = await sessions.sessionIdOf(request.headers.authorization);
+    if (sessionId !== undefined) await sessions.end([sessionId], 'logout');
+    return reply.code(200).send();
+  });
+};

@@ -1,0 +1,96 @@
+import crypto from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Kysely } from 'kysely';
+import { getOrCreateSetting } from '../../db/app-setting.repo.js';
+import type { Database } from '../../db/schema.js';
+import {
+  deleteExpiredSessions,
+  deleteSessions,
+  deleteSessionsOfUsers,
+  findLiveSession,
+  insertSession,
+  touchSession,
+} from './session.repo.js';
+
+/** An idle session ends after this long; every request moves the end further out. */
+export const SESSION_IDLE_MS = 4 * 60 * 60 * 1000;
+/** Extending the expiry on every request would write on every request; once a minute is enough. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+/** Tokens outlive no session, but a leaked token must still stop being a token some day. */
+const TOKEN_LIFETIME = '30d';
+const BEARER = 'Bearer ';
+
+export type Principal = { sessionId: string; userId: number; username: string; isAdmin: boolean };
+
+export type SessionsEndedListener = (ended: { userIds: number[]; sessionIds: string[]; reason: string }) => void;
+
+export class SessionService {
+  private readonly listeners = new Set<SessionsEndedListener>();
+
+  private constructor(
+    private readonly db: Kysely<Database>,
+    private readonly secret: Uint8Array,
+  ) {}
+
+  /** The signing secret is generated on first start and kept in the database, shared by every process. */
+  static async create(db: Kysely<Database>): Promise<SessionService> {
+    const secret = await getOrCreateSetting(db, 'jwt_secret', () => crypto.randomBytes(64).toString('base64url'));
+    return new SessionService(db, new TextEncoder().encode(secret));
+  }
+
+  async start(userId: number, ip: string, browser: string): Promise<{ token: string; sessionId: string }> {
+    const now = Date.now();
+    const sessionId = crypto.randomBytes(24).toString('base64url');
+    await insertSession(this.db, { id: sessionId, userId, ip, browser, now, expiresAt: now + SESSION_IDLE_MS });
+    const jwt = await new SignJWT({ sid: sessionId })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt()
+      .setExpirationTime(TOKEN_LIFETIME)
+      .sign(this.secret);
+    // Opportunistic clean-up: logins are rare enough to carry it.
+    await deleteExpiredSessions(this.db, now);
+    return { token: `${BEARER}${jwt}`, sessionId };
+  }
+
+  /** The session an Authorization header names, if it is still alive; extends it (sliding expiry). */
+  async authenticate(authorization: string | undefined): Promise<Principal | undefined> {
+    const sessionId = await this.sessionIdOf(authorization);
+    if (sessionId === undefined) return undefined;
+    const session = await findLiveSession(this.db, sessionId);
+    const now = Date.now();
+    if (session === undefined || session.expiresAt <= now) return undefined;
+    if (now - session.lastSeenAt >= TOUCH_INTERVAL_MS) await touchSession(this.db, sessionId, now, now + SESSION_IDLE_MS);
+    return { sessionId, userId: session.userId, username: session.username, isAdmin: session.isAdmin };
+  }
+
+  async sessionIdOf(authorization: string | undefined): Promise<string | undefined> {
+    if (authorization === undefined || !authorization.startsWith(BEARER)) return undefined;
+    try {
+      const { payload } = await jwtVerify(authorization.slice(BEARER.length).trim(), this.secret, { algorithms: ['HS256'] });
+      return typeof payload.sid === 'string' ? payload.sid : undefined;
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError) return undefined;
+      throw error;
+    }
+  }
+
+  async end(sessionIds: readonly string[], reason: string): Promise<void> {
+    const userIds = await deleteSessions(this.db, sessionIds);
+    if (userIds.length > 0) this.emit({ userIds: [...new Set(userIds)], sessionIds: [...sessionIds], reason });
+  }
+
+  /** Ends every session of these users, except optionally the one making the change. */
+  async endAllOf(userIds: readonly number[], reason: string, exceptSessionId?: string): Promise<void> {
+    const sessionIds = await deleteSessionsOfUsers(this.db, userIds, exceptSessionId);
+    if (sessionIds.length > 0) this.emit({ userIds: [...userIds], sessionIds, reason });
+  }
+
+  onSessionsEnded(listener: SessionsEndedListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(ended: Parameters<SessionsEndedListener>[0]): void {
+    for (const listener of this.listeners) listener(ended);
+  }
+}

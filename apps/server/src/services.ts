@@ -1,0 +1,18 @@
+import type { Config } from './config.js';
+import type { AppDatabase } from './db/database.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { SessionService } from './modules/auth/session.service.js';
+
+/** The app's services, built once and handed to each module's routes. */
+export type Services = {
+  config: Config;
+  database: AppDatabase;
+  sessions: SessionService;
+  auth: AuthService;
+};
+
+export async function createServices(config: Config, database: AppDatabase): Promise<Services> {
+  const sessions = await SessionService.create(database.db);
+  const auth = new AuthService({ db: database.db, sessions, captchaEnabled: config.captchaEnabled });
+  return { config, database, sessions, auth };
+}

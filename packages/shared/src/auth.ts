@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { userSchema } from './users.js';
+
+export const captchaSchema = z.object({
+  /** A data URL, usable as an <img src> as it is. */
+  img: z.string(),
+  uuid: z.string(),
+});
+
+export const loginBodySchema = z.object({
+  username: z.string().trim().min(1, 'is required').max(64),
+  password: z.string().min(1, 'is required').max(128),
+  // Not needed when the server runs with CAPTCHA_ENABLED=false.
+  code: z.string().trim().max(16).default(''),
+  uuid: z.string().max(64).default(''),
+});
+export type LoginBody = z.input<typeof loginBodySchema>;
+
+export const authInfoSchema = z.object({
+  user: userSchema,
+  /** Permission strings of the user's roles' menus and buttons; 'admin' passes everything. */
+  roles: z.array(z.string()),
+  /** Department ids the user may see; empty means all. */
+  dataScopes: z.array(z.number().int()),
+});
+export type AuthInfo = z.infer<typeof authInfoSchema>;
+
+export const loginResponseSchema = z.object({
+  /** Already prefixed with 'Bearer ', ready for the Authorization header. */
+  token: z.string(),
+  user: authInfoSchema,
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+export const onlineSessionSchema = z.object({
+  /** The session id: what `DELETE auth/online` takes to end it. */
+  key: z.string(),
+  userName: z.string(),
+  nickName: z.string(),
+  dept: z.string().nullable(),
+  browser: z.string(),
+  ip: z.string(),
+  loginTime: z.string(),
+  lastSeenTime: z.string(),
+});
