@@ -39,6 +39,7 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
   app.setSerializerCompiler(responseSerializerCompiler);
   registerErrorHandler(app);
   const services = await createServices(config, database);
+  app.decorate('services', services);
   enforceRouteAccess(app, { sessions: services.sessions, permissionsOf: (userId) => permissionsOf(database.db, userId) });
   registerAuditLog(app, database.db);
   // Node drops idle keep-alive sockets only at the moment close() is called; a socket whose

@@ -3,6 +3,12 @@ import type { AppDatabase } from './db/database.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { SessionService } from './modules/auth/session.service.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
 /** The app's services, built once and handed to each module's routes. */
 export type Services = {
   config: Config;

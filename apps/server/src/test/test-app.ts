@@ -26,7 +26,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-export type TestDatabase = AppDatabase & { dispose: () => Promise<void> };
+export type TestDatabase = AppDatabase & { dispose: () => Promise<void>; openAnother: () => Promise<AppDatabase> };
 
 export async function openTestDatabase(config: Config): Promise<TestDatabase> {
   const databaseUrl = process.env.TEST_DATABASE_URL;
@@ -34,7 +34,11 @@ export async function openTestDatabase(config: Config): Promise<TestDatabase> {
     const database = await openDatabase({ dataDir: config.dataDir });
     await migrateToLatest(database);
     await seedIfEmpty(database.db, config.adminPassword);
-    return { ...database, dispose: async () => fs.rmSync(config.dataDir, { recursive: true, force: true }) };
+    return {
+      ...database,
+      dispose: async () => fs.rmSync(config.dataDir, { recursive: true, force: true }),
+      openAnother: () => openDatabase({ dataDir: config.dataDir }),
+    };
   }
   const schema = `test_${crypto.randomBytes(6).toString('hex')}`;
   const database = await openDatabase({ databaseUrl, dataDir: config.dataDir, schema });
@@ -42,6 +46,7 @@ export async function openTestDatabase(config: Config): Promise<TestDatabase> {
   await seedIfEmpty(database.db, config.adminPassword);
   return {
     ...database,
+    openAnother: () => openDatabase({ databaseUrl, dataDir: config.dataDir, schema }),
     dispose: async () => {
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
@@ -72,4 +77,20 @@ export async function loginAs(app: FastifyInstance, username: string, password =
   const response = await app.inject({ method: 'POST', url: '/auth/login', payload: { username, password } });
   if (response.statusCode !== 200) throw new Error(`login as ${username} failed: ${response.body}`);
   return (response.json() as { token: string }).token;
+}
+
+/**
+ * Two app instances on one database, each with its own connections, as two server processes
+ * behind a load balancer would be. Closing the first removes the database.
+ */
+export async function buildTestAppPair(overrides: Partial<Config> = {}): Promise<[FastifyInstance, FastifyInstance]> {
+  const config = testConfig(overrides);
+  const database = await openTestDatabase(config);
+  const first = await buildApp({ config, database });
+  const second = await buildApp({ config, database: await database.openAnother() });
+  first.addHook('onClose', async () => {
+    await second.close();
+    await database.dispose();
+  });
+  return [first, second];
 }

@@ -1,0 +1,270 @@
+import { authInfoSchema, captchaSchema, loginResponseSchema } from '@cloud-classroom/shared/auth';
+import type { FastifyInstance } from 'fastify';
+import { SignJWT } from 'jose';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildTestApp, buildTestAppPair, loginAs, TEST_PASSWORD } from '../../test/test-app.js';
+import { LOCK_AFTER_FAILURES, MAX_ATTEMPTS_PER_IP } from './auth.service.js';
+
+async function readCaptchaAnswer(app: FastifyInstance, uuid: string): Promise<string> {
+  const row = await app.services.database.db.selectFrom('sys_captcha').select('answer').where('uuid', '=', uuid).executeTakeFirstOrThrow();
+  return row.answer;
+}
+
+function login(app: FastifyInstance, payload: Record<string, unknown>, ip = '10.0.0.1') {
+  return app.inject({ method: 'POST', url: '/auth/login', payload, remoteAddress: ip });
+}
+
+const info = (app: FastifyInstance, token?: string) =>
+  app.inject({ method: 'GET', url: '/auth/info', headers: token === undefined ? {} : { authorization: token } });
+
+describe('auth', () => {
+  let app: FastifyInstance;
+  afterEach(async () => {
+    await app?.close();
+  });
+
+  describe('captcha', () => {
+    it('issues an arithmetic captcha as a data URL, and a login needs its answer once', async () => {
+      app = await buildTestApp({ captchaEnabled: true });
+      const response = await app.inject({ method: 'GET', url: '/auth/code' });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-store');
+      const captcha = captchaSchema.parse(response.json());
+      expect(captcha.img).toMatch(/^data:image\/svg\+xml;base64,/);
+      expect(Buffer.from(captcha.img.split(',')[1] ?? '', 'base64').toString()).toContain('<svg');
+      expect(captcha.uuid).toMatch(/^captcha_code:[0-9a-f]{32}$/);
+      const answer = await readCaptchaAnswer(app, captcha.uuid);
+
+      const ok = await login(app, { username: 'admin', password: TEST_PASSWORD, code: answer, uuid: captcha.uuid });
+      expect(ok.statusCode).toBe(200);
+      // Used up: the same captcha does not work twice.
+      const again = await login(app, { username: 'admin', password: TEST_PASSWORD, code: answer, uuid: captcha.uuid });
+      expect(again.statusCode).toBe(400);
+      expect(again.json().message).toMatch(/^code: .*expired/);
+    });
+
+    it('is used up by a wrong answer too', async () => {
+      app = await buildTestApp({ captchaEnabled: true });
+      const { uuid } = captchaSchema.parse((await app.inject({ method: 'GET', url: '/auth/code' })).json());
+      const answer = await readCaptchaAnswer(app, uuid);
+      const wrong = await login(app, { username: 'admin', password: TEST_PASSWORD, code: `${answer}9`, uuid });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().message).toMatch(/^code: .*wrong/);
+      const right = await login(app, { username: 'admin', password: TEST_PASSWORD, code: answer, uuid });
+      expect(right.json().message).toMatch(/^code: .*expired/);
+    });
+
+    it('expires after two minutes', async () => {
+      app = await buildTestApp({ captchaEnabled: true });
+      const { uuid } = captchaSchema.parse((await app.inject({ method: 'GET', url: '/auth/code' })).json());
+      const answer = await readCaptchaAnswer(app, uuid);
+      await app.services.database.db.updateTable('sys_captcha').set({ expires_at: Date.now() - 1 }).where('uuid', '=', uuid).execute();
+      const response = await login(app, { username: 'admin', password: TEST_PASSWORD, code: answer, uuid });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toMatch(/^code: /);
+    });
+
+    it('is required when enabled', async () => {
+      app = await buildTestApp({ captchaEnabled: true });
+      const response = await login(app, { username: 'admin', password: TEST_PASSWORD });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toMatch(/^code: /);
+    });
+  });
+
+  describe('login', () => {
+    it('answers a Bearer token and the user with permissions, never the password hash', async () => {
+      app = await buildTestApp();
+      const response = await login(app, { username: 'admin', password: TEST_PASSWORD, code: '', uuid: '' });
+      expect(response.statusCode).toBe(200);
+      const body = loginResponseSchema.parse(response.json());
+      expect(body.token).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(body.user.user).toMatchObject({ username: 'admin', nickName: '管理员', enabled: true, dept: { name: '云课堂' } });
+      expect(body.user.user.roles.map((role) => role.name)).toEqual(['admin']);
+      expect(body.user.roles).toEqual(['admin']);
+      expect(body.user.dataScopes).toEqual([]);
+      expect(response.body).not.toMatch(/argon2|password_hash|passwordHash/i);
+    });
+
+    it('gives a learner no permissions and only their own department', async () => {
+      app = await buildTestApp();
+      const token = await loginAs(app, 'learner1');
+      const body = authInfoSchema.parse((await info(app, token)).json());
+      expect(body.roles).toEqual([]);
+      const dept = body.user.dept;
+      expect(dept?.name).toBe('研发部');
+      expect(body.dataScopes).toEqual([dept?.id]);
+    });
+
+    it('gives the teacher the training department subtree as data scope', async () => {
+      app = await buildTestApp();
+      const body = authInfoSchema.parse((await info(app, await loginAs(app, 'teacher'))).json());
+      const depts = await app.services.database.db.selectFrom('sys_dept').select(['id', 'name']).execute();
+      const ids = depts.filter((d) => ['培训部', '讲师组', '学员服务组'].includes(d.name)).map((d) => d.id).sort((a, b) => a - b);
+      expect(body.dataScopes).toEqual(ids);
+    });
+
+    it('answers a wrong password and an unknown user with the same words', async () => {
+      app = await buildTestApp();
+      const wrongPassword = await login(app, { username: 'admin', password: 'not-the-password' });
+      const unknownUser = await login(app, { username: 'nobody-here', password: 'not-the-password' });
+      expect(wrongPassword.statusCode).toBe(400);
+      expect(unknownUser.statusCode).toBe(400);
+      expect(wrongPassword.json().message).toBe('username or password is wrong');
+      expect(unknownUser.json().message).toBe(wrongPassword.json().message);
+    });
+
+    it.each([
+      [{ password: 'x' }, /^username: /],
+      [{ username: 'admin' }, /^password: /],
+      [{ username: '', password: 'x' }, /^username: /],
+      [{ username: 'admin', password: 7 }, /^password: /],
+    ])('names the field of a bad body %o', async (payload, message) => {
+      app = await buildTestApp();
+      const response = await login(app, payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toMatch(message);
+    });
+
+    it('refuses a disabled account', async () => {
+      app = await buildTestApp();
+      await app.services.database.db.updateTable('sys_user').set({ enabled: 0 }).where('username', '=', 'learner2').execute();
+      const response = await login(app, { username: 'learner2', password: TEST_PASSWORD });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe('this account is disabled');
+    });
+
+    it(`locks a username for 10 minutes after ${LOCK_AFTER_FAILURES} wrong passwords, existing or not`, async () => {
+      app = await buildTestApp();
+      for (const username of ['learner3', 'ghost-user']) {
+        const statuses: number[] = [];
+        for (let attempt = 0; attempt < LOCK_AFTER_FAILURES; attempt += 1) {
+          statuses.push((await login(app, { username, password: 'wrong-password' }, `10.1.0.${attempt}`)).statusCode);
+        }
+        expect(statuses).toEqual([400, 400, 400, 400, 429]);
+        const locked = await login(app, { username, password: TEST_PASSWORD }, '10.2.0.1');
+        expect(locked.statusCode).toBe(429);
+        expect(locked.json().message).toMatch(/try again in 10 minutes/);
+      }
+      // Other accounts are untouched.
+      expect((await login(app, { username: 'learner1', password: TEST_PASSWORD })).statusCode).toBe(200);
+      // Once the lock is over, the right password works again and clears the count.
+      await app.services.database.db.updateTable('sys_login_throttle').set({ locked_until: Date.now() - 1 }).where('key', '=', 'user:learner3').execute();
+      expect((await login(app, { username: 'learner3', password: TEST_PASSWORD }, '10.3.0.1')).statusCode).toBe(200);
+    });
+
+    it('rate-limits one address trying many usernames', async () => {
+      app = await buildTestApp();
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt <= MAX_ATTEMPTS_PER_IP; attempt += 1) {
+        statuses.push((await login(app, { username: `someone-${attempt}`, password: 'x' }, '10.9.9.9')).statusCode);
+      }
+      expect(statuses.slice(0, MAX_ATTEMPTS_PER_IP).every((status) => status === 400)).toBe(true);
+      expect(statuses.at(-1)).toBe(429);
+      // Another address is not affected.
+      expect((await login(app, { username: 'admin', password: TEST_PASSWORD }, '10.9.9.10')).statusCode).toBe(200);
+    });
+  });
+
+  describe('sessions', () => {
+    it('answers auth/info for a live session and 401 otherwise', async () => {
+      app = await buildTestApp();
+      const token = await loginAs(app, 'admin');
+      expect(authInfoSchema.parse((await info(app, token)).json()).user.username).toBe('admin');
+      expect((await info(app)).statusCode).toBe(401);
+      expect((await info(app, 'Bearer not.a.token')).statusCode).toBe(401);
+      expect((await info(app, token.replace('Bearer ', ''))).statusCode).toBe(401);
+      const forged = await new SignJWT({ sid: 'x' }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('guess'));
+      const response = await info(app, `Bearer ${forged}`);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ status: 401 });
+    });
+
+    it('speaks the caller\'s language in a 401', async () => {
+      app = await buildTestApp();
+      const zh = await app.inject({ method: 'GET', url: '/auth/info', headers: { 'accept-language': 'zh-CN,zh;q=0.9' } });
+      expect(zh.json().message).toBe('登录状态已过期，请重新登录');
+      const en = await app.inject({ method: 'GET', url: '/auth/info', headers: { 'accept-language': 'en-US' } });
+      expect(en.json().message).toBe('your session has expired, please log in again');
+    });
+
+    it('ends the session on logout, at once', async () => {
+      app = await buildTestApp();
+      const token = await loginAs(app, 'admin');
+      const other = await loginAs(app, 'admin');
+      const logout = await app.inject({ method: 'DELETE', url: '/auth/logout', headers: { authorization: token } });
+      expect(logout.statusCode).toBe(200);
+      expect((await info(app, token)).statusCode).toBe(401);
+      // Only that session: the same user's other login lives on.
+      expect((await info(app, other)).statusCode).toBe(200);
+      // Logging out without a (live) token still answers 200: the client clears its state either way.
+      expect((await app.inject({ method: 'DELETE', url: '/auth/logout' })).statusCode).toBe(200);
+      expect((await app.inject({ method: 'DELETE', url: '/auth/logout', headers: { authorization: token } })).statusCode).toBe(200);
+    });
+
+    it('expires an idle session and slides the expiry of a used one', async () => {
+      app = await buildTestApp();
+      const db = app.services.database.db;
+      const idle = await loginAs(app, 'learner1');
+      const used = await loginAs(app, 'learner2');
+      const sessions = await db.selectFrom('sys_session as s').innerJoin('sys_user as u', 'u.id', 's.user_id').select(['s.id', 'u.username']).execute();
+      const idOf = (username: string) => sessions.find((s) => s.username === username)?.id as string;
+
+      await db.updateTable('sys_session').set({ expires_at: Date.now() - 1 }).where('id', '=', idOf('learner1')).execute();
+      expect((await info(app, idle)).statusCode).toBe(401);
+
+      const stale = Date.now() - 2 * 60 * 1000;
+      await db.updateTable('sys_session').set({ last_seen_at: stale, expires_at: Date.now() + 1000 }).where('id', '=', idOf('learner2')).execute();
+      expect((await info(app, used)).statusCode).toBe(200);
+      const after = await db.selectFrom('sys_session').select(['last_seen_at', 'expires_at']).where('id', '=', idOf('learner2')).executeTakeFirstOrThrow();
+      expect(after.last_seen_at).toBeGreaterThan(stale);
+      expect(after.expires_at).toBeGreaterThan(Date.now() + 60 * 60 * 1000);
+    });
+
+    it('ends every session of a user who is disabled', async () => {
+      app = await buildTestApp();
+      const token = await loginAs(app, 'learner1');
+      await app.services.database.db.updateTable('sys_user').set({ enabled: 0 }).where('username', '=', 'learner1').execute();
+      expect((await info(app, token)).statusCode).toBe(401);
+    });
+
+    it('works across two server instances on one database: tokens and logouts are shared', async () => {
+      const [first, second] = await buildTestAppPair();
+      app = first;
+      const token = await loginAs(first, 'admin');
+      expect((await info(second, token)).statusCode).toBe(200);
+      await second.inject({ method: 'DELETE', url: '/auth/logout', headers: { authorization: token } });
+      expect((await info(first, token)).statusCode).toBe(401);
+      expect((await info(second, token)).statusCode).toBe(401);
+    });
+  });
+
+  describe('permissions', () => {
+    it('answer 401 without a session, 403 without the permission, and let admin through', async () => {
+      app = await buildTestApp();
+      app.get('/api/test/guarded', { config: { access: { permissions: ['user:list', 'dept:list'] } } }, async () => ({ ok: true }));
+      const call = (token?: string) =>
+        app.inject({ method: 'GET', url: '/api/test/guarded', headers: token === undefined ? {} : { authorization: token } });
+      expect((await call()).statusCode).toBe(401);
+      const denied = await call(await loginAs(app, 'learner1'));
+      expect(denied.statusCode).toBe(403);
+      expect(denied.json()).toMatchObject({ status: 403 });
+      expect((await call(await loginAs(app, 'teacher'))).statusCode).toBe(403);
+      expect((await call(await loginAs(app, 'admin'))).json()).toEqual({ ok: true });
+    });
+
+    it('follow the menus of the user\'s roles, read on every request', async () => {
+      app = await buildTestApp();
+      app.get('/api/test/dict-list', { config: { access: { permissions: ['dict:list'] } } }, async () => ({ ok: true }));
+      const db = app.services.database.db;
+      const token = await loginAs(app, 'teacher');
+      const call = () => app.inject({ method: 'GET', url: '/api/test/dict-list', headers: { authorization: token } });
+      expect((await call()).statusCode).toBe(403);
+      const role = await db.selectFrom('sys_role').select('id').where('name', '=', 'teacher').executeTakeFirstOrThrow();
+      const menu = await db.selectFrom('sys_menu').select('id').where('permission', '=', 'dict:list').executeTakeFirstOrThrow();
+      await db.insertInto('sys_roles_menus').values({ role_id: role.id, menu_id: menu.id }).execute();
+      // Granted at once, no new login needed.
+      expect((await call()).statusCode).toBe(200);
+    });
+  });
+});
