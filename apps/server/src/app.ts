@@ -10,6 +10,7 @@ import { registerAuditLog } from './http/audit-log.js';
 import { enforceRouteAccess } from './http/route-access.js';
 import { registerWebApp } from './http/web-app.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { dictRoutes } from './modules/dicts/dict.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { permissionsOf } from './modules/users/user.repo.js';
 import { createServices } from './services.js';
@@ -61,7 +62,7 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
   await app.register(authRoutes, { services });
   // routes: online
   // routes: menus
-  // routes: dicts
+  await app.register(dictRoutes, { services });
   // routes: users
   // routes: roles
   // routes: depts

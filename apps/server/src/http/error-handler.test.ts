@@ -25,6 +25,17 @@ describe('errors on the wire', () => {
     app.get('/api/test/conflict', { config: open }, async () => {
       throw new HttpError(409, 'username: already taken');
     });
+    typed.delete(
+      '/api/test/ids',
+      { config: open, schema: { body: z.array(z.number().int()) } },
+      async (request) => request.body,
+    );
+    app.get('/api/test/duplicate', { config: open }, async () => {
+      const db = app.services.database.db;
+      const row = { key: 'k', value: 'v', updated_at: 1 };
+      await db.insertInto('app_setting').values(row).execute();
+      await db.insertInto('app_setting').values(row).execute();
+    });
     app.get('/api/test/crash', { config: open }, async () => {
       throw new Error('connection string postgres://secret@db leaked?');
     });
@@ -66,6 +77,18 @@ describe('errors on the wire', () => {
 
     const query = await app.inject({ method: 'GET', url: '/api/test/page?page=-1' });
     expect(expectErrorShape(query.json(), 400).message).toMatch(/^page: /);
+  });
+
+  it('names the body for an item of a top-level array', async () => {
+    const response = await app.inject({ method: 'DELETE', url: '/api/test/ids', payload: [1, 'x'] });
+    expect(response.statusCode).toBe(400);
+    expect(expectErrorShape(response.json(), 400).message).toMatch(/^body\.1: /);
+  });
+
+  it('answers a unique-index race with 409, not 500', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/test/duplicate' });
+    expect(response.statusCode).toBe(409);
+    expect(expectErrorShape(response.json(), 409).message).toMatch(/^conflict: /);
   });
 
   it('names the body when it is missing altogether', async () => {

@@ -24,15 +24,33 @@ const fastifyClientErrors: Record<string, { status: number; message: string }> =
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'body: length does not match Content-Length' },
 };
 
+// Services check uniqueness and references first and answer with the field named; these catch
+// the race where two requests pass that check at once, which must still be a 409, not a 500.
+const UNIQUE_VIOLATIONS = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
+const REFERENCE_VIOLATIONS = new Set(['23503', 'SQLITE_CONSTRAINT_FOREIGNKEY']);
+
+function constraintViolation(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return undefined;
+  if (UNIQUE_VIOLATIONS.has(code)) return 'conflict: a record with the same value already exists';
+  if (REFERENCE_VIOLATIONS.has(code)) return 'conflict: the record refers to, or is referred to by, another record';
+  return undefined;
+}
+
 /** The one mapping from anything thrown to the wire's `{ status, message, timestamp }`. */
 export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof HttpError) return errorBody(error.status, error.message);
   if (hasZodFastifySchemaValidationErrors(error)) {
     // Like eladmin, the first problem only, prefixed with the field it concerns.
     const [first] = error.validation;
-    const field = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || 'request';
+    const context = error.validationContext ?? 'request';
+    const path = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') ?? '';
+    // An item of a top-level array (`[1, "x"]`) has a bare index for a path: say whose.
+    const field = path === '' ? context : /^\d/.test(path) ? `${context}.${path}` : path;
     return errorBody(400, `${field}: ${first?.message ?? 'invalid'}`);
   }
+  const constraint = constraintViolation(error);
+  if (constraint !== undefined) return errorBody(409, constraint);
   const fastifyError = error as Partial<FastifyError>;
   const known = fastifyError.code === undefined ? undefined : fastifyClientErrors[fastifyError.code];
   if (known !== undefined) return errorBody(known.status, known.message);

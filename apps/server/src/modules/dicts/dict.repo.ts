@@ -1,0 +1,206 @@
+import { formatDateTime } from '@cloud-classroom/shared/display';
+import type { DICT_DETAIL_SORT_FIELDS, DICT_SORT_FIELDS, Dict, DictDetail } from '@cloud-classroom/shared/dicts';
+import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import type { Database, DictDetailTable, DictTable } from '../../db/schema.js';
+
+export type SortOrder<Field extends string> = { field: Field; direction: 'asc' | 'desc' };
+export type Paging = { page: number; size: number };
+export type Stamp = { by: string; time: number };
+
+/** Case-insensitive "contains" on both dialects, with the user's % and _ taken literally. */
+function contains(column: string, text: string): Expression<SqlBool> {
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+}
+
+const DICT_COLUMNS = {
+  id: 'id',
+  name: 'name',
+  description: 'description',
+  createTime: 'create_time',
+  updateTime: 'update_time',
+} as const satisfies Record<(typeof DICT_SORT_FIELDS)[number], keyof DictTable>;
+
+const DETAIL_COLUMNS = {
+  id: 'id',
+  label: 'label',
+  value: 'value',
+  dictSort: 'dict_sort',
+  createTime: 'create_time',
+  updateTime: 'update_time',
+} as const satisfies Record<(typeof DICT_DETAIL_SORT_FIELDS)[number], keyof DictDetailTable>;
+
+const auditDto = (row: Selectable<DictTable> | Selectable<DictDetailTable>) => ({
+  createBy: row.create_by,
+  updateBy: row.update_by,
+  createTime: formatDateTime(row.create_time),
+  updateTime: formatDateTime(row.update_time),
+});
+
+const toDict = (row: Selectable<DictTable>): Dict => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  ...auditDto(row),
+});
+
+const toDetail = (row: Selectable<DictDetailTable>): DictDetail => ({
+  id: row.id,
+  label: row.label,
+  value: row.value,
+  dictSort: row.dict_sort,
+  dict: { id: row.dict_id },
+  ...auditDto(row),
+});
+
+export type DictFilter = { blurry?: string | undefined };
+
+function dictsMatching(db: Kysely<Database>, { blurry }: DictFilter) {
+  let query = db.selectFrom('sys_dict');
+  if (blurry) query = query.where((eb) => eb.or([contains('name', blurry), contains('description', blurry)]));
+  return query;
+}
+
+/** Dictionaries matching the filter in the given order (id descending by default); one page of them when paged. */
+export async function findDicts(
+  db: Kysely<Database>,
+  filter: DictFilter,
+  sort: readonly SortOrder<keyof typeof DICT_COLUMNS>[],
+  paging?: Paging,
+): Promise<Dict[]> {
+  let query = dictsMatching(db, filter).selectAll();
+  for (const { field, direction } of sort.length === 0 ? [{ field: 'id', direction: 'desc' } as const] : sort) {
+    query = query.orderBy(DICT_COLUMNS[field], direction);
+  }
+  query = query.orderBy('id');
+  if (paging !== undefined) query = query.limit(paging.size).offset(paging.page * paging.size);
+  return (await query.execute()).map(toDict);
+}
+
+export async function countDicts(db: Kysely<Database>, filter: DictFilter): Promise<number> {
+  const { count } = await dictsMatching(db, filter)
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+export async function findDictIdByName(db: Kysely<Database>, name: string): Promise<number | undefined> {
+  return (await db.selectFrom('sys_dict').select('id').where('name', '=', name).executeTakeFirst())?.id;
+}
+
+/** Which of these ids name an existing dictionary. */
+export async function existingDictIds(db: Kysely<Database>, ids: readonly number[]): Promise<number[]> {
+  const rows = await db.selectFrom('sys_dict').select('id').where('id', 'in', ids).execute();
+  return rows.map((row) => row.id);
+}
+
+export async function insertDict(db: Kysely<Database>, dict: { name: string; description: string | null }, stamp: Stamp): Promise<void> {
+  await db
+    .insertInto('sys_dict')
+    .values({ ...dict, create_by: stamp.by, update_by: stamp.by, create_time: stamp.time, update_time: stamp.time })
+    .execute();
+}
+
+export async function updateDict(
+  db: Kysely<Database>,
+  id: number,
+  dict: { name: string; description: string | null },
+  stamp: Stamp,
+): Promise<void> {
+  await db.updateTable('sys_dict').set({ ...dict, update_by: stamp.by, update_time: stamp.time }).where('id', '=', id).execute();
+}
+
+/** Their details go with them (the foreign key cascades). */
+export async function deleteDicts(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  await db.deleteFrom('sys_dict').where('id', 'in', ids).execute();
+}
+
+export type DictDetailFilter = { dictName: string; label?: string | undefined };
+
+function detailsMatching(db: Kysely<Database>, { dictName, label }: DictDetailFilter) {
+  let query = db
+    .selectFrom('sys_dict_detail')
+    .where('dict_id', 'in', (eb) => eb.selectFrom('sys_dict').select('id').where('name', '=', dictName));
+  if (label) query = query.where(contains('label', label));
+  return query;
+}
+
+/** One dictionary's entries in the given order (dictSort ascending by default). */
+export async function findDictDetails(
+  db: Kysely<Database>,
+  filter: DictDetailFilter,
+  sort: readonly SortOrder<keyof typeof DETAIL_COLUMNS>[],
+  paging: Paging,
+): Promise<DictDetail[]> {
+  let query = detailsMatching(db, filter).selectAll();
+  for (const { field, direction } of sort.length === 0 ? [{ field: 'dictSort', direction: 'asc' } as const] : sort) {
+    query = query.orderBy(DETAIL_COLUMNS[field], direction);
+  }
+  const rows = await query.orderBy('id').limit(paging.size).offset(paging.page * paging.size).execute();
+  return rows.map(toDetail);
+}
+
+export async function countDictDetails(db: Kysely<Database>, filter: DictDetailFilter): Promise<number> {
+  const { count } = await detailsMatching(db, filter)
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/** The entries of each named dictionary, by dictSort; a name without a dictionary gets an empty list. */
+export async function findDictDetailsByNames(db: Kysely<Database>, names: readonly string[]): Promise<Record<string, DictDetail[]>> {
+  const rows = await db
+    .selectFrom('sys_dict_detail as dd')
+    .innerJoin('sys_dict as d', 'd.id', 'dd.dict_id')
+    .selectAll('dd')
+    .select('d.name as dict_name')
+    .where('d.name', 'in', names)
+    .orderBy('dd.dict_sort')
+    .orderBy('dd.id')
+    .execute();
+  const byName: Record<string, DictDetail[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (const row of rows) byName[row.dict_name]?.push(toDetail(row));
+  return byName;
+}
+
+/** The entries of these dictionaries, by dictSort, for the export. */
+export async function findDictDetailsOf(db: Kysely<Database>, dictIds: readonly number[]): Promise<DictDetail[]> {
+  if (dictIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('sys_dict_detail')
+    .selectAll()
+    .where('dict_id', 'in', dictIds)
+    .orderBy('dict_sort')
+    .orderBy('id')
+    .execute();
+  return rows.map(toDetail);
+}
+
+export async function dictDetailExists(db: Kysely<Database>, id: number): Promise<boolean> {
+  return (await db.selectFrom('sys_dict_detail').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+type DetailValues = { dictId: number; label: string; value: string; dictSort: number };
+
+const detailColumns = ({ dictId, label, value, dictSort }: DetailValues) => ({ dict_id: dictId, label, value, dict_sort: dictSort });
+
+export async function insertDictDetail(db: Kysely<Database>, detail: DetailValues, stamp: Stamp): Promise<void> {
+  await db
+    .insertInto('sys_dict_detail')
+    .values({ ...detailColumns(detail), create_by: stamp.by, update_by: stamp.by, create_time: stamp.time, update_time: stamp.time })
+    .execute();
+}
+
+export async function updateDictDetail(db: Kysely<Database>, id: number, detail: DetailValues, stamp: Stamp): Promise<void> {
+  await db
+    .updateTable('sys_dict_detail')
+    .set({ ...detailColumns(detail), update_by: stamp.by, update_time: stamp.time })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Whether there was such an entry. */
+export async function deleteDictDetail(db: Kysely<Database>, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('sys_dict_detail').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

@@ -1,0 +1,134 @@
+import type {
+  Dict,
+  DictBody,
+  DictDetail,
+  DictDetailBody,
+  DictDetailMap,
+  DictDetailQuery,
+  DictDetailUpdateBody,
+  DictQuery,
+  DictUpdateBody,
+} from '@cloud-classroom/shared/dicts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { HttpError } from '../../http/http-error.js';
+import {
+  countDictDetails,
+  countDicts,
+  deleteDictDetail,
+  deleteDicts,
+  dictDetailExists,
+  existingDictIds,
+  findDictDetails,
+  findDictDetailsByNames,
+  findDictDetailsOf,
+  findDictIdByName,
+  findDicts,
+  insertDict,
+  insertDictDetail,
+  updateDict,
+  updateDictDetail,
+  type Stamp,
+} from './dict.repo.js';
+
+export type DictWithDetails = Dict & { details: DictDetail[] };
+
+/** Dictionaries (named lists of label/value pairs) and their entries. */
+export class DictService {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async page({ page, size, sort, blurry }: DictQuery): Promise<{ content: Dict[]; totalElements: number }> {
+    const filter = { blurry };
+    const [content, totalElements] = await Promise.all([
+      findDicts(this.db, filter, sort, { page, size }),
+      countDicts(this.db, filter),
+    ]);
+    return { content, totalElements };
+  }
+
+  async all(): Promise<Dict[]> {
+    return findDicts(this.db, {}, []);
+  }
+
+  /** Every dictionary the list's filters match, each with its entries. */
+  async export({ sort, blurry }: DictQuery): Promise<DictWithDetails[]> {
+    const dicts = await findDicts(this.db, { blurry }, sort);
+    const details = await findDictDetailsOf(
+      this.db,
+      dicts.map((dict) => dict.id),
+    );
+    return dicts.map((dict) => ({ ...dict, details: details.filter((detail) => detail.dict.id === dict.id) }));
+  }
+
+  async create({ name, description }: DictBody, by: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await assertNameFree(trx, name);
+      await insertDict(trx, { name, description: description ?? null }, stamp(by));
+    });
+  }
+
+  async update({ id, name, description }: DictUpdateBody, by: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await assertDictsExist(trx, [id], 404);
+      await assertNameFree(trx, name, id);
+      await updateDict(trx, id, { name, description: description ?? null }, stamp(by));
+    });
+  }
+
+  async delete(ids: readonly number[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await assertDictsExist(trx, ids, 404);
+      await deleteDicts(trx, ids);
+    });
+  }
+
+  async detailPage({ page, size, sort, dictName, label }: DictDetailQuery): Promise<{ content: DictDetail[]; totalElements: number }> {
+    const filter = { dictName, label };
+    const [content, totalElements] = await Promise.all([
+      findDictDetails(this.db, filter, sort, { page, size }),
+      countDictDetails(this.db, filter),
+    ]);
+    return { content, totalElements };
+  }
+
+  async detailMap(names: readonly string[]): Promise<DictDetailMap> {
+    return findDictDetailsByNames(this.db, names);
+  }
+
+  async createDetail({ label, value, dictSort, dict }: DictDetailBody, by: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await assertDictsExist(trx, [dict.id], 400);
+      await insertDictDetail(trx, { dictId: dict.id, label, value, dictSort }, stamp(by));
+    });
+  }
+
+  async updateDetail({ id, label, value, dictSort, dict }: DictDetailUpdateBody, by: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await dictDetailExists(trx, id))) throw new HttpError(404, `id: no dictionary entry ${id}`);
+      await assertDictsExist(trx, [dict.id], 400);
+      await updateDictDetail(trx, id, { dictId: dict.id, label, value, dictSort }, stamp(by));
+    });
+  }
+
+  async deleteDetail(id: number): Promise<void> {
+    if (!(await deleteDictDetail(this.db, id))) throw new HttpError(404, `id: no dictionary entry ${id}`);
+  }
+}
+
+const stamp = (by: string): Stamp => ({ by, time: Date.now() });
+
+async function assertNameFree(db: Kysely<Database>, name: string, exceptId?: number): Promise<void> {
+  const holder = await findDictIdByName(db, name);
+  if (holder !== undefined && holder !== exceptId) throw new HttpError(409, `name: a dictionary named '${name}' already exists`);
+}
+
+/**
+ * 404 when the ids are what the request acts on; 400 (naming `dict.id`) when an entry refers
+ * to a dictionary that is not there.
+ */
+async function assertDictsExist(db: Kysely<Database>, ids: readonly number[], status: 400 | 404): Promise<void> {
+  const found = new Set(await existingDictIds(db, ids));
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length === 0) return;
+  throw new HttpError(status, `${status === 404 ? 'id' : 'dict.id'}: no dictionary ${missing.join(', ')}`);
+}

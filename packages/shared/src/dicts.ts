@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { pageQuerySchema } from './http.js';
+
+/**
+ * `sort=field,dir` limited to the fields a list can be ordered by, parsed into pairs, so a
+ * misspelt field is a 400 naming `sort` rather than a silently ignored order.
+ */
+function sortableBy<const Field extends string>(fields: readonly Field[]) {
+  return pageQuerySchema.shape.sort.transform((orders, ctx) =>
+    orders.flatMap((order) => {
+      // pageQuerySchema has already checked the 'field,asc|desc' form.
+      const [field = '', direction] = order.split(',') as [string, 'asc' | 'desc'];
+      if ((fields as readonly string[]).includes(field)) return [{ field: field as Field, direction }];
+      ctx.issues.push({ code: 'custom', input: order, message: `cannot sort by ${field}; use one of ${fields.join(', ')}` });
+      return [];
+    }),
+  );
+}
+
+const auditFields = {
+  createBy: z.string().nullable(),
+  updateBy: z.string().nullable(),
+  createTime: z.string(),
+  updateTime: z.string(),
+};
+
+const idSchema = z.number().int().positive();
+
+export const dictSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  ...auditFields,
+});
+export type Dict = z.infer<typeof dictSchema>;
+
+export const DICT_SORT_FIELDS = ['id', 'name', 'description', 'createTime', 'updateTime'] as const;
+
+/** `GET api/dict` and its download: `blurry` matches the name or the description. */
+export const dictQuerySchema = pageQuerySchema.extend({
+  blurry: z.string().trim().max(100).optional(),
+  sort: sortableBy(DICT_SORT_FIELDS),
+});
+export type DictQuery = z.output<typeof dictQuerySchema>;
+
+export const dictBodySchema = z.object({
+  name: z.string('is required').trim().min(1, 'is required').max(100),
+  description: z.string().trim().max(255).nullish(),
+});
+export type DictBody = z.output<typeof dictBodySchema>;
+
+export const dictUpdateBodySchema = dictBodySchema.extend({ id: idSchema });
+export type DictUpdateBody = z.output<typeof dictUpdateBodySchema>;
+
+export const dictIdsSchema = z.array(idSchema).min(1, 'is required').max(1000);
+
+export const dictDetailSchema = z.object({
+  id: z.number().int(),
+  label: z.string(),
+  value: z.string(),
+  dictSort: z.number().int(),
+  dict: z.object({ id: z.number().int() }),
+  ...auditFields,
+});
+export type DictDetail = z.infer<typeof dictDetailSchema>;
+
+export const DICT_DETAIL_SORT_FIELDS = ['id', 'label', 'value', 'dictSort', 'createTime', 'updateTime'] as const;
+
+/** `GET api/dictDetail`: the entries of one dictionary, `label` matching part of the label. */
+export const dictDetailQuerySchema = pageQuerySchema.extend({
+  dictName: z.string('is required').trim().min(1, 'is required').max(100),
+  label: z.string().trim().max(100).optional(),
+  sort: sortableBy(DICT_DETAIL_SORT_FIELDS),
+});
+export type DictDetailQuery = z.output<typeof dictDetailQuerySchema>;
+
+/**
+ * `GET api/dictDetail/map?dictName=a,b`: names split on ASCII or full-width commas. The client
+ * also sends page and size here; they are dropped like any unknown parameter.
+ */
+export const dictDetailMapQuerySchema = z.object({
+  dictName: z
+    .string('is required')
+    .transform((names) => [...new Set(names.split(/[,，]/).map((name) => name.trim()).filter((name) => name !== ''))])
+    .pipe(z.array(z.string().max(100)).min(1, 'is required').max(100)),
+});
+
+export const dictDetailMapSchema = z.record(z.string(), z.array(dictDetailSchema));
+export type DictDetailMap = z.infer<typeof dictDetailMapSchema>;
+
+export const dictDetailBodySchema = z.object({
+  label: z.string('is required').trim().min(1, 'is required').max(100),
+  value: z.string('is required').trim().min(1, 'is required').max(100),
+  dictSort: z.number().int().min(0).max(999_999).default(999),
+  dict: z.object({ id: idSchema }, 'is required'),
+});
+export type DictDetailBody = z.output<typeof dictDetailBodySchema>;
+
+export const dictDetailUpdateBodySchema = dictDetailBodySchema.extend({ id: idSchema });
+export type DictDetailUpdateBody = z.output<typeof dictDetailUpdateBodySchema>;
+
+export const dictDetailIdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
