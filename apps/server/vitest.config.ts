@@ -7,6 +7,7 @@ export default defineProject({
     name: 'server',
     include: ['src/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['src/test/global-setup.ts'],
     // Each file opens its own database; PostgreSQL files share one server.
     testTimeout: 20_000,
     hookTimeout: 30_000,

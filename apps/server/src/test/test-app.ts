@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type AppDatabase } from '../db/database.js';
@@ -26,6 +25,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
+async function removeDataDir(config: Config): Promise<void> {
+  fs.rmSync(config.dataDir, { recursive: true, force: true });
+}
+
 export type TestDatabase = AppDatabase & { dispose: () => Promise<void>; openAnother: () => Promise<AppDatabase> };
 
 export async function openTestDatabase(config: Config): Promise<TestDatabase> {
@@ -34,11 +37,7 @@ export async function openTestDatabase(config: Config): Promise<TestDatabase> {
     const database = await openDatabase({ dataDir: config.dataDir });
     await migrateToLatest(database);
     await seedIfEmpty(database.db, config.adminPassword);
-    return {
-      ...database,
-      dispose: async () => fs.rmSync(config.dataDir, { recursive: true, force: true }),
-      openAnother: () => openDatabase({ dataDir: config.dataDir }),
-    };
+    return { ...database, dispose: () => removeDataDir(config), openAnother: () => openDatabase({ dataDir: config.dataDir }) };
   }
   const schema = `test_${crypto.randomBytes(6).toString('hex')}`;
   const database = await openDatabase({ databaseUrl, dataDir: config.dataDir, schema });
@@ -47,13 +46,8 @@ export async function openTestDatabase(config: Config): Promise<TestDatabase> {
   return {
     ...database,
     openAnother: () => openDatabase({ databaseUrl, dataDir: config.dataDir, schema }),
-    dispose: async () => {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
-      fs.rmSync(config.dataDir, { recursive: true, force: true });
-    },
+    // The schema itself is dropped once all test files are done (test/global-setup.ts).
+    dispose: () => removeDataDir(config),
   };
 }
 
