@@ -10,6 +10,7 @@ import { registerAuditLog } from './http/audit-log.js';
 import { enforceRouteAccess } from './http/route-access.js';
 import { registerWebApp } from './http/web-app.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { userRoutes } from './modules/users/user.routes.js';
 import { dictRoutes } from './modules/dicts/dict.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { permissionsOf } from './modules/users/user.repo.js';
@@ -63,7 +64,7 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
   // routes: online
   // routes: menus
   await app.register(dictRoutes, { services });
-  // routes: users
+  await app.register(userRoutes, { services });
   // routes: roles
   // routes: depts
   // routes: logs

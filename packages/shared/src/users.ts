@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { toDate } from './display.js';
+import { pageQuerySchema } from './http.js';
+import { translate } from './messages.js';
+import { formValidators, type FormValidator } from './validators.js';
 
 /** eladmin's data-scope values, kept verbatim on the wire: all, own department, chosen departments. */
 export const DATA_SCOPES = ['全部', '本级', '自定义'] as const;
@@ -32,3 +36,125 @@ export const userSchema = z.object({
   updateTime: z.string(),
 });
 export type User = z.infer<typeof userSchema>;
+
+/** Avatars larger than this are refused (413). */
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+
+export const GENDERS = ['男', '女'] as const;
+
+/** The fields the user list sorts by; anything else is refused rather than silently ignored. */
+export const USER_SORT_FIELDS = [
+  'id',
+  'username',
+  'nickName',
+  'gender',
+  'email',
+  'phone',
+  'enabled',
+  'pwdResetTime',
+  'createTime',
+  'updateTime',
+] as const;
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
+
+// The server answers in English like its other validation messages; the wording is the front end's.
+const ruleMessage = (validator: FormValidator) => translate('en-US', validator.messageKey);
+
+/** Blank, null or absent all mean "not given" and are stored as null. */
+const optionalText = (max: number, validator: FormValidator) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .refine(validator.test, ruleMessage(validator))
+    .nullish()
+    .transform((value) => (value === undefined || value === null || value === '' ? null : value));
+
+const idSchema = z.number().int().positive();
+const idRefSchema = z.object({ id: idSchema });
+
+export const passwordSchema = z.string().min(8, 'must be at least 8 characters').max(128);
+
+const profileFields = {
+  nickName: z.string().trim().min(2, 'must be 2 to 20 characters').max(20, 'must be 2 to 20 characters'),
+  gender: z.enum(GENDERS).nullish().transform((value) => value ?? null),
+  phone: optionalText(32, formValidators.mobile),
+  email: optionalText(128, formValidators.email),
+};
+
+/** What an administrator may set on a user; anything else in the body is dropped, never stored. */
+export const userCreateSchema = z.object({
+  username: z.string().trim().min(2, 'must be 2 to 20 characters').max(20, 'must be 2 to 20 characters'),
+  ...profileFields,
+  enabled: z.boolean(),
+  dept: idRefSchema,
+  roles: z.array(idRefSchema).min(1, 'choose at least one role').max(50),
+});
+export type UserCreate = z.output<typeof userCreateSchema>;
+
+export const userUpdateSchema = userCreateSchema.extend({ id: idSchema });
+export type UserUpdate = z.output<typeof userUpdateSchema>;
+
+/** The only time a generated password is shown: the server keeps nothing but its hash. */
+export const userCreatedSchema = z.object({ password: z.string() });
+
+export const userIdsSchema = z.array(idSchema).min(1, 'choose at least one user').max(1000);
+
+export const resetPasswordSchema = z.object({
+  ids: userIdsSchema,
+  /** Absent: each user gets a generated password, answered once. */
+  password: passwordSchema.optional(),
+});
+export type ResetPassword = z.output<typeof resetPasswordSchema>;
+
+export const resetPasswordResultSchema = z.object({
+  passwords: z.array(z.object({ id: z.number().int(), username: z.string(), password: z.string() })),
+});
+
+/** The personal centre: what people may change about themselves. */
+export const userCenterSchema = z.object(profileFields);
+export type UserCenter = z.output<typeof userCenterSchema>;
+
+export const updatePasswordSchema = z.object({
+  oldPass: z.string().min(1, 'is required').max(128),
+  newPass: passwordSchema,
+});
+export type UpdatePassword = z.output<typeof updatePasswordSchema>;
+
+export const avatarResultSchema = z.object({ avatar: z.string() });
+
+// A repeated key arrives as an array, a single one as a string.
+const repeatable = <T extends z.ZodType>(item: T) =>
+  z.preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(item));
+
+const dateTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, "expected 'yyyy-MM-dd HH:mm:ss'")
+  .transform((text, context) => {
+    const ms = toDate(text).getTime();
+    if (Number.isNaN(ms)) context.addIssue({ code: 'custom', message: 'is not a valid time' });
+    return ms;
+  });
+
+const userSort = pageQuerySchema.shape.sort.refine(
+  (orders) => orders.every((order) => (USER_SORT_FIELDS as readonly string[]).includes(order.split(',')[0] ?? '')),
+  `can sort only by ${USER_SORT_FIELDS.join(', ')}`,
+);
+
+/** The user list's filters; the export takes the same ones. */
+export const userFilterSchema = z.object({
+  /** The department and everything below it. */
+  deptId: z.coerce.number().int().positive().optional(),
+  /** Matched against username, nick name, e-mail and phone. */
+  blurry: z.string().trim().max(100).optional(),
+  enabled: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
+  /** Start and end, both included. */
+  createTime: repeatable(dateTime)
+    .refine((range) => range.length === 2, 'expected a start and an end')
+    .optional(),
+  sort: userSort,
+});
+export type UserFilter = z.output<typeof userFilterSchema>;
+
+export const userQuerySchema = pageQuerySchema.extend(userFilterSchema.shape);
+export type UserQuery = z.output<typeof userQuerySchema>;

@@ -1,7 +1,7 @@
 import { formatDateTime } from '@cloud-classroom/shared/display';
-import type { User } from '@cloud-classroom/shared/users';
-import type { Kysely } from 'kysely';
-import type { Database, DataScope } from '../../db/schema.js';
+import type { User, UserSortField } from '@cloud-classroom/shared/users';
+import { sql, type Insertable, type Kysely, type SqlBool, type Updateable } from 'kysely';
+import type { Database, DataScope, UserTable } from '../../db/schema.js';
 import { ADMIN_PERMISSION } from '@cloud-classroom/shared/constants';
 
 export type LoginCandidate = {
@@ -152,4 +152,175 @@ export async function withDescendants(db: Kysely<Database>, roots: readonly numb
     queue.push(...(children.get(id) ?? []));
   }
   return [...result].sort((a, b) => a - b);
+}
+
+export type UserListFilter = {
+  /** Only users of these departments; absent means any department, or none. */
+  deptIds?: readonly number[];
+  blurry?: string;
+  enabled?: boolean;
+  /** Creation time from and to, epoch ms, both included. */
+  createTime?: readonly number[];
+  sort: readonly { field: UserSortField; desc: boolean }[];
+};
+
+const SORT_COLUMNS = {
+  id: 'u.id',
+  username: 'u.username',
+  nickName: 'u.nick_name',
+  gender: 'u.gender',
+  email: 'u.email',
+  phone: 'u.phone',
+  enabled: 'u.enabled',
+  pwdResetTime: 'u.pwd_reset_time',
+  createTime: 'u.create_time',
+  updateTime: 'u.update_time',
+} as const satisfies Record<UserSortField, `u.${keyof UserTable}`>;
+
+const BLURRY_COLUMNS = ['u.username', 'u.nick_name', 'u.email', 'u.phone'] as const;
+
+function filteredUsers(db: Kysely<Database>, filter: UserListFilter) {
+  let query = db.selectFrom('sys_user as u');
+  if (filter.deptIds !== undefined) query = query.where('u.dept_id', 'in', [...filter.deptIds]);
+  if (filter.enabled !== undefined) query = query.where('u.enabled', '=', filter.enabled ? 1 : 0);
+  const [from, to] = filter.createTime ?? [];
+  if (from !== undefined && to !== undefined) query = query.where('u.create_time', '>=', from).where('u.create_time', '<=', to);
+  if (filter.blurry !== undefined && filter.blurry !== '') {
+    // Lower-cased on both sides: SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
+    const pattern = `%${filter.blurry.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+    query = query.where((eb) =>
+      eb.or(BLURRY_COLUMNS.map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`)),
+    );
+  }
+  return query;
+}
+
+/** Ids of the matching users in the asked order (newest first by default), one page of them or all. */
+export async function findUserIds(
+  db: Kysely<Database>,
+  filter: UserListFilter,
+  page?: { offset: number; limit: number },
+): Promise<{ ids: number[]; total: number }> {
+  let query = filteredUsers(db, filter).select('u.id');
+  for (const { field, desc } of filter.sort) query = query.orderBy(SORT_COLUMNS[field], desc ? 'desc' : 'asc');
+  // The id breaks ties, so paging never shows a row twice or skips one.
+  query = query.orderBy('u.id', 'desc');
+  if (page === undefined) {
+    const ids = (await query.execute()).map((row) => row.id);
+    return { ids, total: ids.length };
+  }
+  const [rows, count] = await Promise.all([
+    query.limit(page.limit).offset(page.offset).execute(),
+    filteredUsers(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { ids: rows.map((row) => row.id), total: Number(count.total) };
+}
+
+/** What the rules about who may manage whom need to know of a user. */
+export type UserRef = {
+  id: number;
+  username: string;
+  isAdmin: boolean;
+  deptId: number | null;
+  avatarName: string | null;
+  /** The lowest (most powerful) level of the user's roles; null without roles. */
+  bestLevel: number | null;
+};
+
+export async function findUserRefs(db: Kysely<Database>, ids: readonly number[]): Promise<UserRef[]> {
+  if (ids.length === 0) return [];
+  const [users, levels] = await Promise.all([
+    db
+      .selectFrom('sys_user')
+      .select(['id', 'username', 'is_admin', 'dept_id', 'avatar_name'])
+      .where('id', 'in', [...ids])
+      .execute(),
+    db
+      .selectFrom('sys_users_roles as ur')
+      .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
+      .select((eb) => ['ur.user_id', eb.fn.min('r.level').as('level')])
+      .where('ur.user_id', 'in', [...ids])
+      .groupBy('ur.user_id')
+      .execute(),
+  ]);
+  return users.map((user) => ({
+    id: user.id,
+    username: user.username,
+    isAdmin: user.is_admin === 1,
+    deptId: user.dept_id,
+    avatarName: user.avatar_name,
+    bestLevel: levels.find((row) => row.user_id === user.id)?.level ?? null,
+  }));
+}
+
+export async function findRoleLevels(db: Kysely<Database>, ids: readonly number[]): Promise<{ id: number; name: string; level: number }[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('sys_role').select(['id', 'name', 'level']).where('id', 'in', [...ids]).execute();
+}
+
+export async function deptExists(db: Kysely<Database>, id: number): Promise<boolean> {
+  return (await db.selectFrom('sys_dept').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/** Whether another user already has this value; compared without case, as people read them. */
+export async function isTaken(
+  db: Kysely<Database>,
+  column: 'username' | 'email',
+  value: string,
+  exceptId?: number,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('sys_user')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', [column]), '=', value.toLowerCase()));
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function findPasswordHash(db: Kysely<Database>, id: number): Promise<string | undefined> {
+  const row = await db.selectFrom('sys_user').select('password_hash').where('id', '=', id).executeTakeFirst();
+  return row?.password_hash;
+}
+
+export async function insertUser(db: Kysely<Database>, user: Insertable<UserTable>, roleIds: readonly number[]): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const { id } = await trx.insertInto('sys_user').values(user).returning('id').executeTakeFirstOrThrow();
+    await trx.insertInto('sys_users_roles').values(roleIds.map((roleId) => ({ user_id: id, role_id: roleId }))).execute();
+    return id;
+  });
+}
+
+/** Changes the user's columns and, when given, replaces their roles. */
+export async function updateUser(
+  db: Kysely<Database>,
+  id: number,
+  changes: Updateable<UserTable>,
+  roleIds?: readonly number[],
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('sys_user').set(changes).where('id', '=', id).execute();
+    if (roleIds === undefined) return;
+    await trx.deleteFrom('sys_users_roles').where('user_id', '=', id).execute();
+    await trx.insertInto('sys_users_roles').values(roleIds.map((roleId) => ({ user_id: id, role_id: roleId }))).execute();
+  });
+}
+
+export async function setPasswordHashes(
+  db: Kysely<Database>,
+  hashes: readonly { id: number; passwordHash: string }[],
+  changes: { pwd_reset_time: number; update_time: number; update_by: string },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const { id, passwordHash } of hashes) {
+      await trx.updateTable('sys_user').set({ ...changes, password_hash: passwordHash }).where('id', '=', id).execute();
+    }
+  });
+}
+
+/** Their role links and sessions go with them (foreign keys cascade). */
+export async function deleteUsers(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom('sys_user').where('id', 'in', [...ids]).execute();
 }
