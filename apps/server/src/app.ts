@@ -10,6 +10,8 @@ import { registerAuditLog } from './http/audit-log.js';
 import { enforceRouteAccess } from './http/route-access.js';
 import { registerWebApp } from './http/web-app.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { deptRoutes } from './modules/depts/dept.routes.js';
+import { roleRoutes } from './modules/roles/role.routes.js';
 import { userRoutes } from './modules/users/user.routes.js';
 import { dictRoutes } from './modules/dicts/dict.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -65,8 +67,8 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
   // routes: menus
   await app.register(dictRoutes, { services });
   await app.register(userRoutes, { services });
-  // routes: roles
-  // routes: depts
+  await app.register(roleRoutes, { services });
+  await app.register(deptRoutes, { services });
   // routes: logs
   // routes: monitor
   // routes: storage

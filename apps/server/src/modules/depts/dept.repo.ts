@@ -1,0 +1,158 @@
+import { formatDateTime } from '@cloud-classroom/shared/display';
+import type { DEPT_SORT_FIELDS, Dept, DeptQuery } from '@cloud-classroom/shared/depts';
+import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import type { Database, DeptTable } from '../../db/schema.js';
+
+export type DeptFilter = {
+  name?: string | undefined;
+  enabled?: boolean | undefined;
+  /** null: top level only. */
+  pid?: number | null | undefined;
+  createTime?: readonly [number, number] | undefined;
+  /** Only these departments (a data scope, or the departments a tree is made of). */
+  ids?: readonly number[] | undefined;
+};
+
+export type DeptLink = { id: number; pid: number | null };
+
+const SORT_COLUMNS = {
+  id: 'id',
+  name: 'name',
+  deptSort: 'dept_sort',
+  enabled: 'enabled',
+  createTime: 'create_time',
+  updateTime: 'update_time',
+} as const satisfies Record<(typeof DEPT_SORT_FIELDS)[number], keyof DeptTable>;
+
+/** Case-insensitive "contains" on both dialects, with the user's % and _ taken literally. */
+export function contains(column: string, text: string): Expression<SqlBool> {
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+}
+
+/** `hasChildren` and `leaf` say the same as `subCount`, for tree widgets that read one or the other. */
+export function withSubCount(dept: Dept, subCount: number): Dept {
+  return { ...dept, subCount, hasChildren: subCount > 0, leaf: subCount === 0 };
+}
+
+function toDept(row: Selectable<DeptTable>): Dept {
+  return withSubCount(
+    {
+      id: row.id,
+      pid: row.pid,
+      name: row.name,
+      enabled: row.enabled === 1,
+      deptSort: row.dept_sort,
+      subCount: row.sub_count,
+      hasChildren: false,
+      leaf: true,
+      label: row.name,
+      createBy: row.create_by,
+      updateBy: row.update_by,
+      createTime: formatDateTime(row.create_time),
+      updateTime: formatDateTime(row.update_time),
+    },
+    row.sub_count,
+  );
+}
+
+function filtered(db: Kysely<Database>, filter: DeptFilter) {
+  let query = db.selectFrom('sys_dept');
+  if (filter.name) query = query.where(contains('name', filter.name));
+  if (filter.enabled !== undefined) query = query.where('enabled', '=', filter.enabled ? 1 : 0);
+  if (filter.pid === null) query = query.where('pid', 'is', null);
+  if (typeof filter.pid === 'number') query = query.where('pid', '=', filter.pid);
+  if (filter.createTime) query = query.where('create_time', '>=', filter.createTime[0]).where('create_time', '<=', filter.createTime[1]);
+  if (filter.ids) query = query.where('id', 'in', filter.ids.length > 0 ? filter.ids : [-1]);
+  return query;
+}
+
+/** The matching departments, sorted (by deptSort by default), one page of them when `page` is given. */
+export async function findDepts(
+  db: Kysely<Database>,
+  filter: DeptFilter,
+  page?: Pick<DeptQuery, 'page' | 'size' | 'sort'>,
+): Promise<{ content: Dept[]; totalElements: number }> {
+  let query = filtered(db, filter).selectAll();
+  for (const { field, direction } of page?.sort ?? []) query = query.orderBy(SORT_COLUMNS[field], direction);
+  query = query.orderBy('dept_sort').orderBy('id');
+  if (page === undefined) {
+    const content = (await query.execute()).map(toDept);
+    return { content, totalElements: content.length };
+  }
+  const [rows, count] = await Promise.all([
+    query.limit(page.size).offset(page.page * page.size).execute(),
+    filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { content: rows.map(toDept), totalElements: Number(count.count) };
+}
+
+/** Every department's place in the tree, or only those of `ids`. */
+export async function findDeptLinks(db: Kysely<Database>, ids?: readonly number[]): Promise<DeptLink[]> {
+  let query = db.selectFrom('sys_dept').select(['id', 'pid']);
+  if (ids !== undefined) query = query.where('id', 'in', ids.length > 0 ? ids : [-1]);
+  return query.execute();
+}
+
+export async function findDeptNames(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('sys_dept').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+export type DeptValues = { name: string; pid: number | null; deptSort: number; enabled: boolean };
+
+export async function insertDept(db: Kysely<Database>, dept: DeptValues, by: string, now: number): Promise<number> {
+  const { id } = await db
+    .insertInto('sys_dept')
+    .values({
+      name: dept.name,
+      pid: dept.pid,
+      dept_sort: dept.deptSort,
+      enabled: dept.enabled ? 1 : 0,
+      sub_count: 0,
+      create_by: by,
+      update_by: by,
+      create_time: now,
+      update_time: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateDept(db: Kysely<Database>, id: number, dept: DeptValues, by: string, now: number): Promise<void> {
+  await db
+    .updateTable('sys_dept')
+    .set({ name: dept.name, pid: dept.pid, dept_sort: dept.deptSort, enabled: dept.enabled ? 1 : 0, update_by: by, update_time: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Sets a department's subCount from the rows that really sit below it. */
+export async function recountChildren(db: Kysely<Database>, id: number): Promise<void> {
+  await db
+    .updateTable('sys_dept')
+    .set((eb) => ({
+      sub_count: eb.selectFrom('sys_dept as child').select((inner) => inner.fn.countAll<number>().as('n')).where('child.pid', '=', id),
+    }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** How many users, and how many roles' custom scopes, point at these departments. */
+export async function countDeptReferences(db: Kysely<Database>, ids: readonly number[]): Promise<{ users: number; roles: number }> {
+  const [users, roles] = await Promise.all([
+    db.selectFrom('sys_user').select((eb) => eb.fn.countAll<number>().as('n')).where('dept_id', 'in', ids).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('sys_roles_depts')
+      .select((eb) => eb.fn.count<number>('role_id').distinct().as('n'))
+      .where('dept_id', 'in', ids)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { users: Number(users.n), roles: Number(roles.n) };
+}
+
+export async function deleteDepts(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  await db.deleteFrom('sys_dept').where('id', 'in', ids).execute();
+}

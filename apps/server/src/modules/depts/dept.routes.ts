@@ -1,0 +1,80 @@
+import {
+  deptCreateSchema,
+  deptIdsSchema,
+  deptQuerySchema,
+  deptSchema,
+  deptSuperiorQuerySchema,
+  deptTreeSchema,
+  deptUpdateSchema,
+  type Dept,
+} from '@cloud-classroom/shared/depts';
+import { pageOf } from '@cloud-classroom/shared/http';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { principalOf } from '../../http/route-access.js';
+import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
+import type { Services } from '../../services.js';
+import { DeptService } from './dept.service.js';
+
+// The user page's department tree reads these too.
+const READERS = ['dept:list', 'user:list'] as const;
+
+const exportColumns: XlsxColumn<Dept>[] = [
+  { header: '部门名称', value: (dept) => dept.name, width: 24 },
+  { header: '部门状态', value: (dept) => (dept.enabled ? '启用' : '停用') },
+  { header: '排序', value: (dept) => dept.deptSort },
+  { header: '创建日期', value: (dept) => dept.createTime, width: 20 },
+];
+
+export const deptRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  const depts = new DeptService(services.database.db);
+
+  app.get(
+    '/api/dept',
+    { config: { access: { permissions: READERS } }, schema: { querystring: deptQuerySchema, response: { 200: pageOf(deptSchema) } } },
+    async (request) => depts.list(request.query, principalOf(request).userId),
+  );
+
+  app.get(
+    '/api/dept/download',
+    { config: { access: { permissions: ['dept:list'] }, audit: 'export departments' }, schema: { querystring: deptQuerySchema } },
+    async (request, reply) => sendXlsx(reply, '部门数据', exportColumns, await depts.exportRows(request.query, principalOf(request).userId)),
+  );
+
+  app.post(
+    '/api/dept/superior',
+    {
+      // A read, but a POST (the ids travel in the body), so the audit log records it anyway.
+      config: { access: { permissions: READERS }, audit: 'view department picker tree' },
+      schema: { querystring: deptSuperiorQuerySchema, body: deptIdsSchema, response: { 200: z.array(deptTreeSchema) } },
+    },
+    async (request) => depts.superior(request.body, request.query.exclude, principalOf(request).userId),
+  );
+
+  app.post(
+    '/api/dept',
+    { config: { access: { permissions: ['dept:add'] }, audit: 'create department' }, schema: { body: deptCreateSchema } },
+    async (request, reply) => {
+      await depts.create(request.body, principalOf(request).username);
+      return reply.code(201).send();
+    },
+  );
+
+  app.put(
+    '/api/dept',
+    { config: { access: { permissions: ['dept:edit'] }, audit: 'edit department' }, schema: { body: deptUpdateSchema } },
+    async (request, reply) => {
+      await depts.update(request.body, principalOf(request).username);
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete(
+    '/api/dept',
+    { config: { access: { permissions: ['dept:del'] }, audit: 'delete departments' }, schema: { body: deptIdsSchema } },
+    async (request, reply) => {
+      await depts.delete(request.body);
+      return reply.code(200).send();
+    },
+  );
+};

@@ -1,0 +1,147 @@
+import type { Dept, DeptCreate, DeptQuery, DeptTree, DeptUpdate } from '@cloud-classroom/shared/depts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { HttpError } from '../../http/http-error.js';
+import { dataScopesOf, withDescendants } from '../users/user.repo.js';
+import {
+  countDeptReferences,
+  deleteDepts,
+  findDeptLinks,
+  findDeptNames,
+  findDepts,
+  insertDept,
+  recountChildren,
+  updateDept,
+  withSubCount,
+  type DeptFilter,
+} from './dept.repo.js';
+
+export class DeptService {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * One level of the department tree, or the departments matching a filter, within the caller's
+   * data scope. With neither a parent nor a filter the answer is the top of what the caller may
+   * see: the top level for an unrestricted caller, else the highest departments of their scope.
+   */
+  async list(query: DeptQuery, userId: number): Promise<{ content: Dept[]; totalElements: number }> {
+    const scope = await dataScopesOf(this.db, userId);
+    const filter = filterOf(query, scope);
+    const browsing = query.pid === undefined && !query.name && query.enabled === undefined && query.createTime === undefined;
+    if (browsing && scope.length === 0) filter.pid = null;
+    if (browsing && scope.length > 0) filter.ids = await topsOf(this.db, scope);
+    return findDepts(this.db, filter, query);
+  }
+
+  /** Every department matching the filter within the caller's scope, at every depth. */
+  async exportRows(query: DeptQuery, userId: number): Promise<Dept[]> {
+    const scope = await dataScopesOf(this.db, userId);
+    return (await findDepts(this.db, filterOf(query, scope))).content;
+  }
+
+  /**
+   * The tree a department picker opens on: each department's siblings and its ancestors'
+   * siblings up to the top level. With `exclude`, the given departments and everything below
+   * them are left out, so an edited department cannot be made its own descendant.
+   */
+  async superior(ids: readonly number[], exclude: boolean, userId: number): Promise<DeptTree[]> {
+    const links = await findDeptLinks(this.db);
+    const byId = new Map(links.map((link) => [link.id, link]));
+    const missing = ids.find((id) => !byId.has(id));
+    if (missing !== undefined) throw new HttpError(404, `department ${missing} not found`);
+    const childrenOf = new Map<number | null, number[]>();
+    for (const link of links) childrenOf.set(link.pid, [...(childrenOf.get(link.pid) ?? []), link.id]);
+
+    const shown = new Set<number>();
+    for (const id of ids) {
+      const climbed = new Set<number>();
+      let dept = byId.get(id);
+      while (dept !== undefined && !climbed.has(dept.id)) {
+        climbed.add(dept.id);
+        for (const sibling of childrenOf.get(dept.pid) ?? []) shown.add(sibling);
+        dept = dept.pid === null ? undefined : byId.get(dept.pid);
+      }
+    }
+    const removed = new Set(exclude ? await withDescendants(this.db, ids) : []);
+    const scope = new Set(await dataScopesOf(this.db, userId));
+    const kept = [...shown].filter((id) => !removed.has(id) && (scope.size === 0 || scope.has(id)));
+
+    const { content } = await findDepts(this.db, { ids: kept });
+    const nodes = new Map<number, DeptTree>(
+      content.map((dept) => {
+        const hidden = (childrenOf.get(dept.id) ?? []).filter((child) => removed.has(child)).length;
+        return [dept.id, hidden === 0 ? dept : withSubCount(dept, dept.subCount - hidden)];
+      }),
+    );
+    const roots: DeptTree[] = [];
+    for (const node of nodes.values()) {
+      const parent = node.pid === null ? undefined : nodes.get(node.pid);
+      if (parent === undefined) roots.push(node);
+      else parent.children = [...(parent.children ?? []), node];
+    }
+    return roots;
+  }
+
+  async create(dept: DeptCreate, by: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      if (dept.pid !== null) await requireParent(trx, dept.pid);
+      await insertDept(trx, dept, by, Date.now());
+      if (dept.pid !== null) await recountChildren(trx, dept.pid);
+    });
+  }
+
+  async update(dept: DeptUpdate, by: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const [current] = await findDeptLinks(trx, [dept.id]);
+      if (current === undefined) throw new HttpError(404, `department ${dept.id} not found`);
+      if (dept.pid !== null) {
+        if ((await withDescendants(trx, [dept.id])).includes(dept.pid)) {
+          throw new HttpError(400, 'pid: a department cannot be moved under itself or one of its sub-departments');
+        }
+        await requireParent(trx, dept.pid);
+      }
+      await updateDept(trx, dept.id, dept, by, Date.now());
+      for (const pid of new Set([current.pid, dept.pid])) if (pid !== null) await recountChildren(trx, pid);
+    });
+  }
+
+  /** Deletes each department with everything below it; refused while people or roles still point there. */
+  async delete(ids: readonly number[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    await this.db.transaction().execute(async (trx) => {
+      const names = await findDeptNames(trx, unique);
+      const missing = unique.find((id) => !names.has(id));
+      if (missing !== undefined) throw new HttpError(404, `department ${missing} not found`);
+      for (const id of unique) {
+        const { users, roles } = await countDeptReferences(trx, await withDescendants(trx, [id]));
+        const name = names.get(id) ?? String(id);
+        if (users > 0) throw new HttpError(409, `department '${name}' (or one below it) still has ${users} user(s)`);
+        if (roles > 0) throw new HttpError(409, `department '${name}' (or one below it) is still in the data scope of ${roles} role(s)`);
+      }
+      const doomed = new Set(await withDescendants(trx, unique));
+      const parents = new Set((await findDeptLinks(trx, unique)).flatMap((link) => (link.pid === null || doomed.has(link.pid) ? [] : [link.pid])));
+      await deleteDepts(trx, [...doomed]);
+      for (const pid of parents) await recountChildren(trx, pid);
+    });
+  }
+}
+
+function filterOf(query: DeptQuery, scope: readonly number[]): DeptFilter {
+  return {
+    name: query.name,
+    enabled: query.enabled,
+    pid: query.pid,
+    createTime: query.createTime,
+    ...(scope.length > 0 ? { ids: scope } : {}),
+  };
+}
+
+/** The departments of a scope whose parent lies outside it: the roots of what the caller sees. */
+async function topsOf(db: Kysely<Database>, scope: readonly number[]): Promise<number[]> {
+  const inScope = new Set(scope);
+  return (await findDeptLinks(db, scope)).filter((link) => link.pid === null || !inScope.has(link.pid)).map((link) => link.id);
+}
+
+async function requireParent(db: Kysely<Database>, pid: number): Promise<void> {
+  if ((await findDeptLinks(db, [pid])).length === 0) throw new HttpError(400, `pid: department ${pid} does not exist`);
+}

@@ -1,0 +1,182 @@
+import { formatDateTime } from '@cloud-classroom/shared/display';
+import type { ROLE_SORT_FIELDS, Role, RoleQuery } from '@cloud-classroom/shared/roles';
+import type { Kysely } from 'kysely';
+import type { Database, DataScope, RoleTable } from '../../db/schema.js';
+import { contains } from '../depts/dept.repo.js';
+
+export type RoleFilter = {
+  /** Part of the name or of the description. */
+  blurry?: string | undefined;
+  createTime?: readonly [number, number] | undefined;
+};
+
+const SORT_COLUMNS = {
+  id: 'id',
+  name: 'name',
+  level: 'level',
+  dataScope: 'data_scope',
+  description: 'description',
+  createTime: 'create_time',
+  updateTime: 'update_time',
+} as const satisfies Record<(typeof ROLE_SORT_FIELDS)[number], keyof RoleTable>;
+
+function filtered(db: Kysely<Database>, filter: RoleFilter) {
+  let query = db.selectFrom('sys_role');
+  const { blurry } = filter;
+  if (blurry) query = query.where((eb) => eb.or([contains('name', blurry), contains('description', blurry)]));
+  if (filter.createTime) query = query.where('create_time', '>=', filter.createTime[0]).where('create_time', '<=', filter.createTime[1]);
+  return query;
+}
+
+/** Ids of the matching roles, best level first unless sorted otherwise; one page of them when `page` is given. */
+export async function findRoleIds(
+  db: Kysely<Database>,
+  filter: RoleFilter,
+  page?: Pick<RoleQuery, 'page' | 'size' | 'sort'>,
+): Promise<{ ids: number[]; total: number }> {
+  let query = filtered(db, filter).select('id');
+  for (const { field, direction } of page?.sort ?? []) query = query.orderBy(SORT_COLUMNS[field], direction);
+  query = query.orderBy('level').orderBy('id');
+  if (page === undefined) {
+    const ids = (await query.execute()).map((row) => row.id);
+    return { ids, total: ids.length };
+  }
+  const [rows, count] = await Promise.all([
+    query.limit(page.size).offset(page.page * page.size).execute(),
+    filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { ids: rows.map((row) => row.id), total: Number(count.n) };
+}
+
+/** Roles as the wire shows them, with their departments and menus, in the order of `ids`. */
+export async function findRoleDtos(db: Kysely<Database>, ids: readonly number[]): Promise<Role[]> {
+  if (ids.length === 0) return [];
+  const [rows, depts, menus] = await Promise.all([
+    db.selectFrom('sys_role').selectAll().where('id', 'in', ids).execute(),
+    db
+      .selectFrom('sys_roles_depts as rd')
+      .innerJoin('sys_dept as d', 'd.id', 'rd.dept_id')
+      .select(['rd.role_id', 'd.id', 'd.name'])
+      .where('rd.role_id', 'in', ids)
+      .orderBy('d.dept_sort')
+      .orderBy('d.id')
+      .execute(),
+    db
+      .selectFrom('sys_roles_menus as rm')
+      .innerJoin('sys_menu as m', 'm.id', 'rm.menu_id')
+      .select(['rm.role_id', 'm.id', 'm.title'])
+      .where('rm.role_id', 'in', ids)
+      .orderBy('m.id')
+      .execute(),
+  ]);
+  const byId = new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        id: row.id,
+        name: row.name,
+        level: row.level,
+        dataScope: row.data_scope,
+        description: row.description,
+        depts: depts.filter((dept) => dept.role_id === row.id).map((dept) => ({ id: dept.id, name: dept.name })),
+        menus: menus.filter((menu) => menu.role_id === row.id).map((menu) => ({ id: menu.id, title: menu.title })),
+        createBy: row.create_by,
+        updateBy: row.update_by,
+        createTime: formatDateTime(row.create_time),
+        updateTime: formatDateTime(row.update_time),
+      } satisfies Role,
+    ]),
+  );
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export type RoleSummary = { id: number; name: string; level: number };
+
+export async function findRoleSummaries(db: Kysely<Database>, ids: readonly number[]): Promise<RoleSummary[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('sys_role').select(['id', 'name', 'level']).where('id', 'in', ids).execute();
+}
+
+export async function findRoleIdByName(db: Kysely<Database>, name: string): Promise<number | undefined> {
+  const row = await db.selectFrom('sys_role').select('id').where('name', '=', name).executeTakeFirst();
+  return row?.id;
+}
+
+/** The user's best (lowest) role level, or null when they hold no role. */
+export async function bestLevelOf(db: Kysely<Database>, userId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('sys_users_roles as ur')
+    .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
+    .select((eb) => eb.fn.min<number | null>('r.level').as('level'))
+    .where('ur.user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.level ?? null;
+}
+
+export type RoleValues = { name: string; level: number; dataScope: DataScope; description: string | null };
+
+export async function insertRole(db: Kysely<Database>, role: RoleValues, by: string, now: number): Promise<number> {
+  const { id } = await db
+    .insertInto('sys_role')
+    .values({
+      name: role.name,
+      level: role.level,
+      data_scope: role.dataScope,
+      description: role.description,
+      create_by: by,
+      update_by: by,
+      create_time: now,
+      update_time: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateRole(db: Kysely<Database>, id: number, role: RoleValues, by: string, now: number): Promise<void> {
+  await db
+    .updateTable('sys_role')
+    .set({ name: role.name, level: role.level, data_scope: role.dataScope, description: role.description, update_by: by, update_time: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function touchRole(db: Kysely<Database>, id: number, by: string, now: number): Promise<void> {
+  await db.updateTable('sys_role').set({ update_by: by, update_time: now }).where('id', '=', id).execute();
+}
+
+export async function replaceRoleDepts(db: Kysely<Database>, roleId: number, deptIds: readonly number[]): Promise<void> {
+  await db.deleteFrom('sys_roles_depts').where('role_id', '=', roleId).execute();
+  if (deptIds.length > 0) {
+    await db.insertInto('sys_roles_depts').values(deptIds.map((deptId) => ({ role_id: roleId, dept_id: deptId }))).execute();
+  }
+}
+
+export async function replaceRoleMenus(db: Kysely<Database>, roleId: number, menuIds: readonly number[]): Promise<void> {
+  await db.deleteFrom('sys_roles_menus').where('role_id', '=', roleId).execute();
+  if (menuIds.length > 0) {
+    await db.insertInto('sys_roles_menus').values(menuIds.map((menuId) => ({ role_id: roleId, menu_id: menuId }))).execute();
+  }
+}
+
+export async function findExistingMenuIds(db: Kysely<Database>, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('sys_menu').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** How many users hold each of these roles; roles nobody holds are left out. */
+export async function countHolders(db: Kysely<Database>, roleIds: readonly number[]): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom('sys_users_roles')
+    .select(['role_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('role_id', 'in', roleIds)
+    .groupBy('role_id')
+    .execute();
+  return new Map(rows.map((row) => [row.role_id, Number(row.n)]));
+}
+
+/** Their menu and department links go with them (ON DELETE CASCADE). */
+export async function deleteRoles(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  await db.deleteFrom('sys_role').where('id', 'in', ids).execute();
+}
