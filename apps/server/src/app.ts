@@ -10,6 +10,7 @@ import { registerAuditLog } from './http/audit-log.js';
 import { enforceRouteAccess } from './http/route-access.js';
 import { registerWebApp } from './http/web-app.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { menuRoutes } from './modules/menus/menu.routes.js';
 import { deptRoutes } from './modules/depts/dept.routes.js';
 import { roleRoutes } from './modules/roles/role.routes.js';
 import { userRoutes } from './modules/users/user.routes.js';
@@ -64,7 +65,7 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
   await app.register(healthRoutes, { version, dialect: database.dialect });
   await app.register(authRoutes, { services });
   // routes: online
-  // routes: menus
+  await app.register(menuRoutes, { services });
   await app.register(dictRoutes, { services });
   await app.register(userRoutes, { services });
   await app.register(roleRoutes, { services });

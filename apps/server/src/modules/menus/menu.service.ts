@@ -1,0 +1,226 @@
+import {
+  isExternalMenuPath,
+  NO_REDIRECT,
+  type Menu,
+  type MenuInput,
+  type MenuQuery,
+  type MenuRoute,
+} from '@cloud-classroom/shared/menus';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { HttpError } from '../../http/http-error.js';
+import type { Principal } from '../auth/session.service.js';
+import {
+  deleteMenus,
+  findMenuLinks,
+  findMenus,
+  findRouteMenus,
+  insertMenu,
+  menuValueTaken,
+  recountChildren,
+  updateMenu,
+  type MenuFilter,
+  type RouteMenuRow,
+} from './menu.repo.js';
+
+type Link = { id: number; pid: number | null };
+
+/** Groups items under their parent id, keeping their order. */
+function byParent<T extends Link>(items: readonly T[]): Map<number | null, T[]> {
+  const children = new Map<number | null, T[]>();
+  for (const item of items) {
+    const siblings = children.get(item.pid);
+    if (siblings === undefined) children.set(item.pid, [item]);
+    else siblings.push(item);
+  }
+  return children;
+}
+
+/** The menu and every menu below it. */
+function subtreeOf(children: Map<number | null, Link[]>, root: number): number[] {
+  const ids: number[] = [];
+  const queue = [root];
+  for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
+    ids.push(id);
+    for (const child of children.get(id) ?? []) queue.push(child.id);
+  }
+  return ids;
+}
+
+/**
+ * The menus rooted at the top level, each with its children. A menu whose parent is not among
+ * them is left out: a page whose directory is hidden or not granted cannot be reached.
+ */
+function treeOf(menus: readonly Menu[]): Menu[] {
+  const children = byParent(menus);
+  const attach = (menu: Menu): Menu => {
+    const below = children.get(menu.id);
+    return below === undefined ? menu : { ...menu, children: below.map(attach) };
+  };
+  return (children.get(null) ?? []).map(attach);
+}
+
+function routesOf(rows: readonly RouteMenuRow[]): MenuRoute[] {
+  const children = byParent(rows);
+  const routeOf = (menu: RouteMenuRow, topLevel: boolean): MenuRoute => {
+    const name = menu.component_name ?? menu.title;
+    const meta = { title: menu.title, icon: menu.icon, noCache: menu.cache !== 1 };
+    const external = menu.i_frame === 1;
+    const ownPath = menu.path ?? '';
+    const path = external || !topLevel ? ownPath : `/${ownPath.replace(/^\/+/, '')}`;
+    let component: string | undefined;
+    if (!external) {
+      if (topLevel) component = menu.component ?? 'Layout';
+      else if (menu.type === 0) component = menu.component ?? 'ParentView';
+      else component = menu.component ?? undefined;
+    }
+    const below = children.get(menu.id);
+    if (below !== undefined) {
+      return {
+        name,
+        path,
+        hidden: false,
+        component,
+        alwaysShow: true,
+        redirect: NO_REDIRECT,
+        meta,
+        children: below.map((child) => routeOf(child, false)),
+      };
+    }
+    // The web app's layout renders only the children of a top-level route, so a top-level page
+    // becomes a Layout holding the page as its one child.
+    if (topLevel && menu.type === 1) {
+      return {
+        path,
+        hidden: false,
+        component: 'Layout',
+        children: [{ name, path: external ? ownPath : 'index', hidden: false, component, meta }],
+      };
+    }
+    return { name, path, hidden: false, component, meta };
+  };
+  return (children.get(null) ?? []).map((menu) => routeOf(menu, true));
+}
+
+/** The filters the query sets; a pid of 0 is the top level. */
+function filterOf(query: MenuQuery): MenuFilter {
+  return {
+    ...(query.pid === undefined ? {} : { pid: query.pid === 0 ? null : query.pid }),
+    ...(query.blurry ? { blurry: query.blurry } : {}),
+    ...(query.createTime === undefined ? {} : { createTime: query.createTime }),
+  };
+}
+
+function notFound(id: number): HttpError {
+  return new HttpError(404, `id: no menu with id ${id}`);
+}
+
+export class MenuService {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Direct children of `pid`; 0 or none is the top level. */
+  async lazy(pid: number | undefined): Promise<Menu[]> {
+    return findMenus(this.db, { pid: pid ? pid : null });
+  }
+
+  /** Without any filter only the top level, as the lazy table loads the rest on demand. */
+  async list(query: MenuQuery): Promise<Menu[]> {
+    const filter = filterOf(query);
+    return findMenus(this.db, Object.keys(filter).length > 0 ? filter : { pid: null });
+  }
+
+  /** Every menu the list's filters match, at any level. */
+  async export(query: MenuQuery): Promise<Menu[]> {
+    return findMenus(this.db, filterOf(query));
+  }
+
+  /**
+   * The parent picker's tree for editing these menus: the siblings of each menu and of each of
+   * its ancestors, without the menus themselves (so no menu can be put under its own subtree).
+   */
+  async superior(ids: readonly number[]): Promise<Menu[]> {
+    if (ids.length === 0) return findMenus(this.db, { pid: null });
+    const all = await findMenus(this.db, {});
+    const byId = new Map(all.map((menu) => [menu.id, menu]));
+    const children = byParent(all);
+    const picked = new Set<Menu>();
+    for (const id of ids) {
+      let menu = byId.get(id);
+      if (menu === undefined) throw notFound(id);
+      while (menu !== undefined) {
+        for (const sibling of children.get(menu.pid) ?? []) picked.add(sibling);
+        menu = menu.pid === null ? undefined : byId.get(menu.pid);
+      }
+    }
+    const excluded = new Set(ids);
+    return treeOf(all.filter((menu) => picked.has(menu) && !excluded.has(menu.id)));
+  }
+
+  /** The menu's id and the ids of every menu below it. */
+  async childIds(id: number): Promise<number[]> {
+    const links = await findMenuLinks(this.db);
+    if (!links.some((link) => link.id === id)) throw notFound(id);
+    return subtreeOf(byParent(links), id).sort((a, b) => a - b);
+  }
+
+  /** The caller's menu tree: the menus of their roles (all of them for an administrator), no buttons, nothing hidden. */
+  async routes(principal: Principal): Promise<MenuRoute[]> {
+    return routesOf(await findRouteMenus(this.db, principal.isAdmin ? undefined : principal.userId));
+  }
+
+  async create(input: MenuInput, by: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await this.check(trx, input, await findMenuLinks(trx));
+      await insertMenu(trx, input, by, Date.now());
+      if (input.pid !== null) await recountChildren(trx, [input.pid]);
+    });
+  }
+
+  async update(id: number, input: MenuInput, by: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const links = await findMenuLinks(trx);
+      const current = links.find((link) => link.id === id);
+      if (current === undefined) throw notFound(id);
+      if (input.pid !== null && subtreeOf(byParent(links), id).includes(input.pid)) {
+        throw new HttpError(400, 'pid: a menu cannot be placed under itself or one of its sub-menus');
+      }
+      await this.check(trx, input, links, id);
+      await updateMenu(trx, id, input, by, Date.now());
+      const parents = [current.pid, input.pid].filter((pid): pid is number => pid !== null);
+      await recountChildren(trx, [...new Set(parents)]);
+    });
+  }
+
+  /** Deletes each menu with everything below it. */
+  async delete(ids: readonly number[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const links = await findMenuLinks(trx);
+      const byId = new Map(links.map((link) => [link.id, link]));
+      const missing = ids.find((id) => !byId.has(id));
+      if (missing !== undefined) throw notFound(missing);
+      const children = byParent(links);
+      const doomed = new Set(ids.flatMap((id) => subtreeOf(children, id)));
+      await deleteMenus(trx, [...doomed]);
+      const parents = new Set(ids.map((id) => byId.get(id)?.pid ?? null));
+      await recountChildren(
+        trx,
+        [...parents].filter((pid): pid is number => pid !== null && !doomed.has(pid)),
+      );
+    });
+  }
+
+  private async check(trx: Kysely<Database>, input: MenuInput, links: readonly Link[], id?: number): Promise<void> {
+    if (input.iFrame && !isExternalMenuPath(input.path)) {
+      throw new HttpError(400, 'path: an external link must start with http:// or https://');
+    }
+    if (input.pid !== null && !links.some((link) => link.id === input.pid)) {
+      throw new HttpError(400, `pid: no menu with id ${input.pid}`);
+    }
+    if (await menuValueTaken(trx, 'title', input.title, id)) {
+      throw new HttpError(409, `title: a menu titled '${input.title}' already exists`);
+    }
+    if (input.componentName !== null && (await menuValueTaken(trx, 'component_name', input.componentName, id))) {
+      throw new HttpError(409, `componentName: a menu with the component name '${input.componentName}' already exists`);
+    }
+  }
+}
