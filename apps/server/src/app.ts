@@ -10,6 +10,10 @@ import { registerAuditLog } from './http/audit-log.js';
 import { enforceRouteAccess } from './http/route-access.js';
 import { registerWebApp } from './http/web-app.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { websocketRoutes } from './modules/websocket/websocket.routes.js';
+import { monitorRoutes } from './modules/monitor/monitor.routes.js';
+import { onlineRoutes } from './modules/online/online.routes.js';
+import { logRoutes } from './modules/logs/log.routes.js';
 import { menuRoutes } from './modules/menus/menu.routes.js';
 import { deptRoutes } from './modules/depts/dept.routes.js';
 import { roleRoutes } from './modules/roles/role.routes.js';
@@ -64,16 +68,16 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
 
   await app.register(healthRoutes, { version, dialect: database.dialect });
   await app.register(authRoutes, { services });
-  // routes: online
+  await app.register(onlineRoutes, { services });
   await app.register(menuRoutes, { services });
   await app.register(dictRoutes, { services });
   await app.register(userRoutes, { services });
   await app.register(roleRoutes, { services });
   await app.register(deptRoutes, { services });
-  // routes: logs
-  // routes: monitor
+  await app.register(logRoutes, { services });
+  await app.register(monitorRoutes, { services });
   // routes: storage
-  // routes: websocket
+  await app.register(websocketRoutes, { services });
 
   if (config.webDistDir === undefined) {
     app.setNotFoundHandler(sendNotFound);

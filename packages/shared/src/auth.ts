@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuerySchema } from './http.js';
 import { userSchema } from './users.js';
 
 export const captchaSchema = z.object({
@@ -43,3 +44,26 @@ export const onlineSessionSchema = z.object({
   loginTime: z.string(),
   lastSeenTime: z.string(),
 });
+export type OnlineSession = z.infer<typeof onlineSessionSchema>;
+
+/** `GET auth/online` and its download: `username` matches part of the user name or the nick name. */
+export const onlineQuerySchema = pageQuerySchema.pick({ page: true, size: true }).extend({
+  username: z.string().trim().max(64).optional(),
+});
+export type OnlineQuery = z.output<typeof onlineQuerySchema>;
+
+/** `DELETE auth/online`: the keys of the sessions to end. */
+export const onlineKeysSchema = z.array(z.string().min(1).max(64)).min(1, 'is required').max(1000);
+
+/** `/websocket?token=…`: browsers cannot set headers on a WebSocket, so the token travels here, with or without 'Bearer '. */
+export const websocketQuerySchema = z.object({ token: z.string().default('') });
+
+/**
+ * What `/websocket` pushes before it closes a socket whose session was ended elsewhere (kicked
+ * out, logged out, password changed); `reason` says which.
+ */
+export const sessionEndedMessageSchema = z.object({ type: z.literal('session-ended'), reason: z.string() });
+export type SessionEndedMessage = z.infer<typeof sessionEndedMessageSchema>;
+
+/** The close code of a socket without a live session (4000-4999 are the application's own). */
+export const SOCKET_CLOSE_UNAUTHORIZED = 4401;

@@ -1,0 +1,40 @@
+import type { Log, LogException, LogQuery, LogType } from '@cloud-classroom/shared/logs';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { HttpError } from '../../http/http-error.js';
+import { countLogs, deleteLogsOfType, findExceptionDetail, findLogs, type LogFilter } from './log.repo.js';
+
+/** Which entries a list shows: one type, and only the caller's own when `username` is given. */
+export type LogScope = { logType: LogType; username?: string };
+
+export class LogService {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async page(scope: LogScope, query: LogQuery): Promise<{ content: Log[]; totalElements: number }> {
+    const filter = filterOf(scope, query);
+    const [content, totalElements] = await Promise.all([
+      findLogs(this.db, filter, query.sort, query),
+      countLogs(this.db, filter),
+    ]);
+    return { content, totalElements };
+  }
+
+  /** Every matching entry, unpaged, for the downloads. */
+  async all(scope: LogScope, query: LogQuery): Promise<Log[]> {
+    return findLogs(this.db, filterOf(scope, query), query.sort);
+  }
+
+  async exceptionOf(id: number): Promise<LogException> {
+    const detail = await findExceptionDetail(this.db, id);
+    if (detail === undefined) throw new HttpError(404, `id: no error log with id ${id}`);
+    return { exception: detail ?? '' };
+  }
+
+  async clear(logType: LogType): Promise<void> {
+    await deleteLogsOfType(this.db, logType);
+  }
+}
+
+function filterOf({ logType, username }: LogScope, { blurry, createTime }: LogQuery): LogFilter {
+  return { logType, username, blurry, createTime };
+}

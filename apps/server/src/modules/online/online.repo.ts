@@ -1,0 +1,54 @@
+import type { OnlineSession } from '@cloud-classroom/shared/auth';
+import { formatDateTime } from '@cloud-classroom/shared/display';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { contains } from '../logs/log.repo.js';
+
+export type OnlineFilter = {
+  /** Part of the user name or the nick name. */
+  text?: string | undefined;
+  now: number;
+};
+
+/** Sessions not yet expired, of users still enabled: the ones that still let someone in. */
+function liveSessions(db: Kysely<Database>, { text, now }: OnlineFilter) {
+  let query = db
+    .selectFrom('sys_session as s')
+    .innerJoin('sys_user as u', 'u.id', 's.user_id')
+    .where('s.expires_at', '>', now)
+    .where('u.enabled', '=', 1);
+  if (text) query = query.where((eb) => eb.or([contains('u.username', text), contains('u.nick_name', text)]));
+  return query;
+}
+
+/** Live sessions, newest login first; one page of them when paged. */
+export async function findOnlineSessions(
+  db: Kysely<Database>,
+  filter: OnlineFilter,
+  paging?: { page: number; size: number },
+): Promise<OnlineSession[]> {
+  let query = liveSessions(db, filter)
+    .leftJoin('sys_dept as d', 'd.id', 'u.dept_id')
+    .select(['s.id', 's.ip', 's.browser', 's.created_at', 's.last_seen_at', 'u.username', 'u.nick_name', 'd.name as dept_name'])
+    .orderBy('s.created_at', 'desc')
+    .orderBy('s.id');
+  if (paging !== undefined) query = query.limit(paging.size).offset(paging.page * paging.size);
+  const rows = await query.execute();
+  return rows.map((row) => ({
+    key: row.id,
+    userName: row.username,
+    nickName: row.nick_name,
+    dept: row.dept_name,
+    browser: row.browser,
+    ip: row.ip,
+    loginTime: formatDateTime(row.created_at),
+    lastSeenTime: formatDateTime(row.last_seen_at),
+  }));
+}
+
+export async function countOnlineSessions(db: Kysely<Database>, filter: OnlineFilter): Promise<number> {
+  const { count } = await liveSessions(db, filter)
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}

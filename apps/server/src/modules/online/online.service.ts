@@ -1,0 +1,37 @@
+import type { OnlineQuery, OnlineSession } from '@cloud-classroom/shared/auth';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { SessionService } from '../auth/session.service.js';
+import { countOnlineSessions, findOnlineSessions } from './online.repo.js';
+
+/** Why a kicked-out session ended, as its socket is told. */
+export const KICKED_OUT = 'kicked-out';
+
+export class OnlineService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly sessions: SessionService,
+  ) {}
+
+  async page(query: OnlineQuery): Promise<{ content: OnlineSession[]; totalElements: number }> {
+    const filter = { text: query.username, now: Date.now() };
+    const [content, totalElements] = await Promise.all([
+      findOnlineSessions(this.db, filter, query),
+      countOnlineSessions(this.db, filter),
+    ]);
+    return { content, totalElements };
+  }
+
+  /** Every matching live session, unpaged, for the download. */
+  async all(username: string | undefined): Promise<OnlineSession[]> {
+    return findOnlineSessions(this.db, { text: username, now: Date.now() });
+  }
+
+  /**
+   * Ends these sessions now. A key that no longer names a session is no error: the session the
+   * caller saw in the list may have expired or logged out since, and it is gone either way.
+   */
+  async kick(keys: readonly string[]): Promise<void> {
+    await this.sessions.end(keys, KICKED_OUT);
+  }
+}

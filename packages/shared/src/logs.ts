@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { toDate } from './display.js';
+import { pageQuerySchema } from './http.js';
+
+export const LOG_TYPES = ['INFO', 'ERROR'] as const;
+export type LogType = (typeof LOG_TYPES)[number];
+
+/** An audit-log entry as the lists show it; an error's stack is only in `GET api/logs/error/{id}`. */
+export const logSchema = z.object({
+  id: z.number().int(),
+  username: z.string().nullable(),
+  description: z.string(),
+  method: z.string(),
+  /** The request's query, path parameters and body as JSON, secrets masked. */
+  params: z.string().nullable(),
+  logType: z.enum(LOG_TYPES),
+  status: z.number().int(),
+  requestIp: z.string().nullable(),
+  browser: z.string().nullable(),
+  /** How long the request took, in milliseconds. */
+  time: z.number().int(),
+  createTime: z.string(),
+});
+export type Log = z.infer<typeof logSchema>;
+
+export const LOG_SORT_FIELDS = [
+  'id',
+  'username',
+  'description',
+  'method',
+  'logType',
+  'status',
+  'requestIp',
+  'browser',
+  'time',
+  'createTime',
+] as const;
+
+const wireTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, "expected 'yyyy-MM-dd HH:mm:ss'")
+  .transform((text) => toDate(text).getTime())
+  .refine((ms) => !Number.isNaN(ms), 'is not a valid time');
+
+/**
+ * `createTime=<start>&createTime=<end>`, both ends inclusive to the second, as the epoch
+ * milliseconds `from` (inclusive) and `to` (exclusive).
+ */
+const createTimeRangeSchema = z
+  .tuple([wireTime, wireTime], 'expected createTime=<start>&createTime=<end>')
+  .transform(([from, end]) => ({ from, to: end + 1000 }))
+  .refine(({ from, to }) => from < to, 'the end is before the start');
+
+const sortOrders = pageQuerySchema.shape.sort.pipe(
+  z.array(
+    z
+      .string()
+      .transform((order) => {
+        const [field, direction] = order.split(',');
+        return { field, direction };
+      })
+      .pipe(z.object({ field: z.enum(LOG_SORT_FIELDS), direction: z.enum(['asc', 'desc']) })),
+  ),
+);
+
+/** `GET api/logs`, `api/logs/error`, `api/logs/user` and the downloads; `blurry` matches user, description, method, params or IP. */
+export const logQuerySchema = pageQuerySchema.extend({
+  blurry: z.string().trim().max(100).optional(),
+  createTime: createTimeRangeSchema.optional(),
+  sort: sortOrders,
+});
+export type LogQuery = z.output<typeof logQuerySchema>;
+
+export const logIdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+
+export const logExceptionSchema = z.object({ exception: z.string() });
+export type LogException = z.infer<typeof logExceptionSchema>;
