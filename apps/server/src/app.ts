@@ -7,20 +7,22 @@ import type { AppDatabase } from './db/database.js';
 import { registerErrorHandler, sendNotFound } from './http/error-handler.js';
 import { responseSerializerCompiler } from './http/response-serializer.js';
 import { registerAuditLog } from './http/audit-log.js';
+import { registerOpenApi } from './http/openapi.js';
 import { enforceRouteAccess } from './http/route-access.js';
 import { registerWebApp } from './http/web-app.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
-import { websocketRoutes } from './modules/websocket/websocket.routes.js';
-import { monitorRoutes } from './modules/monitor/monitor.routes.js';
-import { onlineRoutes } from './modules/online/online.routes.js';
-import { logRoutes } from './modules/logs/log.routes.js';
-import { menuRoutes } from './modules/menus/menu.routes.js';
 import { deptRoutes } from './modules/depts/dept.routes.js';
-import { roleRoutes } from './modules/roles/role.routes.js';
-import { userRoutes } from './modules/users/user.routes.js';
 import { dictRoutes } from './modules/dicts/dict.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { logRoutes } from './modules/logs/log.routes.js';
+import { menuRoutes } from './modules/menus/menu.routes.js';
+import { monitorRoutes } from './modules/monitor/monitor.routes.js';
+import { onlineRoutes } from './modules/online/online.routes.js';
+import { roleRoutes } from './modules/roles/role.routes.js';
+import { storageRoutes } from './modules/storage/storage.routes.js';
 import { permissionsOf } from './modules/users/user.repo.js';
+import { userRoutes } from './modules/users/user.routes.js';
+import { websocketRoutes } from './modules/websocket/websocket.routes.js';
 import { createServices } from './services.js';
 
 /** The largest file any upload accepts; routes may set lower limits of their own. */
@@ -64,7 +66,7 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
 
   // Uploads (avatars, local storage) stream through multipart; per-route code checks size and type.
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10 } });
-  // routes: openapi
+  await registerOpenApi(app, { version });
 
   await app.register(healthRoutes, { version, dialect: database.dialect });
   await app.register(authRoutes, { services });
@@ -76,7 +78,7 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
   await app.register(deptRoutes, { services });
   await app.register(logRoutes, { services });
   await app.register(monitorRoutes, { services });
-  // routes: storage
+  await app.register(storageRoutes, { services });
   await app.register(websocketRoutes, { services });
 
   if (config.webDistDir === undefined) {
