@@ -253,6 +253,23 @@ describe('auth', () => {
       expect((await call(await loginAs(app, 'admin'))).json()).toEqual({ ok: true });
     });
 
+    it('never treat a menu carrying the string \'admin\' as the administrator\'s wildcard', async () => {
+      app = await buildTestApp();
+      app.get('/api/test/users', { config: { access: { permissions: ['user:list'] } } }, async () => ({ ok: true }));
+      const db = app.services.database.db;
+      const now = Date.now();
+      const { id: menuId } = await db
+        .insertInto('sys_menu')
+        .values({ pid: null, type: 2, title: 'sneaky', permission: 'admin', menu_sort: 1, i_frame: 0, cache: 0, hidden: 0, sub_count: 0, component: null, component_name: null, path: null, icon: null, create_by: null, update_by: null, create_time: now, update_time: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const role = await db.selectFrom('sys_role').select('id').where('name', '=', 'learner').executeTakeFirstOrThrow();
+      await db.insertInto('sys_roles_menus').values({ role_id: role.id, menu_id: menuId }).execute();
+      const token = await loginAs(app, 'learner1');
+      expect(authInfoSchema.parse((await info(app, token)).json()).roles).toEqual([]);
+      expect((await app.inject({ method: 'GET', url: '/api/test/users', headers: { authorization: token } })).statusCode).toBe(403);
+    });
+
     it('follow the menus of the user\'s roles, read on every request', async () => {
       app = await buildTestApp();
       app.get('/api/test/dict-list', { config: { access: { permissions: ['dict:list'] } } }, async () => ({ ok: true }));

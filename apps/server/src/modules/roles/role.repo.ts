@@ -159,10 +159,11 @@ export async function replaceRoleMenus(db: Kysely<Database>, roleId: number, men
   }
 }
 
-export async function findExistingMenuIds(db: Kysely<Database>, ids: readonly number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('sys_menu').select('id').where('id', 'in', ids).execute();
-  return new Set(rows.map((row) => row.id));
+/** The permission string of each existing menu among `ids` (null for menus that carry none). */
+export async function findMenuPermissions(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, string | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('sys_menu').select(['id', 'permission']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row.permission === '' ? null : row.permission]));
 }
 
 /** How many users hold each of these roles; roles nobody holds are left out. */

@@ -3,12 +3,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
 import type { Principal } from '../auth/session.service.js';
+import { permissionsOf } from '../users/user.repo.js';
 import { findDeptLinks } from '../depts/dept.repo.js';
 import {
   bestLevelOf,
   countHolders,
   deleteRoles,
-  findExistingMenuIds,
+  findMenuPermissions,
   findRoleDtos,
   findRoleIdByName,
   findRoleIds,
@@ -74,9 +75,17 @@ export class RoleService {
       if (current === undefined) throw new HttpError(404, `role ${id} not found`);
       await requireReach(trx, principal, [current.level]);
       const menuIds = [...new Set(menus.map((menu) => menu.id))];
-      const existing = await findExistingMenuIds(trx, menuIds);
-      const unknown = menuIds.filter((menuId) => !existing.has(menuId));
+      const permissions = await findMenuPermissions(trx, menuIds);
+      const unknown = menuIds.filter((menuId) => !permissions.has(menuId));
       if (unknown.length > 0) throw new HttpError(400, `menus: unknown menu id(s) ${unknown.join(', ')}`);
+      if (!principal.isAdmin) {
+        // Otherwise a holder of roles:edit could give their own role user:del, and so on.
+        const held = new Set(await permissionsOf(trx, principal.userId));
+        const beyond = [...new Set([...permissions.values()].filter((p): p is string => p !== null && !held.has(p)))];
+        if (beyond.length > 0) {
+          throw new HttpError(403, `menus: you can only grant permissions you hold yourself, not ${beyond.sort().join(', ')}`);
+        }
+      }
       await replaceRoleMenus(trx, id, menuIds);
       await touchRole(trx, id, principal.username, Date.now());
     });

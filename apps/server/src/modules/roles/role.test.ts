@@ -450,11 +450,21 @@ describe('roles: levels', () => {
   });
 
   it('may not change the menus of a role above their level', async () => {
-    const menus = [{ id: await menuId(app, '部门管理') }];
+    const menus = [{ id: await menuId(app, '角色管理') }];
     const above = await call(app, 'PUT', '/api/roles/menu', manager, { id: await roleId(app, 'admin'), menus });
     expect(above.statusCode).toBe(403);
     expect(above.json().message).toMatch(/^level: /);
     expect((await call(app, 'PUT', '/api/roles/menu', manager, { id: await roleId(app, 'learner'), menus })).statusCode).toBe(204);
+  });
+
+  it('may grant only permissions they hold themselves, even to their own role', async () => {
+    const escalate = await call(app, 'PUT', '/api/roles/menu', manager, {
+      id: await roleId(app, 'role-manager'),
+      menus: [{ id: await menuId(app, '角色管理') }, { id: await menuId(app, '用户删除') }, { id: await menuId(app, '部门管理') }],
+    });
+    expect(escalate.statusCode).toBe(403);
+    expect(escalate.json().message).toBe('menus: you can only grant permissions you hold yourself, not dept:list, user:del');
+    expect((await call(app, 'GET', '/api/dept', manager)).statusCode).toBe(403);
   });
 
   it('may not delete a role above their level, and deletes nothing when one of the ids is', async () => {

@@ -104,6 +104,8 @@ export async function permissionsOf(db: Kysely<Database>, userId: number): Promi
     .where('ur.user_id', '=', userId)
     .where('m.permission', 'is not', null)
     .where('m.permission', '!=', '')
+    // 'admin' is the administrator's wildcard; a menu carrying it must not hand out everything.
+    .where('m.permission', '!=', ADMIN_PERMISSION)
     .execute();
   return rows.flatMap((row) => (row.permission === null ? [] : [row.permission])).sort();
 }
