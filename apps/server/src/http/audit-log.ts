@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onErrorHookHandler, onResponseHookHandler, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { insertLog } from '../modules/logs/log.repo.js';
@@ -49,16 +49,23 @@ function usernameOf(request: FastifyRequest): string | null {
   return typeof body?.username === 'string' ? body.username.slice(0, 64) : null;
 }
 
-/** Records every API write and every login, success or not, after the answer has gone out. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Records every API write and every login, success or not, after the answer has gone out. The
+ * hooks are attached to the routes that are audited when they are registered, so reads pay
+ * nothing for them.
+ */
 export function registerAuditLog(app: FastifyInstance, db: Kysely<Database>): void {
   app.decorateRequest('failure', null);
-  app.addHook('onError', async (request, _reply, error) => {
+
+  const rememberFailure: onErrorHookHandler = async (request, _reply, error) => {
     request.failure = error;
-  });
-  app.addHook('onResponse', async (request, reply) => {
+  };
+
+  const writeEntry: onResponseHookHandler = async (request, reply) => {
     const config = request.routeOptions.config;
-    const isWrite = request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS';
-    if (!isApiPath(request.url) || (!isWrite && config.audit === undefined)) return;
+    if (READS.has(request.method) && config.audit === undefined) return;
     const status = reply.statusCode;
     const route = request.routeOptions.url ?? request.url.split('?')[0] ?? request.url;
     try {
@@ -78,5 +85,13 @@ export function registerAuditLog(app: FastifyInstance, db: Kysely<Database>): vo
     } catch (error) {
       request.log.error({ err: error }, 'could not write the audit log');
     }
+  };
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (!isApiPath(route.url)) return;
+    const audited = route.config?.audit !== undefined || [route.method].flat().some((method) => !READS.has(method));
+    if (!audited) return;
+    route.onError = [...(route.onError === undefined ? [] : [route.onError].flat()), rememberFailure];
+    route.onResponse = [...(route.onResponse === undefined ? [] : [route.onResponse].flat()), writeEntry];
   });
 }

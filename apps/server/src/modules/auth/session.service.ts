@@ -1,4 +1,4 @@
-import crypto from 'node:crypto';
+import crypto, { type KeyObject } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
 import { getOrCreateSetting } from '../../db/app-setting.repo.js';
@@ -29,13 +29,14 @@ export class SessionService {
 
   private constructor(
     private readonly db: Kysely<Database>,
-    private readonly secret: Uint8Array,
+    private readonly secret: KeyObject,
   ) {}
 
   /** The signing secret is generated on first start and kept in the database, shared by every process. */
   static async create(db: Kysely<Database>): Promise<SessionService> {
     const secret = await getOrCreateSetting(db, 'jwt_secret', () => crypto.randomBytes(64).toString('base64url'));
-    return new SessionService(db, new TextEncoder().encode(secret));
+    // A KeyObject made once: handing jose raw bytes makes it import the key on every verify.
+    return new SessionService(db, crypto.createSecretKey(Buffer.from(secret)));
   }
 
   async start(userId: number, ip: string, browser: string): Promise<{ token: string; sessionId: string }> {
