@@ -1,39 +1,5 @@
 import { z } from 'zod';
-import { toDate } from './display.js';
-import { pageQuerySchema } from './http.js';
-
-const wireTime = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, "expected 'yyyy-MM-dd HH:mm:ss'")
-  .transform((text) => toDate(text).getTime())
-  .refine((ms) => !Number.isNaN(ms), 'is not a valid time');
-
-/**
- * `createTime=<start>&createTime=<end>` as epoch milliseconds [from, to], both inclusive; the
- * end reaches to the last millisecond of its second, as the wire's times have no finer grain.
- */
-export const createTimeRangeSchema = z
-  .tuple([wireTime, wireTime], 'expected a start and an end time')
-  .transform(([from, end]): [number, number] => [from, end + 999]);
-
-/** Query strings carry flags as the words 'true' and 'false'. */
-export const queryFlagSchema = z.enum(['true', 'false']).transform((value) => value === 'true');
-
-/**
- * `sort=field,dir` limited to the fields a list can be ordered by, parsed into pairs, so a
- * misspelt field is a 400 naming `sort` rather than a silently ignored order.
- */
-export function sortableBy<const Field extends string>(fields: readonly Field[]) {
-  return pageQuerySchema.shape.sort.transform((orders, ctx) =>
-    orders.flatMap((order) => {
-      // pageQuerySchema has already checked the 'field,asc|desc' form.
-      const [field = '', direction] = order.split(',') as [string, 'asc' | 'desc'];
-      if ((fields as readonly string[]).includes(field)) return [{ field: field as Field, direction }];
-      ctx.issues.push({ code: 'custom', input: order, message: `cannot sort by ${field}; use one of ${fields.join(', ')}` });
-      return [];
-    }),
-  );
-}
+import { createTimeRangeSchema, pageQuerySchema, queryFlagSchema, sortableBy } from './http.js';
 
 export const deptSchema = z.object({
   id: z.number().int(),

@@ -1,21 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema } from './http.js';
-
-/**
- * `sort=field,dir` limited to the fields a list can be ordered by, parsed into pairs, so a
- * misspelt field is a 400 naming `sort` rather than a silently ignored order.
- */
-function sortableBy<const Field extends string>(fields: readonly Field[]) {
-  return pageQuerySchema.shape.sort.transform((orders, ctx) =>
-    orders.flatMap((order) => {
-      // pageQuerySchema has already checked the 'field,asc|desc' form.
-      const [field = '', direction] = order.split(',') as [string, 'asc' | 'desc'];
-      if ((fields as readonly string[]).includes(field)) return [{ field: field as Field, direction }];
-      ctx.issues.push({ code: 'custom', input: order, message: `cannot sort by ${field}; use one of ${fields.join(', ')}` });
-      return [];
-    }),
-  );
-}
+import { pageQuerySchema, sortableBy } from './http.js';
 
 const auditFields = {
   createBy: z.string().nullable(),

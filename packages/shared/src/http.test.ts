@@ -1,6 +1,14 @@
 import { describe, it, expect } from 'vitest';
 import { z } from 'zod';
-import { errorBodySchema, healthSchema, pageOf, pageQuerySchema } from './http.js';
+import {
+  createTimeRangeSchema,
+  errorBodySchema,
+  healthSchema,
+  pageOf,
+  pageQuerySchema,
+  queryFlagSchema,
+  sortableBy,
+} from './http.js';
 
 describe('pageQuerySchema', () => {
   it.each([
@@ -29,6 +37,61 @@ describe('pageQuerySchema', () => {
     const result = pageQuerySchema.safeParse(input);
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((issue) => issue.path[0])).toContain(field);
+  });
+});
+
+describe('sortableBy', () => {
+  const sort = sortableBy(['id', 'name']);
+
+  it('parses allowed orders into pairs, in the order given', () => {
+    expect(sort.parse(undefined)).toEqual([]);
+    expect(sort.parse('id,desc')).toEqual([{ field: 'id', direction: 'desc' }]);
+    expect(sort.parse(['name,asc', 'id,desc'])).toEqual([
+      { field: 'name', direction: 'asc' },
+      { field: 'id', direction: 'desc' },
+    ]);
+  });
+
+  it('refuses a field it does not allow, naming the ones it does', () => {
+    const result = sort.safeParse(['name,asc', 'password,desc']);
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual(['cannot sort by password; use one of id, name']);
+  });
+
+  it('refuses a malformed order', () => {
+    expect(sort.safeParse('name').success).toBe(false);
+  });
+});
+
+describe('createTimeRangeSchema', () => {
+  const start = new Date(2024, 0, 1, 0, 0, 0).getTime();
+  const end = new Date(2024, 0, 31, 23, 59, 59).getTime();
+
+  it('reads both ends as local times, the end reaching the last millisecond of its second', () => {
+    expect(createTimeRangeSchema.parse(['2024-01-01 00:00:00', '2024-01-31 23:59:59'])).toEqual({ from: start, to: end + 999 });
+    expect(createTimeRangeSchema.parse(['2024-01-01 00:00:00', '2024-01-01 00:00:00'])).toEqual({ from: start, to: start + 999 });
+  });
+
+  it.each([
+    ['a single time', '2024-01-01 00:00:00', 'expected a start and an end time'],
+    ['three times', ['2024-01-01 00:00:00', '2024-01-02 00:00:00', '2024-01-03 00:00:00'], 'expected a start and an end time'],
+    ['a date without a time', ['2024-01-01', '2024-01-02 00:00:00'], "expected 'yyyy-MM-dd HH:mm:ss'"],
+    ['an impossible date', ['2024-13-45 00:00:00', '2024-01-02 00:00:00'], 'is not a valid time'],
+    ['an end before the start', ['2024-01-02 00:00:00', '2024-01-01 23:59:59'], 'the end is before the start'],
+  ])('refuses %s', (_label, input, message) => {
+    expect(createTimeRangeSchema.safeParse(input).error?.issues[0]?.message).toBe(message);
+  });
+});
+
+describe('queryFlagSchema', () => {
+  it.each([
+    ['true', true],
+    ['false', false],
+  ])('%s', (input, expected) => {
+    expect(queryFlagSchema.parse(input)).toBe(expected);
+  });
+
+  it('refuses anything else', () => {
+    expect(queryFlagSchema.safeParse('1').success).toBe(false);
   });
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { toDate } from './display.js';
 
 export const errorBodySchema = z.object({
   status: z.number().int(),
@@ -16,6 +17,43 @@ export const pageQuerySchema = z.object({
   sort: z.union([sortOrder.transform((order) => [order]), z.array(sortOrder)]).default([]),
 });
 export type PageQuery = z.output<typeof pageQuerySchema>;
+
+export type SortOrder<Field extends string = string> = { field: Field; direction: 'asc' | 'desc' };
+
+/**
+ * `sort=field,dir` limited to the fields a list can be ordered by, parsed into pairs, so a
+ * misspelt field is a 400 naming `sort` rather than a silently ignored order.
+ */
+export function sortableBy<const Field extends string>(fields: readonly Field[]) {
+  return pageQuerySchema.shape.sort.transform((orders, ctx) =>
+    orders.flatMap((order): SortOrder<Field>[] => {
+      // pageQuerySchema has already checked the 'field,asc|desc' form.
+      const [field = '', direction] = order.split(',') as [string, 'asc' | 'desc'];
+      if ((fields as readonly string[]).includes(field)) return [{ field: field as Field, direction }];
+      ctx.issues.push({ code: 'custom', input: order, message: `cannot sort by ${field}; use one of ${fields.join(', ')}` });
+      return [];
+    }),
+  );
+}
+
+const wireTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, "expected 'yyyy-MM-dd HH:mm:ss'")
+  .transform((text) => toDate(text).getTime())
+  .refine((ms) => !Number.isNaN(ms), 'is not a valid time');
+
+/**
+ * `createTime=<start>&createTime=<end>` as epoch milliseconds, both ends inclusive: `to` is the
+ * last millisecond of the end's second, as the wire's times have no finer grain.
+ */
+export const createTimeRangeSchema = z
+  .tuple([wireTime, wireTime], 'expected a start and an end time')
+  .transform(([from, end]) => ({ from, to: end + 999 }))
+  .refine(({ from, to }) => from <= to, 'the end is before the start');
+export type TimeRange = z.output<typeof createTimeRangeSchema>;
+
+/** Query strings carry flags as the words 'true' and 'false'. */
+export const queryFlagSchema = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { toDate } from './display.js';
-import { pageQuerySchema } from './http.js';
+import { createTimeRangeSchema, pageQuerySchema, sortableBy } from './http.js';
 
 export const LOG_TYPES = ['INFO', 'ERROR'] as const;
 export type LogType = (typeof LOG_TYPES)[number];
@@ -36,38 +35,11 @@ export const LOG_SORT_FIELDS = [
   'createTime',
 ] as const;
 
-const wireTime = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, "expected 'yyyy-MM-dd HH:mm:ss'")
-  .transform((text) => toDate(text).getTime())
-  .refine((ms) => !Number.isNaN(ms), 'is not a valid time');
-
-/**
- * `createTime=<start>&createTime=<end>`, both ends inclusive to the second, as the epoch
- * milliseconds `from` (inclusive) and `to` (exclusive).
- */
-const createTimeRangeSchema = z
-  .tuple([wireTime, wireTime], 'expected createTime=<start>&createTime=<end>')
-  .transform(([from, end]) => ({ from, to: end + 1000 }))
-  .refine(({ from, to }) => from < to, 'the end is before the start');
-
-const sortOrders = pageQuerySchema.shape.sort.pipe(
-  z.array(
-    z
-      .string()
-      .transform((order) => {
-        const [field, direction] = order.split(',');
-        return { field, direction };
-      })
-      .pipe(z.object({ field: z.enum(LOG_SORT_FIELDS), direction: z.enum(['asc', 'desc']) })),
-  ),
-);
-
 /** `GET api/logs`, `api/logs/error`, `api/logs/user` and the downloads; `blurry` matches user, description, method, params or IP. */
 export const logQuerySchema = pageQuerySchema.extend({
   blurry: z.string().trim().max(100).optional(),
   createTime: createTimeRangeSchema.optional(),
-  sort: sortOrders,
+  sort: sortableBy(LOG_SORT_FIELDS),
 });
 export type LogQuery = z.output<typeof logQuerySchema>;
 

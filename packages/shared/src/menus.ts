@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createTimeRangeSchema } from './depts.js';
+import { createTimeRangeSchema } from './http.js';
 
 /** 0 directory, 1 page, 2 button. */
 export const MENU_TYPES = [0, 1, 2] as const;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { createTimeRangeSchema, sortableBy } from './depts.js';
-import { pageQuerySchema } from './http.js';
+import { createTimeRangeSchema, pageQuerySchema, sortableBy } from './http.js';
 import { dataScopeSchema, deptRefSchema } from './users.js';
 
 /** Levels run from 1 (the most powerful) down; a user manages only roles at or below their own. */

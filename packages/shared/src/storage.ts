@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { toDate } from './display.js';
-import { pageQuerySchema } from './http.js';
+import { createTimeRangeSchema, pageQuerySchema, sortableBy } from './http.js';
 
 /** eladmin's file categories, kept verbatim on the wire like the data scopes; the web app translates them. */
 export const FILE_CATEGORIES = ['图片', '文档', '音乐', '视频'] as const;
@@ -75,34 +74,11 @@ export type LocalStorage = z.infer<typeof localStorageSchema>;
 
 export const LOCAL_STORAGE_SORT_FIELDS = ['id', 'name', 'realName', 'suffix', 'type', 'size', 'createTime', 'updateTime'] as const;
 
-const sortOrders = pageQuerySchema.shape.sort.pipe(
-  z.array(
-    z
-      .string()
-      .transform((order) => {
-        const [field, direction] = order.split(',');
-        return { field, direction };
-      })
-      .pipe(z.object({ field: z.enum(LOCAL_STORAGE_SORT_FIELDS), direction: z.enum(['asc', 'desc']) })),
-  ),
-);
-
-const wireTime = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, "expected 'yyyy-MM-dd HH:mm:ss'")
-  .transform((text) => toDate(text).getTime())
-  .refine((ms) => !Number.isNaN(ms), 'is not a valid time');
-
-/** `createTime=<start>&createTime=<end>`, both ends included to the second, as `from` (inclusive) and `to` (exclusive) in epoch ms. */
-const createTimeRangeSchema = z
-  .tuple([wireTime, wireTime], 'expected createTime=<start>&createTime=<end>')
-  .transform(([from, end]) => ({ from, to: end + 1000 }));
-
 /** `GET api/localStorage` and its download: `blurry` matches the name, suffix, category or uploader. */
 export const localStorageQuerySchema = pageQuerySchema.extend({
   blurry: z.string().trim().max(100).optional(),
   createTime: createTimeRangeSchema.optional(),
-  sort: sortOrders,
+  sort: sortableBy(LOCAL_STORAGE_SORT_FIELDS),
 });
 export type LocalStorageQuery = z.output<typeof localStorageQuerySchema>;
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { toDate } from './display.js';
-import { pageQuerySchema } from './http.js';
+import { createTimeRangeSchema, pageQuerySchema, queryFlagSchema, sortableBy } from './http.js';
 import { translate } from './messages.js';
 import { formValidators, type FormValidator } from './validators.js';
 
@@ -123,36 +122,15 @@ export type UpdatePassword = z.output<typeof updatePasswordSchema>;
 
 export const avatarResultSchema = z.object({ avatar: z.string() });
 
-// A repeated key arrives as an array, a single one as a string.
-const repeatable = <T extends z.ZodType>(item: T) =>
-  z.preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(item));
-
-const dateTime = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, "expected 'yyyy-MM-dd HH:mm:ss'")
-  .transform((text, context) => {
-    const ms = toDate(text).getTime();
-    if (Number.isNaN(ms)) context.addIssue({ code: 'custom', message: 'is not a valid time' });
-    return ms;
-  });
-
-const userSort = pageQuerySchema.shape.sort.refine(
-  (orders) => orders.every((order) => (USER_SORT_FIELDS as readonly string[]).includes(order.split(',')[0] ?? '')),
-  `can sort only by ${USER_SORT_FIELDS.join(', ')}`,
-);
-
 /** The user list's filters; the export takes the same ones. */
 export const userFilterSchema = z.object({
   /** The department and everything below it. */
   deptId: z.coerce.number().int().positive().optional(),
   /** Matched against username, nick name, e-mail and phone. */
   blurry: z.string().trim().max(100).optional(),
-  enabled: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
-  /** Start and end, both included. */
-  createTime: repeatable(dateTime)
-    .refine((range) => range.length === 2, 'expected a start and an end')
-    .optional(),
-  sort: userSort,
+  enabled: queryFlagSchema.optional(),
+  createTime: createTimeRangeSchema.optional(),
+  sort: sortableBy(USER_SORT_FIELDS),
 });
 export type UserFilter = z.output<typeof userFilterSchema>;
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type AppDatabase } from '../db/database.js';
@@ -71,6 +71,16 @@ export async function loginAs(app: FastifyInstance, username: string, password =
   const response = await app.inject({ method: 'POST', url: '/auth/login', payload: { username, password } });
   if (response.statusCode !== 200) throw new Error(`login as ${username} failed: ${response.body}`);
   return (response.json() as { token: string }).token;
+}
+
+/** A request through the real app, sent as the holder of `token` when one is given. */
+export function call(app: FastifyInstance, method: InjectOptions['method'], url: string, token?: string, payload?: unknown) {
+  return app.inject({
+    method,
+    url,
+    headers: token === undefined ? {} : { authorization: token },
+    ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+  });
 }
 
 /**

@@ -1,6 +1,8 @@
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { DEPT_SORT_FIELDS, Dept, DeptQuery } from '@cloud-classroom/shared/depts';
-import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import type { TimeRange } from '@cloud-classroom/shared/http';
+import type { Kysely, Selectable } from 'kysely';
+import { contains, countRows, within } from '../../db/list-filters.js';
 import type { Database, DeptTable } from '../../db/schema.js';
 
 export type DeptFilter = {
@@ -8,7 +10,7 @@ export type DeptFilter = {
   enabled?: boolean | undefined;
   /** null: top level only. */
   pid?: number | null | undefined;
-  createTime?: readonly [number, number] | undefined;
+  createTime?: TimeRange | undefined;
   /** Only these departments (a data scope, or the departments a tree is made of). */
   ids?: readonly number[] | undefined;
 };
@@ -23,12 +25,6 @@ const SORT_COLUMNS = {
   createTime: 'create_time',
   updateTime: 'update_time',
 } as const satisfies Record<(typeof DEPT_SORT_FIELDS)[number], keyof DeptTable>;
-
-/** Case-insensitive "contains" on both dialects, with the user's % and _ taken literally. */
-export function contains(column: string, text: string): Expression<SqlBool> {
-  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
-}
 
 /** `hasChildren` and `leaf` say the same as `subCount`, for tree widgets that read one or the other. */
 export function withSubCount(dept: Dept, subCount: number): Dept {
@@ -58,11 +54,11 @@ function toDept(row: Selectable<DeptTable>): Dept {
 
 function filtered(db: Kysely<Database>, filter: DeptFilter) {
   let query = db.selectFrom('sys_dept');
-  if (filter.name) query = query.where(contains('name', filter.name));
+  if (filter.name) query = query.where(contains(['name'], filter.name));
   if (filter.enabled !== undefined) query = query.where('enabled', '=', filter.enabled ? 1 : 0);
   if (filter.pid === null) query = query.where('pid', 'is', null);
   if (typeof filter.pid === 'number') query = query.where('pid', '=', filter.pid);
-  if (filter.createTime) query = query.where('create_time', '>=', filter.createTime[0]).where('create_time', '<=', filter.createTime[1]);
+  if (filter.createTime) query = query.where(within('create_time', filter.createTime));
   if (filter.ids) query = query.where('id', 'in', filter.ids.length > 0 ? filter.ids : [-1]);
   return query;
 }
@@ -80,11 +76,11 @@ export async function findDepts(
     const content = (await query.execute()).map(toDept);
     return { content, totalElements: content.length };
   }
-  const [rows, count] = await Promise.all([
+  const [rows, totalElements] = await Promise.all([
     query.limit(page.size).offset(page.page * page.size).execute(),
-    filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+    countRows(filtered(db, filter)),
   ]);
-  return { content: rows.map(toDept), totalElements: Number(count.count) };
+  return { content: rows.map(toDept), totalElements };
 }
 
 /** Every department's place in the tree, or only those of `ids`. */

@@ -1,17 +1,12 @@
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { DICT_DETAIL_SORT_FIELDS, DICT_SORT_FIELDS, Dict, DictDetail } from '@cloud-classroom/shared/dicts';
-import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import type { SortOrder } from '@cloud-classroom/shared/http';
+import type { Kysely, Selectable } from 'kysely';
+import { contains, countRows } from '../../db/list-filters.js';
 import type { Database, DictDetailTable, DictTable } from '../../db/schema.js';
 
-export type SortOrder<Field extends string> = { field: Field; direction: 'asc' | 'desc' };
 export type Paging = { page: number; size: number };
 export type Stamp = { by: string; time: number };
-
-/** Case-insensitive "contains" on both dialects, with the user's % and _ taken literally. */
-function contains(column: string, text: string): Expression<SqlBool> {
-  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
-}
 
 const DICT_COLUMNS = {
   id: 'id',
@@ -57,7 +52,7 @@ export type DictFilter = { blurry?: string | undefined };
 
 function dictsMatching(db: Kysely<Database>, { blurry }: DictFilter) {
   let query = db.selectFrom('sys_dict');
-  if (blurry) query = query.where((eb) => eb.or([contains('name', blurry), contains('description', blurry)]));
+  if (blurry) query = query.where(contains(['name', 'description'], blurry));
   return query;
 }
 
@@ -78,10 +73,7 @@ export async function findDicts(
 }
 
 export async function countDicts(db: Kysely<Database>, filter: DictFilter): Promise<number> {
-  const { count } = await dictsMatching(db, filter)
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(count);
+  return countRows(dictsMatching(db, filter));
 }
 
 export async function findDictIdByName(db: Kysely<Database>, name: string): Promise<number | undefined> {
@@ -121,7 +113,7 @@ function detailsMatching(db: Kysely<Database>, { dictName, label }: DictDetailFi
   let query = db
     .selectFrom('sys_dict_detail')
     .where('dict_id', 'in', (eb) => eb.selectFrom('sys_dict').select('id').where('name', '=', dictName));
-  if (label) query = query.where(contains('label', label));
+  if (label) query = query.where(contains(['label'], label));
   return query;
 }
 
@@ -141,10 +133,7 @@ export async function findDictDetails(
 }
 
 export async function countDictDetails(db: Kysely<Database>, filter: DictDetailFilter): Promise<number> {
-  const { count } = await detailsMatching(db, filter)
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(count);
+  return countRows(detailsMatching(db, filter));
 }
 
 /** The entries of each named dictionary, by dictSort; a name without a dictionary gets an empty list. */

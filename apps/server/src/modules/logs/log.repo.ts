@@ -1,16 +1,12 @@
 import { formatDateTime } from '@cloud-classroom/shared/display';
+import type { TimeRange } from '@cloud-classroom/shared/http';
 import type { Log, LogQuery, LogType } from '@cloud-classroom/shared/logs';
-import { sql, type Expression, type Insertable, type Kysely, type SqlBool } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
+import { contains, countRows, within } from '../../db/list-filters.js';
 import type { Database, LogTable } from '../../db/schema.js';
 
 export async function insertLog(db: Kysely<Database>, entry: Insertable<LogTable>): Promise<void> {
   await db.insertInto('sys_log').values(entry).execute();
-}
-
-/** Case-insensitive "contains" on both dialects, with the user's % and _ taken literally. */
-export function contains(column: string, text: string): Expression<SqlBool> {
-  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 }
 
 const LOG_COLUMNS = {
@@ -31,20 +27,14 @@ export type LogFilter = {
   /** Only this user's entries. */
   username?: string | undefined;
   blurry?: string | undefined;
-  createTime?: { from: number; to: number } | undefined;
+  createTime?: TimeRange | undefined;
 };
 
 function logsMatching(db: Kysely<Database>, { logType, username, blurry, createTime }: LogFilter) {
   let query = db.selectFrom('sys_log').where('log_type', '=', logType);
   if (username !== undefined) query = query.where('username', '=', username);
-  if (blurry) {
-    query = query.where((eb) =>
-      eb.or(['username', 'description', 'method', 'params', 'request_ip'].map((column) => contains(column, blurry))),
-    );
-  }
-  if (createTime !== undefined) {
-    query = query.where('create_time', '>=', createTime.from).where('create_time', '<', createTime.to);
-  }
+  if (blurry) query = query.where(contains(['username', 'description', 'method', 'params', 'request_ip'], blurry));
+  if (createTime !== undefined) query = query.where(within('create_time', createTime));
   return query;
 }
 
@@ -89,10 +79,7 @@ export async function findLogs(
 }
 
 export async function countLogs(db: Kysely<Database>, filter: LogFilter): Promise<number> {
-  const { count } = await logsMatching(db, filter)
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(count);
+  return countRows(logsMatching(db, filter));
 }
 
 /** The stack trace of an ERROR entry: undefined when there is no such entry, null when none was kept. */

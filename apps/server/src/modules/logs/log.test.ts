@@ -1,11 +1,11 @@
 import { toDate } from '@cloud-classroom/shared/display';
 import { pageOf } from '@cloud-classroom/shared/http';
 import { logExceptionSchema, logSchema, type Log } from '@cloud-classroom/shared/logs';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import type { Insertable } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogTable } from '../../db/schema.js';
+import { sheetRows } from '../../test/sheet-rows.js';
 import { buildTestApp, loginAs, TEST_PASSWORD } from '../../test/test-app.js';
 import { insertLog } from './log.repo.js';
 
@@ -149,9 +149,7 @@ describe('audit log', () => {
       };
       expect(await message('sort=exception,asc')).toMatch(/^sort\b/);
       expect(await message('sort=id')).toMatch(/^sort\b/);
-      expect(await message(`createTime=${encodeURIComponent('2020-01-01 00:00:00')}`)).toBe(
-        'createTime: expected createTime=<start>&createTime=<end>',
-      );
+      expect(await message(`createTime=${encodeURIComponent('2020-01-01 00:00:00')}`)).toBe('createTime: expected a start and an end time');
       expect(await message(range('2020-01-01', '2020-01-02'))).toMatch(/^createTime\.0: expected 'yyyy-MM-dd HH:mm:ss'/);
       expect(await message(range('2020-01-02 00:00:00', '2020-01-01 00:00:00'))).toBe('createTime: the end is before the start');
       expect(await message('page=x')).toMatch(/^page: /);
@@ -261,14 +259,6 @@ describe('audit log', () => {
   });
 
   describe('GET /api/logs/download and /api/logs/error/download', () => {
-    async function sheetRows(body: Buffer): Promise<unknown[][]> {
-      const workbook = new ExcelJS.Workbook();
-      await workbook.xlsx.load(body as unknown as ArrayBuffer);
-      const rows: unknown[][] = [];
-      workbook.worksheets[0]?.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-      return rows;
-    }
-
     it('exports every matching entry of the type as .xlsx, unpaged, and is audited', async () => {
       const info = await get(`/api/logs/download?${IN_2020}&size=1&sort=time,asc`);
       expect(info.statusCode).toBe(200);

@@ -1,13 +1,15 @@
 import { formatDateTime } from '@cloud-classroom/shared/display';
+import type { TimeRange } from '@cloud-classroom/shared/http';
 import type { Menu, MenuInput } from '@cloud-classroom/shared/menus';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
+import { contains, within } from '../../db/list-filters.js';
 import type { Database, MenuTable } from '../../db/schema.js';
 
 export type MenuFilter = {
   /** null: top level only; undefined: any level. */
   pid?: number | null;
   blurry?: string;
-  createTime?: [number, number];
+  createTime?: TimeRange;
 };
 
 function toMenu(row: Selectable<MenuTable>): Menu {
@@ -40,21 +42,8 @@ export async function findMenus(db: Kysely<Database>, filter: MenuFilter): Promi
   let query = db.selectFrom('sys_menu').selectAll();
   if (filter.pid === null) query = query.where('pid', 'is', null);
   else if (filter.pid !== undefined) query = query.where('pid', '=', filter.pid);
-  if (filter.blurry) {
-    // Case-insensitive on both dialects, and '%' or '_' typed by the user match themselves.
-    const pattern = `%${filter.blurry.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where((eb) =>
-      eb.or(
-        (['title', 'component', 'permission'] as const).map(
-          (column) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`,
-        ),
-      ),
-    );
-  }
-  if (filter.createTime !== undefined) {
-    const [start, end] = filter.createTime;
-    query = query.where('create_time', '>=', start).where('create_time', '<=', end);
-  }
+  if (filter.blurry) query = query.where(contains(['title', 'component', 'permission'], filter.blurry));
+  if (filter.createTime !== undefined) query = query.where(within('create_time', filter.createTime));
   const rows = await query.orderBy('menu_sort').orderBy('id').execute();
   return rows.map(toMenu);
 }

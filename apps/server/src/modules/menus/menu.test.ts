@@ -8,18 +8,12 @@ import {
   type MenuCreateBody,
   type MenuRoute,
 } from '@cloud-classroom/shared/menus';
-import ExcelJS from 'exceljs';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, loginAs } from '../../test/test-app.js';
+import { sheetRows } from '../../test/sheet-rows.js';
+import { buildTestApp, call, loginAs } from '../../test/test-app.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-function call(app: FastifyInstance, method: Method, url: string, token?: string, payload?: unknown) {
-  const options: InjectOptions = { method, url, headers: token === undefined ? {} : { authorization: token } };
-  if (payload !== undefined) options.payload = payload as InjectOptions['payload'];
-  return app.inject(options);
-}
 
 const db = (app: FastifyInstance) => app.services.database.db;
 
@@ -182,6 +176,16 @@ describe('menus', () => {
       expect(response.json()).toMatchObject({ content: [{ id, title: '接口文档' }], totalElements: 1 });
     });
 
+    it('includes both ends of the range to the second', async () => {
+      const id = await idOf(app, '接口文档');
+      await db(app).updateTable('sys_menu').set({ create_time: new Date(2020, 5, 1, 12, 0, 0, 500).getTime() }).where('id', '=', id).execute();
+      const count = async (from: string, to: string) =>
+        (await call(app, 'GET', `/api/menus?createTime=${encodeURIComponent(from)}&createTime=${encodeURIComponent(to)}`, admin)).json().totalElements;
+      expect(await count('2020-06-01 12:00:00', '2020-06-01 12:00:00')).toBe(1);
+      expect(await count('2020-06-01 11:00:00', '2020-06-01 11:59:59')).toBe(0);
+      expect(await count('2020-06-01 12:00:01', '2020-06-01 13:00:00')).toBe(0);
+    });
+
     it('answers 400 naming createTime when the range is not two times', async () => {
       for (const query of ['createTime=2020-01-01+00:00:00', 'createTime=yesterday&createTime=today']) {
         const response = await call(app, 'GET', `/api/menus?${query}`, admin);
@@ -197,20 +201,17 @@ describe('menus', () => {
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
       expect(response.headers['content-disposition']).toContain('.xlsx');
-      const workbook = new ExcelJS.Workbook();
-      await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
-      const sheet = workbook.worksheets[0];
-      expect(sheet?.getRow(1).getCell(1).value).toBe('菜单标题');
-      const rows = sheet?.getRows(2, (sheet?.rowCount ?? 1) - 1)?.map((row) => row.values) ?? [];
+      const [header, ...rows] = await sheetRows(response.rawPayload);
+      expect(header?.[0]).toBe('菜单标题');
       expect(rows).toHaveLength(4);
       expect(rows).toContainEqual(expect.arrayContaining(['角色管理', '菜单', 'roles:list', 'system/role/index', '否', '是']));
 
       const everything = await call(app, 'GET', '/api/menus/download', admin);
-      const all = new ExcelJS.Workbook();
-      await all.xlsx.load(everything.rawPayload as unknown as ArrayBuffer);
+      const all = await sheetRows(everything.rawPayload);
       const { count } = await db(app).selectFrom('sys_menu').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-      expect(all.worksheets[0]?.rowCount).toBe(Number(count) + 1);
+      expect(all).toHaveLength(Number(count) + 1);
 
+      await app.auditLogSettled();
       const log = await db(app).selectFrom('sys_log').select(['username', 'method']).where('description', '=', 'export menus').execute();
       expect(log).toContainEqual({ username: 'admin', method: 'GET /api/menus/download' });
     });
@@ -502,6 +503,7 @@ describe('menus: writes', () => {
       expect(await db(app).selectFrom('sys_roles_menus').select('menu_id').where('menu_id', 'in', subtree).execute()).toEqual([]);
       expect(await subCountOf(app, '系统管理')).toBe(before - 1);
 
+      await app.auditLogSettled();
       const log = await db(app).selectFrom('sys_log').select('status').where('description', '=', 'delete menu').execute();
       expect(log).toContainEqual({ status: 200 });
     });

@@ -1,8 +1,8 @@
 import type { OnlineSession } from '@cloud-classroom/shared/auth';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { Kysely } from 'kysely';
+import { contains, countRows } from '../../db/list-filters.js';
 import type { Database } from '../../db/schema.js';
-import { contains } from '../logs/log.repo.js';
 
 export type OnlineFilter = {
   /** Part of the user name or the nick name. */
@@ -17,7 +17,7 @@ function liveSessions(db: Kysely<Database>, { text, now }: OnlineFilter) {
     .innerJoin('sys_user as u', 'u.id', 's.user_id')
     .where('s.expires_at', '>', now)
     .where('u.enabled', '=', 1);
-  if (text) query = query.where((eb) => eb.or([contains('u.username', text), contains('u.nick_name', text)]));
+  if (text) query = query.where(contains(['u.username', 'u.nick_name'], text));
   return query;
 }
 
@@ -47,8 +47,5 @@ export async function findOnlineSessions(
 }
 
 export async function countOnlineSessions(db: Kysely<Database>, filter: OnlineFilter): Promise<number> {
-  const { count } = await liveSessions(db, filter)
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(count);
+  return countRows(liveSessions(db, filter));
 }

@@ -1,8 +1,8 @@
 import { onlineSessionSchema } from '@cloud-classroom/shared/auth';
 import { pageOf } from '@cloud-classroom/shared/http';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sheetRows } from '../../test/sheet-rows.js';
 import { buildTestApp, loginAs } from '../../test/test-app.js';
 
 const onlinePage = pageOf(onlineSessionSchema);
@@ -155,14 +155,6 @@ describe('online users', () => {
   });
 
   describe('GET /auth/online/download', () => {
-    async function sheetRows(body: Buffer): Promise<unknown[][]> {
-      const workbook = new ExcelJS.Workbook();
-      await workbook.xlsx.load(body as unknown as ArrayBuffer);
-      const rows: unknown[][] = [];
-      workbook.worksheets[0]?.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-      return rows;
-    }
-
     it('exports every matching live session as .xlsx, and is audited', async () => {
       const response = await app.inject({
         method: 'GET',

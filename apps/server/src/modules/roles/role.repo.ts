@@ -1,13 +1,14 @@
 import { formatDateTime } from '@cloud-classroom/shared/display';
+import type { TimeRange } from '@cloud-classroom/shared/http';
 import type { ROLE_SORT_FIELDS, Role, RoleQuery } from '@cloud-classroom/shared/roles';
 import type { Kysely } from 'kysely';
+import { contains, countRows, within } from '../../db/list-filters.js';
 import type { Database, DataScope, RoleTable } from '../../db/schema.js';
-import { contains } from '../depts/dept.repo.js';
 
 export type RoleFilter = {
   /** Part of the name or of the description. */
   blurry?: string | undefined;
-  createTime?: readonly [number, number] | undefined;
+  createTime?: TimeRange | undefined;
 };
 
 const SORT_COLUMNS = {
@@ -22,9 +23,8 @@ const SORT_COLUMNS = {
 
 function filtered(db: Kysely<Database>, filter: RoleFilter) {
   let query = db.selectFrom('sys_role');
-  const { blurry } = filter;
-  if (blurry) query = query.where((eb) => eb.or([contains('name', blurry), contains('description', blurry)]));
-  if (filter.createTime) query = query.where('create_time', '>=', filter.createTime[0]).where('create_time', '<=', filter.createTime[1]);
+  if (filter.blurry) query = query.where(contains(['name', 'description'], filter.blurry));
+  if (filter.createTime) query = query.where(within('create_time', filter.createTime));
   return query;
 }
 
@@ -41,11 +41,11 @@ export async function findRoleIds(
     const ids = (await query.execute()).map((row) => row.id);
     return { ids, total: ids.length };
   }
-  const [rows, count] = await Promise.all([
+  const [rows, total] = await Promise.all([
     query.limit(page.size).offset(page.page * page.size).execute(),
-    filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    countRows(filtered(db, filter)),
   ]);
-  return { ids: rows.map((row) => row.id), total: Number(count.n) };
+  return { ids: rows.map((row) => row.id), total };
 }
 
 /** Roles as the wire shows them, with their departments and menus, in the order of `ids`. */
@@ -100,17 +100,6 @@ export async function findRoleSummaries(db: Kysely<Database>, ids: readonly numb
 export async function findRoleIdByName(db: Kysely<Database>, name: string): Promise<number | undefined> {
   const row = await db.selectFrom('sys_role').select('id').where('name', '=', name).executeTakeFirst();
   return row?.id;
-}
-
-/** The user's best (lowest) role level, or null when they hold no role. */
-export async function bestLevelOf(db: Kysely<Database>, userId: number): Promise<number | null> {
-  const row = await db
-    .selectFrom('sys_users_roles as ur')
-    .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
-    .select((eb) => eb.fn.min<number | null>('r.level').as('level'))
-    .where('ur.user_id', '=', userId)
-    .executeTakeFirst();
-  return row?.level ?? null;
 }
 
 export type RoleValues = { name: string; level: number; dataScope: DataScope; description: string | null };

@@ -3,10 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
 import type { Principal } from '../auth/session.service.js';
-import { permissionsOf } from '../users/user.repo.js';
+import { bestLevelOf, permissionsOf } from '../users/user.repo.js';
 import { findDeptLinks } from '../depts/dept.repo.js';
 import {
-  bestLevelOf,
   countHolders,
   deleteRoles,
   findMenuPermissions,

@@ -1,13 +1,15 @@
+import type { SortOrder, TimeRange } from '@cloud-classroom/shared/http';
 import type { LOCAL_STORAGE_SORT_FIELDS } from '@cloud-classroom/shared/storage';
-import { sql, type Expression, type Insertable, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { contains, countRows, within } from '../../db/list-filters.js';
 import type { Database, LocalStorageTable } from '../../db/schema.js';
 
 export type StoredFile = Selectable<LocalStorageTable>;
-export type SortOrder = { field: (typeof LOCAL_STORAGE_SORT_FIELDS)[number]; direction: 'asc' | 'desc' };
+type SortField = (typeof LOCAL_STORAGE_SORT_FIELDS)[number];
 export type Paging = { page: number; size: number };
 export type LocalStorageFilter = {
   blurry?: string | undefined;
-  createTime?: { from: number; to: number } | undefined;
+  createTime?: TimeRange | undefined;
 };
 
 const COLUMNS = {
@@ -19,22 +21,12 @@ const COLUMNS = {
   size: 'size',
   createTime: 'create_time',
   updateTime: 'update_time',
-} as const satisfies Record<SortOrder['field'], keyof LocalStorageTable>;
-
-/** Case-insensitive "contains" on both dialects, with the user's % and _ taken literally. */
-function contains(column: keyof LocalStorageTable, text: string): Expression<SqlBool> {
-  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
-}
+} as const satisfies Record<SortField, keyof LocalStorageTable>;
 
 function matching(db: Kysely<Database>, { blurry, createTime }: LocalStorageFilter) {
   let query = db.selectFrom('sys_local_storage');
-  if (blurry) {
-    query = query.where((eb) =>
-      eb.or([contains('name', blurry), contains('suffix', blurry), contains('type', blurry), contains('create_by', blurry)]),
-    );
-  }
-  if (createTime) query = query.where('create_time', '>=', createTime.from).where('create_time', '<', createTime.to);
+  if (blurry) query = query.where(contains(['name', 'suffix', 'type', 'create_by'], blurry));
+  if (createTime) query = query.where(within('create_time', createTime));
   return query;
 }
 
@@ -42,7 +34,7 @@ function matching(db: Kysely<Database>, { blurry, createTime }: LocalStorageFilt
 export async function findStoredFiles(
   db: Kysely<Database>,
   filter: LocalStorageFilter,
-  sort: readonly SortOrder[],
+  sort: readonly SortOrder<SortField>[],
   paging?: Paging,
 ): Promise<StoredFile[]> {
   let query = matching(db, filter).selectAll();
@@ -55,10 +47,7 @@ export async function findStoredFiles(
 }
 
 export async function countStoredFiles(db: Kysely<Database>, filter: LocalStorageFilter): Promise<number> {
-  const { count } = await matching(db, filter)
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(count);
+  return countRows(matching(db, filter));
 }
 
 export async function insertStoredFile(db: Kysely<Database>, file: Insertable<LocalStorageTable>): Promise<StoredFile> {

@@ -5,7 +5,7 @@ import { authInfoSchema } from '@cloud-classroom/shared/auth';
 import { AVATAR_MAX_BYTES, avatarResultSchema } from '@cloud-classroom/shared/users';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, loginAs, TEST_PASSWORD } from '../../test/test-app.js';
+import { buildTestApp, call as callApp, loginAs, TEST_PASSWORD } from '../../test/test-app.js';
 
 let app: FastifyInstance;
 let learner: string;
@@ -18,14 +18,7 @@ afterEach(async () => {
   await app.close();
 });
 
-function call(method: InjectOptions['method'], url: string, token?: string, payload?: unknown) {
-  return app.inject({
-    method,
-    url,
-    headers: token === undefined ? {} : { authorization: token },
-    ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
-  });
-}
+const call = (method: InjectOptions['method'], url: string, token?: string, payload?: unknown) => callApp(app, method, url, token, payload);
 
 async function me(token = learner) {
   const response = await call('GET', '/auth/info', token);

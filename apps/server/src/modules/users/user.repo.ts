@@ -1,6 +1,8 @@
 import { formatDateTime } from '@cloud-classroom/shared/display';
+import type { SortOrder, TimeRange } from '@cloud-classroom/shared/http';
 import type { User, UserSortField } from '@cloud-classroom/shared/users';
-import { sql, type Insertable, type Kysely, type SqlBool, type Updateable } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import { contains, countRows, within } from '../../db/list-filters.js';
 import type { Database, DataScope, UserTable } from '../../db/schema.js';
 import { ADMIN_PERMISSION } from '@cloud-classroom/shared/constants';
 
@@ -161,9 +163,8 @@ export type UserListFilter = {
   deptIds?: readonly number[];
   blurry?: string;
   enabled?: boolean;
-  /** Creation time from and to, epoch ms, both included. */
-  createTime?: readonly number[];
-  sort: readonly { field: UserSortField; desc: boolean }[];
+  createTime?: TimeRange;
+  sort: readonly SortOrder<UserSortField>[];
 };
 
 const SORT_COLUMNS = {
@@ -185,15 +186,8 @@ function filteredUsers(db: Kysely<Database>, filter: UserListFilter) {
   let query = db.selectFrom('sys_user as u');
   if (filter.deptIds !== undefined) query = query.where('u.dept_id', 'in', [...filter.deptIds]);
   if (filter.enabled !== undefined) query = query.where('u.enabled', '=', filter.enabled ? 1 : 0);
-  const [from, to] = filter.createTime ?? [];
-  if (from !== undefined && to !== undefined) query = query.where('u.create_time', '>=', from).where('u.create_time', '<=', to);
-  if (filter.blurry !== undefined && filter.blurry !== '') {
-    // Lower-cased on both sides: SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
-    const pattern = `%${filter.blurry.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
-    query = query.where((eb) =>
-      eb.or(BLURRY_COLUMNS.map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`)),
-    );
-  }
+  if (filter.createTime !== undefined) query = query.where(within('u.create_time', filter.createTime));
+  if (filter.blurry) query = query.where(contains(BLURRY_COLUMNS, filter.blurry));
   return query;
 }
 
@@ -204,20 +198,18 @@ export async function findUserIds(
   page?: { offset: number; limit: number },
 ): Promise<{ ids: number[]; total: number }> {
   let query = filteredUsers(db, filter).select('u.id');
-  for (const { field, desc } of filter.sort) query = query.orderBy(SORT_COLUMNS[field], desc ? 'desc' : 'asc');
+  for (const { field, direction } of filter.sort) query = query.orderBy(SORT_COLUMNS[field], direction);
   // The id breaks ties, so paging never shows a row twice or skips one.
   query = query.orderBy('u.id', 'desc');
   if (page === undefined) {
     const ids = (await query.execute()).map((row) => row.id);
     return { ids, total: ids.length };
   }
-  const [rows, count] = await Promise.all([
+  const [rows, total] = await Promise.all([
     query.limit(page.limit).offset(page.offset).execute(),
-    filteredUsers(db, filter)
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow(),
+    countRows(filteredUsers(db, filter)),
   ]);
-  return { ids: rows.map((row) => row.id), total: Number(count.total) };
+  return { ids: rows.map((row) => row.id), total };
 }
 
 /** What the rules about who may manage whom need to know of a user. */
@@ -231,6 +223,24 @@ export type UserRef = {
   bestLevel: number | null;
 };
 
+/** Each user's best (lowest) role level; users who hold no role are left out. */
+async function bestLevelsOf(db: Kysely<Database>, userIds: readonly number[]): Promise<Map<number, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('sys_users_roles as ur')
+    .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
+    .select((eb) => ['ur.user_id', eb.fn.min('r.level').as('level')])
+    .where('ur.user_id', 'in', [...userIds])
+    .groupBy('ur.user_id')
+    .execute();
+  return new Map(rows.map((row) => [row.user_id, row.level]));
+}
+
+/** The user's best (lowest) role level, or null when they hold no role. */
+export async function bestLevelOf(db: Kysely<Database>, userId: number): Promise<number | null> {
+  return (await bestLevelsOf(db, [userId])).get(userId) ?? null;
+}
+
 export async function findUserRefs(db: Kysely<Database>, ids: readonly number[]): Promise<UserRef[]> {
   if (ids.length === 0) return [];
   const [users, levels] = await Promise.all([
@@ -239,13 +249,7 @@ export async function findUserRefs(db: Kysely<Database>, ids: readonly number[])
       .select(['id', 'username', 'is_admin', 'dept_id', 'avatar_name'])
       .where('id', 'in', [...ids])
       .execute(),
-    db
-      .selectFrom('sys_users_roles as ur')
-      .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
-      .select((eb) => ['ur.user_id', eb.fn.min('r.level').as('level')])
-      .where('ur.user_id', 'in', [...ids])
-      .groupBy('ur.user_id')
-      .execute(),
+    bestLevelsOf(db, ids),
   ]);
   return users.map((user) => ({
     id: user.id,
@@ -253,13 +257,8 @@ export async function findUserRefs(db: Kysely<Database>, ids: readonly number[])
     isAdmin: user.is_admin === 1,
     deptId: user.dept_id,
     avatarName: user.avatar_name,
-    bestLevel: levels.find((row) => row.user_id === user.id)?.level ?? null,
+    bestLevel: levels.get(user.id) ?? null,
   }));
-}
-
-export async function findRoleLevels(db: Kysely<Database>, ids: readonly number[]): Promise<{ id: number; name: string; level: number }[]> {
-  if (ids.length === 0) return [];
-  return db.selectFrom('sys_role').select(['id', 'name', 'level']).where('id', 'in', [...ids]).execute();
 }
 
 export async function deptExists(db: Kysely<Database>, id: number): Promise<boolean> {

@@ -7,7 +7,6 @@ import type {
   UserCreate,
   UserFilter,
   UserQuery,
-  UserSortField,
   UserUpdate,
 } from '@cloud-classroom/shared/users';
 import { hash, verify } from '@node-rs/argon2';
@@ -15,13 +14,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
 import type { Principal, SessionService } from '../auth/session.service.js';
+import { findRoleSummaries } from '../roles/role.repo.js';
 import { imageKindOf, removeAvatar, saveAvatar } from './avatar-files.js';
 import {
+  bestLevelOf,
   dataScopesOf,
   deleteUsers,
   deptExists,
   findPasswordHash,
-  findRoleLevels,
   findUserDtos,
   findUserIds,
   findUserRefs,
@@ -186,10 +186,7 @@ export class UserService {
       ...(query.blurry === undefined ? {} : { blurry: query.blurry }),
       ...(query.enabled === undefined ? {} : { enabled: query.enabled }),
       ...(query.createTime === undefined ? {} : { createTime: query.createTime }),
-      sort: (query.sort.length === 0 ? ['id,desc'] : query.sort).map((order) => {
-        const [field, direction] = order.split(',');
-        return { field: field as UserSortField, desc: direction === 'desc' };
-      }),
+      sort: query.sort.length === 0 ? [{ field: 'id', direction: 'desc' }] : query.sort,
     };
   }
 
@@ -224,7 +221,7 @@ export class UserService {
   /** The roles must exist, and nobody hands out a role more powerful than their own best one. */
   private async checkRoles(caller: Principal, roles: readonly { id: number }[]): Promise<number[]> {
     const ids = [...new Set(roles.map((role) => role.id))];
-    const found = await findRoleLevels(this.options.db, ids);
+    const found = await findRoleSummaries(this.options.db, ids);
     const missing = ids.filter((id) => !found.some((role) => role.id === id));
     if (missing.length > 0) throw new HttpError(400, `roles: no role with id ${missing.join(', ')}`);
     if (!caller.isAdmin) {
@@ -267,7 +264,6 @@ export class UserService {
 
   /** A caller without roles has no level and outranks nobody. */
   private async levelOf(caller: Principal): Promise<number> {
-    const [me] = await findUserRefs(this.options.db, [caller.userId]);
-    return me?.bestLevel ?? Number.POSITIVE_INFINITY;
+    return (await bestLevelOf(this.options.db, caller.userId)) ?? Number.POSITIVE_INFINITY;
   }
 }
