@@ -1,6 +1,5 @@
 import fs from 'node:fs';
-import fastifyMultipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { AppDatabase } from './db/database.js';
@@ -25,9 +24,6 @@ import { userRoutes } from './modules/users/user.routes.js';
 import { websocketRoutes } from './modules/websocket/websocket.routes.js';
 import { createServices } from './services.js';
 
-/** The largest file any upload accepts; routes may set lower limits of their own. */
-export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
-
 export type AppOptions = {
   config: Config;
   /** Opened and migrated by the caller; the app closes it when it closes. */
@@ -43,7 +39,8 @@ const { version } = JSON.parse(fs.readFileSync(new URL('../package.json', import
 export async function buildApp({ config, database, logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
-    disableRequestLogging: true,
+    // Access is recorded by the audit log; a log line per request would be noise (and slow).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -61,11 +58,11 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
   });
   app.addHook('onClose', async () => {
     clearInterval(idleSweeper);
+    // Audit entries of the last answers are written after those answers went out.
+    await app.auditLogSettled();
     await database.db.destroy();
   });
 
-  // Uploads (avatars, local storage) stream through multipart; per-route code checks size and type.
-  await app.register(fastifyMultipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10 } });
   await registerOpenApi(app, { version });
 
   await app.register(healthRoutes, { version, dialect: database.dialect });

@@ -13,6 +13,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     failure: Error | null;
   }
+  interface FastifyInstance {
+    /** Resolves once every audit entry of answered requests is written (close waits for it too). */
+    auditLogSettled: () => Promise<void>;
+  }
 }
 
 const SECRET_KEY = /pass(word)?|secret|token|authorization|credential/i;
@@ -58,6 +62,10 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function registerAuditLog(app: FastifyInstance, db: Kysely<Database>): void {
   app.decorateRequest('failure', null);
+  const pending = new Set<Promise<void>>();
+  app.decorate('auditLogSettled', async () => {
+    await Promise.all(pending);
+  });
 
   const rememberFailure: onErrorHookHandler = async (request, _reply, error) => {
     request.failure = error;
@@ -68,23 +76,23 @@ export function registerAuditLog(app: FastifyInstance, db: Kysely<Database>): vo
     if (READS.has(request.method) && config.audit === undefined) return;
     const status = reply.statusCode;
     const route = request.routeOptions.url ?? request.url.split('?')[0] ?? request.url;
-    try {
-      await insertLog(db, {
-        username: usernameOf(request),
-        description: config.audit ?? `${request.method} ${route}`,
-        method: `${request.method} ${route}`,
-        params: paramsOf(request),
-        log_type: status >= 500 ? 'ERROR' : 'INFO',
-        status,
-        request_ip: request.ip,
-        browser: describeBrowser(request.headers['user-agent']),
-        time: Math.round(reply.elapsedTime),
-        exception_detail: status >= 500 && request.failure !== null ? (request.failure.stack ?? String(request.failure)) : null,
-        create_time: Date.now(),
-      });
-    } catch (error) {
-      request.log.error({ err: error }, 'could not write the audit log');
-    }
+    const write = insertLog(db, {
+      username: usernameOf(request),
+      description: config.audit ?? `${request.method} ${route}`,
+      method: `${request.method} ${route}`,
+      params: paramsOf(request),
+      log_type: status >= 500 ? 'ERROR' : 'INFO',
+      status,
+      request_ip: request.ip,
+      browser: describeBrowser(request.headers['user-agent']),
+      time: Math.round(reply.elapsedTime),
+      exception_detail: status >= 500 && request.failure !== null ? (request.failure.stack ?? String(request.failure)) : null,
+      create_time: Date.now(),
+      })
+      .catch((error: unknown) => request.log.error({ err: error }, 'could not write the audit log'))
+      .finally(() => pending.delete(write));
+    pending.add(write);
+    await write;
   };
 
   app.addHook('onRoute', (route: RouteOptions) => {

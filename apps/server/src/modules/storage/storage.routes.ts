@@ -15,6 +15,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { acceptUploads } from '../../http/accept-uploads.js';
 import { sendNotFound } from '../../http/error-handler.js';
 import { HttpError } from '../../http/http-error.js';
 import { principalOf } from '../../http/route-access.js';
@@ -67,6 +68,7 @@ function inlineDisposition(name: string): string {
 
 export const storageRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const storage = new StorageService(services.database.db, services.config.dataDir, app.log);
+  await acceptUploads(app, STORAGE_MAX_BYTES);
   // Only for reply.sendFile (ranges, ETag, conditional requests): the route below decides what may be served.
   await app.register(fastifyStatic, { serve: false });
 

@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { acceptUploads } from '../../http/accept-uploads.js';
 import { HttpError } from '../../http/http-error.js';
 import { principalOf } from '../../http/route-access.js';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
@@ -59,6 +60,7 @@ async function avatarBytes(request: FastifyRequest): Promise<Buffer> {
 
 export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const users = new UserService({ db: services.database.db, sessions: services.sessions, dataDir: services.config.dataDir });
+  await acceptUploads(app, AVATAR_MAX_BYTES);
 
   app.get(
     '/api/users',
