@@ -3,13 +3,17 @@
 // alternate which side goes first; the medians are compared, so a noisy machine shows up as
 // spread between rounds rather than as a wrong ratio.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { once } from 'node:events';
-import { parseArgs } from 'node:util';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import type { Endpoint, Scenario } from './scenario.js';
 import { health } from './scenarios/health.js';
+import { menusBuild } from './scenarios/menus-build.js';
 
-const scenarios: Scenario[] = [health];
+const scenarios: Scenario[] = [health, menusBuild];
 
 const { values: options } = parseArgs({
   options: {
@@ -28,10 +32,14 @@ if (canPin) spawnSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ig
 
 type Running = { baseUrl: string; headers: Record<string, string>; child: ChildProcess };
 
-async function startServer(endpoint: Endpoint): Promise<Running> {
+async function startServer(endpoint: Endpoint, env: Record<string, string> = {}): Promise<Running> {
   const command = [process.execPath, '--import', 'tsx', endpoint.server];
   const [file, ...args] = canPin ? ['taskset', '-c', '0', ...command] : command;
-  const child = spawn(file as string, args, { cwd: import.meta.dirname, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(file as string, args, {
+    cwd: import.meta.dirname,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -50,6 +58,16 @@ async function stopServer({ child }: Running): Promise<void> {
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');
   await once(child, 'exit');
+}
+
+async function expectSameAnswer(scenario: Scenario, subject: Running, reference: Running): Promise<void> {
+  const answer = async (endpoint: Endpoint, server: Running): Promise<unknown> => {
+    const response = await fetch(`${server.baseUrl}${endpoint.path}`, { headers: server.headers });
+    if (!response.ok) throw new Error(`${endpoint.server} ${endpoint.path} answered ${response.status}`);
+    return response.json();
+  };
+  const [fromSubject, fromReference] = [await answer(scenario.subject, subject), await answer(scenario.reference, reference)];
+  if (!isDeepStrictEqual(fromSubject, fromReference)) throw new Error(`${scenario.name}: subject and reference answer differently`);
 }
 
 type Sample = { requestsPerSecond: number };
@@ -78,8 +96,12 @@ const median = (values: number[]): number => {
 type Outcome = { scenario: Scenario; subject: Sample[]; reference: Sample[]; ratio: number };
 
 async function runScenario(scenario: Scenario): Promise<Outcome> {
-  const subjectServer = await startServer(scenario.subject);
-  const referenceServer = await startServer(scenario.reference);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-bench-data-'));
+  const shared: Record<string, string> = scenario.shareData ? { DATA_DIR: dataDir } : {};
+  const subjectServer = await startServer(scenario.subject, shared);
+  const referenceServer = await startServer(scenario.reference, shared);
+  if (scenario.shareData) referenceServer.headers = subjectServer.headers;
+  if (scenario.sameAnswer) await expectSameAnswer(scenario, subjectServer, referenceServer);
   try {
     const sides = [
       { endpoint: scenario.subject, server: subjectServer, samples: [] as Sample[] },
@@ -96,6 +118,7 @@ async function runScenario(scenario: Scenario): Promise<Outcome> {
     return { scenario, subject, reference, ratio };
   } finally {
     await Promise.all([stopServer(subjectServer), stopServer(referenceServer)]);
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

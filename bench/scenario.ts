@@ -15,4 +15,11 @@ export type Scenario = {
   target: number;
   subject: Endpoint;
   reference: Endpoint;
+  /**
+   * Both servers work on one data folder (DATA_DIR), and the reference is called with the
+   * headers the subject's prepare() returned (its session token, say).
+   */
+  shareData?: boolean;
+  /** Before measuring, check that both sides give the same JSON answer. */
+  sameAnswer?: boolean;
 };

@@ -7,18 +7,23 @@ import { buildApp } from '../../apps/server/dist/app.js';
 import { loadConfig } from '../../apps/server/dist/config.js';
 import { openDatabase } from '../../apps/server/dist/db/database.js';
 import { migrateToLatest } from '../../apps/server/dist/db/migrate.js';
+import { seedIfEmpty } from '../../apps/server/dist/db/seed/seed.js';
 import { announceReady } from './announce-ready.js';
+import { BENCH_PASSWORD } from './bench-password.js';
 
 const webDist = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-bench-'));
+const dataDir = process.env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cc-bench-'));
 const config = loadConfig({
   ...process.env,
   DATA_DIR: dataDir,
   LOG_LEVEL: 'silent',
+  ADMIN_PASSWORD: BENCH_PASSWORD,
+  CAPTCHA_ENABLED: 'false',
   ...(fs.existsSync(webDist) ? { WEB_DIST_DIR: webDist } : {}),
 });
 const database = await openDatabase(config);
 await migrateToLatest(database);
+await seedIfEmpty(database.db, config.adminPassword);
 const app = await buildApp({ config, database });
 await app.listen({ port: 0, host: '127.0.0.1' });
 announceReady(app.server);

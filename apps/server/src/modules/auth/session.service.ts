@@ -19,6 +19,8 @@ const TOUCH_INTERVAL_MS = 60 * 1000;
 /** Tokens outlive no session, but a leaked token must still stop being a token some day. */
 const TOKEN_LIFETIME = '30d';
 const BEARER = 'Bearer ';
+/** Tokens whose signature was checked; the session row is still read on every request. */
+const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 
 export type Principal = { sessionId: string; userId: number; username: string; isAdmin: boolean };
 
@@ -26,6 +28,9 @@ export type SessionsEndedListener = (ended: { userIds: number[]; sessionIds: str
 
 export class SessionService {
   private readonly listeners = new Set<SessionsEndedListener>();
+  // Verifying a signature through WebCrypto costs more than the rest of an authenticated request;
+  // revocation lives in the session row, so remembering a checked token weakens nothing.
+  private readonly verifiedTokens = new Map<string, { sessionId: string; expiresAt: number }>();
 
   private constructor(
     private readonly db: Kysely<Database>,
@@ -66,9 +71,17 @@ export class SessionService {
 
   async sessionIdOf(authorization: string | undefined): Promise<string | undefined> {
     if (authorization === undefined || !authorization.startsWith(BEARER)) return undefined;
+    const token = authorization.slice(BEARER.length).trim();
+    const verified = this.verifiedTokens.get(token);
+    if (verified !== undefined && verified.expiresAt > Date.now()) return verified.sessionId;
     try {
-      const { payload } = await jwtVerify(authorization.slice(BEARER.length).trim(), this.secret, { algorithms: ['HS256'] });
-      return typeof payload.sid === 'string' ? payload.sid : undefined;
+      const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
+      if (typeof payload.sid !== 'string') return undefined;
+      if (this.verifiedTokens.size >= VERIFIED_TOKEN_CACHE_SIZE) {
+        this.verifiedTokens.delete(this.verifiedTokens.keys().next().value as string);
+      }
+      this.verifiedTokens.set(token, { sessionId: payload.sid, expiresAt: (payload.exp ?? 0) * 1000 });
+      return payload.sid;
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return undefined;
       throw error;

@@ -60,7 +60,7 @@ function treeOf(menus: readonly Menu[]): Menu[] {
   return (children.get(null) ?? []).map(attach);
 }
 
-function routesOf(rows: readonly RouteMenuRow[]): MenuRoute[] {
+export function routesOf(rows: readonly RouteMenuRow[]): MenuRoute[] {
   const children = byParent(rows);
   const routeOf = (menu: RouteMenuRow, topLevel: boolean): MenuRoute => {
     const name = menu.component_name ?? menu.title;
