@@ -36,4 +36,18 @@ describe('closing the app', () => {
     await expect(sql`select 1`.execute(database.db)).rejects.toThrow();
     await database.dispose();
   });
+
+  it('writes the audit entries of the last answers before closing the database', async () => {
+    const config = testConfig();
+    const database = await openTestDatabase(config);
+    const app = await buildApp({ config, database });
+    const response = await app.inject({ method: 'POST', url: '/auth/login', payload: { username: 'admin', password: 'wrong' } });
+    expect(response.statusCode).toBe(400);
+    await app.close();
+    const reopened = await database.openAnother();
+    const rows = await reopened.db.selectFrom('sys_log').select(['description', 'status']).execute();
+    expect(rows).toContainEqual({ description: 'login', status: 400 });
+    await reopened.db.destroy();
+    await database.dispose();
+  });
 });
