@@ -15,7 +15,7 @@ describe('migrations', () => {
     // openTestDatabase migrated already: a second run (a restart) applies nothing.
     expect(await migrateToLatest(database)).toEqual([]);
     const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db);
-    expect(rows.map((row) => row.name)).toEqual(['0001-app-setting', '0002-identity']);
+    expect(rows.map((row) => row.name)).toEqual(['0001-app-setting', '0002-identity', '0003-storage-path-index']);
   });
 
   it('leave app_setting usable, with bigint times read back as numbers', async () => {

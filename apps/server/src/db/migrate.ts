@@ -2,12 +2,14 @@ import { Migrator, type Migration } from 'kysely';
 import type { AppDatabase } from './database.js';
 import * as appSetting from './migrations/0001-app-setting.js';
 import * as identity from './migrations/0002-identity.js';
+import * as storagePathIndex from './migrations/0003-storage-path-index.js';
 
 // Listed here rather than read from a folder, so the compiled server and the tests see the
 // same set without touching the file system. Names sort in the order they must run.
 const migrations: Record<string, Migration> = {
   '0001-app-setting': appSetting,
   '0002-identity': identity,
+  '0003-storage-path-index': storagePathIndex,
 };
 
 export async function migrateToLatest({ db, schema }: AppDatabase): Promise<string[]> {
