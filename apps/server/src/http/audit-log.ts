@@ -7,8 +7,11 @@ import { isApiPath } from './route-access.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** What the audit log calls this action; reads are logged only when they set it (exports). */
-    audit?: string;
+    /**
+     * What the audit log calls this action; reads are logged only when they set it (exports).
+     * `false` keeps a read that travels as a POST (a picker's tree for a list of ids) out of it.
+     */
+    audit?: string | false;
   }
   interface FastifyRequest {
     failure: Error | null;
@@ -73,7 +76,7 @@ export function registerAuditLog(app: FastifyInstance, db: Kysely<Database>): vo
 
   const writeEntry: onResponseHookHandler = async (request, reply) => {
     const config = request.routeOptions.config;
-    if (READS.has(request.method) && config.audit === undefined) return;
+    if (config.audit === false || (READS.has(request.method) && config.audit === undefined)) return;
     const status = reply.statusCode;
     const route = request.routeOptions.url ?? request.url.split('?')[0] ?? request.url;
     const write = insertLog(db, {
@@ -97,7 +100,8 @@ export function registerAuditLog(app: FastifyInstance, db: Kysely<Database>): vo
 
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!isApiPath(route.url)) return;
-    const audited = route.config?.audit !== undefined || [route.method].flat().some((method) => !READS.has(method));
+    const audit = route.config?.audit;
+    const audited = audit !== false && (audit !== undefined || [route.method].flat().some((method) => !READS.has(method)));
     if (!audited) return;
     route.onError = [...(route.onError === undefined ? [] : [route.onError].flat()), rememberFailure];
     route.onResponse = [...(route.onResponse === undefined ? [] : [route.onResponse].flat()), writeEntry];

@@ -45,7 +45,7 @@ export const deptRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     '/api/dept/superior',
     {
       // A read, but a POST (the ids travel in the body), so the audit log records it anyway.
-      config: { access: { permissions: READERS }, audit: 'view department picker tree' },
+      config: { access: { permissions: READERS }, audit: false },
       schema: { querystring: deptSuperiorQuerySchema, body: deptIdsSchema, response: { 200: z.array(deptTreeSchema) } },
     },
     async (request) => depts.superior(request.body, request.query.exclude, principalOf(request).userId),

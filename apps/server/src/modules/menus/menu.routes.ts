@@ -68,7 +68,7 @@ export const menuRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   app.post(
     '/api/menus/superior',
     {
-      config: { access: canList, audit: 'menu parent picker' },
+      config: { access: canList, audit: false },
       schema: { body: menuIdsBodySchema, response: { 200: menuListSchema } },
     },
     async (request) => menus.superior(request.body),
