@@ -38,6 +38,7 @@ export function isApiPath(url: string): boolean {
 
 export type AccessGuardDependencies = {
   sessions: SessionService;
+  /** The permissions of a caller who is not an administrator (administrators are let through first). */
   permissionsOf: (userId: number) => Promise<string[]>;
 };
 

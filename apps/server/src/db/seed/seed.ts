@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../schema.js';
+import { created } from '../audit-columns.js';
 import { seedDepts, seedDicts, seedMenus, seedRoles, seedUsers, type SeedDept, type SeedMenu } from './seed-data.js';
 
 export type SeedResult =
@@ -29,7 +30,7 @@ export async function seedIfEmpty(db: Kysely<Database>, adminPassword: string | 
 
 async function seed(trx: Transaction<Database>, passwordHash: string): Promise<void> {
   const now = Date.now();
-  const audit = { create_by: 'system', update_by: 'system', create_time: now, update_time: now };
+  const audit = created('system', now);
 
   const deptIds = new Map<string, number>();
   const insertDepts = async (depts: SeedDept[], pid: number | null): Promise<void> => {

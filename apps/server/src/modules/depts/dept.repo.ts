@@ -4,6 +4,7 @@ import type { TimeRange } from '@cloud-classroom/shared/http';
 import type { Kysely, Selectable } from 'kysely';
 import { contains, countRows, within } from '../../db/list-filters.js';
 import type { Database, DeptTable } from '../../db/schema.js';
+import { changed, created } from '../../db/audit-columns.js';
 
 export type DeptFilter = {
   name?: string | undefined;
@@ -107,10 +108,7 @@ export async function insertDept(db: Kysely<Database>, dept: DeptValues, by: str
       dept_sort: dept.deptSort,
       enabled: dept.enabled ? 1 : 0,
       sub_count: 0,
-      create_by: by,
-      update_by: by,
-      create_time: now,
-      update_time: now,
+      ...created(by, now),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -120,7 +118,7 @@ export async function insertDept(db: Kysely<Database>, dept: DeptValues, by: str
 export async function updateDept(db: Kysely<Database>, id: number, dept: DeptValues, by: string, now: number): Promise<void> {
   await db
     .updateTable('sys_dept')
-    .set({ name: dept.name, pid: dept.pid, dept_sort: dept.deptSort, enabled: dept.enabled ? 1 : 0, update_by: by, update_time: now })
+    .set({ name: dept.name, pid: dept.pid, dept_sort: dept.deptSort, enabled: dept.enabled ? 1 : 0, ...changed(by, now) })
     .where('id', '=', id)
     .execute();
 }

@@ -4,6 +4,7 @@ import type { SortOrder } from '@cloud-classroom/shared/http';
 import type { Kysely, Selectable } from 'kysely';
 import { contains, countRows } from '../../db/list-filters.js';
 import type { Database, DictDetailTable, DictTable } from '../../db/schema.js';
+import { changed, created } from '../../db/audit-columns.js';
 
 export type Paging = { page: number; size: number };
 export type Stamp = { by: string; time: number };
@@ -89,7 +90,7 @@ export async function existingDictIds(db: Kysely<Database>, ids: readonly number
 export async function insertDict(db: Kysely<Database>, dict: { name: string; description: string | null }, stamp: Stamp): Promise<void> {
   await db
     .insertInto('sys_dict')
-    .values({ ...dict, create_by: stamp.by, update_by: stamp.by, create_time: stamp.time, update_time: stamp.time })
+    .values({ ...dict, ...created(stamp.by, stamp.time) })
     .execute();
 }
 
@@ -99,7 +100,7 @@ export async function updateDict(
   dict: { name: string; description: string | null },
   stamp: Stamp,
 ): Promise<void> {
-  await db.updateTable('sys_dict').set({ ...dict, update_by: stamp.by, update_time: stamp.time }).where('id', '=', id).execute();
+  await db.updateTable('sys_dict').set({ ...dict, ...changed(stamp.by, stamp.time) }).where('id', '=', id).execute();
 }
 
 /** Their details go with them (the foreign key cascades). */
@@ -176,14 +177,14 @@ const detailColumns = ({ dictId, label, value, dictSort }: DetailValues) => ({ d
 export async function insertDictDetail(db: Kysely<Database>, detail: DetailValues, stamp: Stamp): Promise<void> {
   await db
     .insertInto('sys_dict_detail')
-    .values({ ...detailColumns(detail), create_by: stamp.by, update_by: stamp.by, create_time: stamp.time, update_time: stamp.time })
+    .values({ ...detailColumns(detail), ...created(stamp.by, stamp.time) })
     .execute();
 }
 
 export async function updateDictDetail(db: Kysely<Database>, id: number, detail: DetailValues, stamp: Stamp): Promise<void> {
   await db
     .updateTable('sys_dict_detail')
-    .set({ ...detailColumns(detail), update_by: stamp.by, update_time: stamp.time })
+    .set({ ...detailColumns(detail), ...changed(stamp.by, stamp.time) })
     .where('id', '=', id)
     .execute();
 }

@@ -4,6 +4,7 @@ import type { Menu, MenuInput } from '@cloud-classroom/shared/menus';
 import type { Kysely, Selectable } from 'kysely';
 import { contains, within } from '../../db/list-filters.js';
 import type { Database, MenuTable } from '../../db/schema.js';
+import { changed, created } from '../../db/audit-columns.js';
 
 export type MenuFilter = {
   /** null: top level only; undefined: any level. */
@@ -107,7 +108,7 @@ const columnsOf = (menu: MenuInput) => ({
 export async function insertMenu(db: Kysely<Database>, menu: MenuInput, by: string, now: number): Promise<number> {
   const { id } = await db
     .insertInto('sys_menu')
-    .values({ ...columnsOf(menu), sub_count: 0, create_by: by, update_by: by, create_time: now, update_time: now })
+    .values({ ...columnsOf(menu), sub_count: 0, ...created(by, now) })
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
@@ -116,7 +117,7 @@ export async function insertMenu(db: Kysely<Database>, menu: MenuInput, by: stri
 export async function updateMenu(db: Kysely<Database>, id: number, menu: MenuInput, by: string, now: number): Promise<void> {
   await db
     .updateTable('sys_menu')
-    .set({ ...columnsOf(menu), update_by: by, update_time: now })
+    .set({ ...columnsOf(menu), ...changed(by, now) })
     .where('id', '=', id)
     .execute();
 }

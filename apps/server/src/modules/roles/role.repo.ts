@@ -4,6 +4,7 @@ import type { ROLE_SORT_FIELDS, Role, RoleQuery } from '@cloud-classroom/shared/
 import type { Kysely } from 'kysely';
 import { contains, countRows, within } from '../../db/list-filters.js';
 import type { Database, DataScope, RoleTable } from '../../db/schema.js';
+import { changed, created } from '../../db/audit-columns.js';
 
 export type RoleFilter = {
   /** Part of the name or of the description. */
@@ -112,10 +113,7 @@ export async function insertRole(db: Kysely<Database>, role: RoleValues, by: str
       level: role.level,
       data_scope: role.dataScope,
       description: role.description,
-      create_by: by,
-      update_by: by,
-      create_time: now,
-      update_time: now,
+      ...created(by, now),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -125,13 +123,13 @@ export async function insertRole(db: Kysely<Database>, role: RoleValues, by: str
 export async function updateRole(db: Kysely<Database>, id: number, role: RoleValues, by: string, now: number): Promise<void> {
   await db
     .updateTable('sys_role')
-    .set({ name: role.name, level: role.level, data_scope: role.dataScope, description: role.description, update_by: by, update_time: now })
+    .set({ name: role.name, level: role.level, data_scope: role.dataScope, description: role.description, ...changed(by, now) })
     .where('id', '=', id)
     .execute();
 }
 
 export async function touchRole(db: Kysely<Database>, id: number, by: string, now: number): Promise<void> {
-  await db.updateTable('sys_role').set({ update_by: by, update_time: now }).where('id', '=', id).execute();
+  await db.updateTable('sys_role').set(changed(by, now)).where('id', '=', id).execute();
 }
 
 export async function replaceRoleDepts(db: Kysely<Database>, roleId: number, deptIds: readonly number[]): Promise<void> {

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
 import type { Principal } from '../auth/session.service.js';
-import { bestLevelOf, permissionsOf } from '../users/user.repo.js';
+import { bestLevelOf, menuPermissionsOf } from '../users/user.repo.js';
 import { findDeptLinks } from '../depts/dept.repo.js';
 import {
   countHolders,
@@ -79,7 +79,7 @@ export class RoleService {
       if (unknown.length > 0) throw new HttpError(400, `menus: unknown menu id(s) ${unknown.join(', ')}`);
       if (!principal.isAdmin) {
         // Otherwise a holder of roles:edit could give their own role user:del, and so on.
-        const held = new Set(await permissionsOf(trx, principal.userId));
+        const held = new Set(await menuPermissionsOf(trx, principal.userId));
         const beyond = [...new Set([...permissions.values()].filter((p): p is string => p !== null && !held.has(p)))];
         if (beyond.length > 0) {
           throw new HttpError(403, `menus: you can only grant permissions you hold yourself, not ${beyond.sort().join(', ')}`);

@@ -3,6 +3,7 @@ import type { LOCAL_STORAGE_SORT_FIELDS } from '@cloud-classroom/shared/storage'
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { contains, countRows, within } from '../../db/list-filters.js';
 import type { Database, LocalStorageTable } from '../../db/schema.js';
+import { changed } from '../../db/audit-columns.js';
 
 export type StoredFile = Selectable<LocalStorageTable>;
 type SortField = (typeof LOCAL_STORAGE_SORT_FIELDS)[number];
@@ -63,7 +64,7 @@ export async function renameStoredFile(
 ): Promise<boolean> {
   const result = await db
     .updateTable('sys_local_storage')
-    .set({ name, update_by: stamp.by, update_time: stamp.time })
+    .set({ name, ...changed(stamp.by, stamp.time) })
     .where('id', '=', id)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;

@@ -29,6 +29,7 @@ import {
   renameStoredFile,
   type StoredFile,
 } from './storage.repo.js';
+import { created } from '../../db/audit-columns.js';
 
 /** Stored files live under `<dataDir>/files/<yyyyMM>/`, named `<32 hex>.<extension>`. */
 const FILES_FOLDER = 'files';
@@ -128,10 +129,7 @@ export class StorageService {
         path: relativePath,
         type: STORABLE_FILE_TYPES[extension].category,
         size: check.size,
-        create_by: by,
-        update_by: by,
-        create_time: now,
-        update_time: now,
+        ...created(by, now),
       });
       return toLocalStorage(row);
     } catch (error) {

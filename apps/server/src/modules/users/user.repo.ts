@@ -96,7 +96,11 @@ export async function findUserDto(db: Kysely<Database>, id: number): Promise<Use
  */
 export async function permissionsOf(db: Kysely<Database>, userId: number): Promise<string[]> {
   const user = await db.selectFrom('sys_user').select('is_admin').where('id', '=', userId).executeTakeFirst();
-  if (user?.is_admin === 1) return [ADMIN_PERMISSION];
+  return user?.is_admin === 1 ? [ADMIN_PERMISSION] : menuPermissionsOf(db, userId);
+}
+
+/** The permission strings the user's roles grant through their menus; for callers known not to be administrators. */
+export async function menuPermissionsOf(db: Kysely<Database>, userId: number): Promise<string[]> {
   const rows = await db
     .selectFrom('sys_users_roles as ur')
     .innerJoin('sys_roles_menus as rm', 'rm.role_id', 'ur.role_id')

@@ -33,6 +33,7 @@ import {
   type UserListFilter,
   type UserRef,
 } from './user.repo.js';
+import { changed, created } from '../../db/audit-columns.js';
 
 export type UserServiceOptions = { db: Kysely<Database>; sessions: SessionService; dataDir: string };
 
@@ -73,10 +74,7 @@ export class UserService {
         password_hash: await hash(password),
         is_admin: 0,
         pwd_reset_time: now,
-        create_by: caller.username,
-        update_by: caller.username,
-        create_time: now,
-        update_time: now,
+        ...created(caller.username, now),
       },
       roleIds,
     );
@@ -91,7 +89,7 @@ export class UserService {
     await updateUser(
       this.options.db,
       body.id,
-      { ...this.columnsOf(body), update_by: caller.username, update_time: Date.now() },
+      { ...this.columnsOf(body), ...changed(caller.username, Date.now()) },
       roleIds,
     );
     if (!body.enabled) await this.options.sessions.endAllOf([body.id], 'disabled');
@@ -119,7 +117,7 @@ export class UserService {
     const passwords = targets.map((target) => ({ id: target.id, username: target.username, password: body.password ?? generatePassword() }));
     const hashes = await Promise.all(passwords.map(async ({ id, password }) => ({ id, passwordHash: await hash(password) })));
     const now = Date.now();
-    await setPasswordHashes(this.options.db, hashes, { pwd_reset_time: now, update_time: now, update_by: caller.username });
+    await setPasswordHashes(this.options.db, hashes, { pwd_reset_time: now, ...changed(caller.username, now) });
     // The caller's own session survives when they are among the users reset.
     await this.options.sessions.endAllOf(
       targets.map((target) => target.id),
@@ -138,8 +136,7 @@ export class UserService {
       gender: body.gender,
       phone: body.phone,
       email: body.email,
-      update_by: caller.username,
-      update_time: Date.now(),
+      ...changed(caller.username, Date.now()),
     });
   }
 
@@ -153,8 +150,7 @@ export class UserService {
     const now = Date.now();
     await setPasswordHashes(this.options.db, [{ id: caller.userId, passwordHash: await hash(body.newPass) }], {
       pwd_reset_time: now,
-      update_time: now,
-      update_by: caller.username,
+      ...changed(caller.username, now),
     });
     await this.options.sessions.endAllOf([caller.userId], 'password changed', caller.sessionId);
   }
@@ -165,7 +161,7 @@ export class UserService {
     const [me] = await findUserRefs(this.options.db, [caller.userId]);
     const name = await saveAvatar(this.options.dataDir, bytes, kind);
     try {
-      await updateUser(this.options.db, caller.userId, { avatar_name: name, update_by: caller.username, update_time: Date.now() });
+      await updateUser(this.options.db, caller.userId, { avatar_name: name, ...changed(caller.username, Date.now()) });
     } catch (error) {
       await removeAvatar(this.options.dataDir, name);
       throw error;
