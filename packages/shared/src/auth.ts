@@ -6,7 +6,10 @@ export const captchaSchema = z.object({
   /** A data URL, usable as an <img src> as it is. */
   img: z.string(),
   uuid: z.string(),
+  /** False when the server runs with CAPTCHA_ENABLED=false: the login form then hides the code field. */
+  enabled: z.boolean(),
 });
+export type Captcha = z.infer<typeof captchaSchema>;
 
 export const loginBodySchema = z.object({
   username: z.string().trim().min(1, 'is required').max(64),

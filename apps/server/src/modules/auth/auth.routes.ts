@@ -6,14 +6,14 @@ import type { Services } from '../../services.js';
 import { issueCaptcha } from './captcha.service.js';
 
 export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const { auth, sessions, database } = services;
+  const { auth, sessions, database, config } = services;
 
   app.get(
     '/auth/code',
     { config: { access: { public: true } }, schema: { response: { 200: captchaSchema } } },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
-      return issueCaptcha(database.db);
+      return { ...(await issueCaptcha(database.db)), enabled: config.captchaEnabled };
     },
   );
 

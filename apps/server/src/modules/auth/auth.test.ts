@@ -24,6 +24,11 @@ describe('auth', () => {
   });
 
   describe('captcha', () => {
+    it('tells the login form when the server does not check the code', async () => {
+      app = await buildTestApp({ captchaEnabled: false });
+      expect(captchaSchema.parse((await app.inject({ method: 'GET', url: '/auth/code' })).json()).enabled).toBe(false);
+    });
+
     it('issues an arithmetic captcha as a data URL, and a login needs its answer once', async () => {
       app = await buildTestApp({ captchaEnabled: true });
       const response = await app.inject({ method: 'GET', url: '/auth/code' });
@@ -33,6 +38,7 @@ describe('auth', () => {
       expect(captcha.img).toMatch(/^data:image\/svg\+xml;base64,/);
       expect(Buffer.from(captcha.img.split(',')[1] ?? '', 'base64').toString()).toContain('<svg');
       expect(captcha.uuid).toMatch(/^captcha_code:[0-9a-f]{32}$/);
+      expect(captcha.enabled).toBe(true);
       const answer = await readCaptchaAnswer(app, captcha.uuid);
 
       const ok = await login(app, { username: 'admin', password: TEST_PASSWORD, code: answer, uuid: captcha.uuid });
