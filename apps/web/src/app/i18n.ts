@@ -31,3 +31,8 @@ export async function initI18n(locale: Locale = initialLocale()): Promise<typeof
   document.documentElement.setAttribute('lang', locale);
   return i18next;
 }
+
+export async function changeLocale(locale: Locale): Promise<void> {
+  Cookies.set(LANGUAGE_COOKIE, locale, { expires: 365, sameSite: 'lax' });
+  await i18next.changeLanguage(locale);
+}

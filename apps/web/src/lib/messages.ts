@@ -1,0 +1,23 @@
+import type { Locale } from '@cloud-classroom/shared/locale';
+import type { MessageKey } from '@cloud-classroom/shared/messages';
+import i18next from 'i18next';
+import { useTranslation } from 'react-i18next';
+
+export type MessageBundle<Key extends string = string> = Record<Locale, Record<Key, string>>;
+export type Translate<Key extends string> = (key: Key | MessageKey, options?: Record<string, unknown>) => string;
+
+/**
+ * A feature's own strings, in both languages, joined to the catalogue when its module loads.
+ * The shared catalogue stays small because the login page carries all of it; back-office pages
+ * bring theirs in their own chunk. Returns a hook whose `t` only accepts the bundle's keys and
+ * the shared ones, and re-renders on a language switch.
+ */
+export function registerMessages<Key extends string>(bundle: MessageBundle<Key>): () => Translate<Key> {
+  for (const [locale, catalogue] of Object.entries(bundle)) {
+    i18next.addResourceBundle(locale, 'translation', catalogue, true, false);
+  }
+  return function useMessages() {
+    const { t } = useTranslation();
+    return t as unknown as Translate<Key>;
+  };
+}
