@@ -1,0 +1,35 @@
+import { render } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { MENU_ICON_NAMES, MenuIcon } from './menu-icon';
+
+// The icon names apps/server/src/db/seed/seed-data.ts gives its menus, plus the dashboard's.
+const SEEDED = ['index', 'system', 'peoples', 'role', 'menu', 'dept', 'dictionary', 'monitor', 'online', 'log', 'error', 'codeConsole', 'sys-tools', 'qiniu', 'swagger'];
+
+describe('MenuIcon', () => {
+  it('offers every seeded icon name in the picker list, each once', () => {
+    for (const name of SEEDED) expect(MENU_ICON_NAMES).toContain(name);
+    expect(new Set(MENU_ICON_NAMES).size).toBe(MENU_ICON_NAMES.length);
+    expect(MENU_ICON_NAMES.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it('renders an svg icon for every offered name', () => {
+    for (const name of MENU_ICON_NAMES) {
+      const { container, unmount } = render(<MenuIcon name={name} />);
+      expect(container.querySelector('span.anticon svg'), name).not.toBeNull();
+      unmount();
+    }
+  });
+
+  it('maps eladmin names to matching glyphs', () => {
+    const { container } = render(<MenuIcon name="system" />);
+    expect(container.querySelector('[role="img"]')?.getAttribute('aria-label')).toBe('setting');
+  });
+
+  it('renders nothing for an unknown, empty or missing name', () => {
+    for (const name of ['no-such-icon', '', null, undefined, 'toString', '__proto__']) {
+      const { container, unmount } = render(<MenuIcon name={name} />);
+      expect(container.innerHTML).toBe('');
+      unmount();
+    }
+  });
+});
