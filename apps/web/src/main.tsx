@@ -1,11 +1,33 @@
+import { POINT_COOKIE } from '@cloud-classroom/shared/constants';
+import i18next from 'i18next';
+import Cookies from 'js-cookie';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { initI18n } from './app/i18n';
 import { createAppRoutes } from './app/routes';
+import { useUserStore } from './features/auth/user-store';
+import { storedTheme } from './features/layout/settings-store';
+import { configureHttpClient } from './lib/http-client';
+import { initI18n } from './lib/i18n';
+import { showToast } from './lib/toast';
 import './styles.css';
 
 const router = createBrowserRouter(createAppRoutes());
+
+configureHttpClient({
+  // SPEC §8: a dead session logs out, leaves a note for the login page and reloads.
+  onUnauthorized: () => {
+    useUserStore.getState().resetToken();
+    Cookies.set(POINT_COOKIE, '401');
+    window.location.reload();
+  },
+  onForbidden: () => void router.navigate('/401'),
+  notifyError: (message) => showToast(message),
+  translate: (key) => i18next.t(key),
+});
+
+// The theme colour reaches the pages without antd (login, learner pages) through this variable.
+document.documentElement.style.setProperty('--color-primary', storedTheme());
 
 await initI18n();
 const container = document.getElementById('root');

@@ -1,34 +1,75 @@
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { TOKEN_COOKIE } from '@cloud-classroom/shared/constants';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import Cookies from 'js-cookie';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { initI18n } from './i18n';
+import { useUserStore } from '../features/auth/user-store';
+import { initI18n } from '../lib/i18n';
 import { createAppRoutes } from './routes';
 
 function renderAt(path: string) {
-  const router = createMemoryRouter(
-    createAppRoutes([{ path: '/home', element: <main>learner home</main> }]),
-    { initialEntries: [path] },
-  );
+  const router = createMemoryRouter(createAppRoutes(), { initialEntries: [path] });
   render(<RouterProvider router={router} />);
   return router;
+}
+
+function signInAs(roles: string[]) {
+  Cookies.set(TOKEN_COOKIE, 'Bearer test');
+  const user = { id: 9, username: 'learner1', nickName: 'Learner One', avatarName: null };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => Response.json({ user, roles, dataScopes: [] })),
+  );
+  useUserStore.setState({ token: 'Bearer test', user: undefined, roles: [] });
 }
 
 describe('app routes', () => {
   beforeAll(async () => {
     await initI18n('en-US');
   });
-  afterEach(cleanup);
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    useUserStore.getState().resetToken();
+  });
 
-  it('sends / on to /home', async () => {
-    const router = renderAt('/');
-    expect(await screen.findByText('learner home')).toBeTruthy();
+  it.each(['/', '/home', '/dashboard', '/system/user?page=2'])('sends %s to /login with the full path when nobody is signed in', async (path) => {
+    const router = renderAt(path);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe(path);
+  });
+
+  it('keeps /download open without a token', async () => {
+    const router = renderAt('/download');
+    expect(await screen.findByRole('heading', { name: 'Installation media' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/download');
+  });
+
+  it('sends a signed-in user away from /login to /, which is /home', async () => {
+    signInAs([]);
+    const router = renderAt('/login');
+    expect(await screen.findByRole('heading', { name: 'Welcome, Learner One' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/home');
   });
 
-  it.each(['/no/such/page', '/edu/unknown', '/home/deeper'])('sends the unknown path %s to /404', async (path) => {
-    const router = renderAt(path);
-    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/404');
+  it('fetches the user info first, and keeps a learner (no permissions) out of the back office', async () => {
+    signInAs([]);
+    const router = renderAt('/dashboard');
+    expect(await screen.findByRole('heading', { name: 'No permission' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/401');
+    expect(useUserStore.getState().roles).toEqual(['ROLE_SYSTEM_DEFAULT']);
+  });
+
+  it('ends the session and reloads when the user info cannot be fetched', async () => {
+    Cookies.set(TOKEN_COOKIE, 'Bearer dead');
+    useUserStore.setState({ token: 'Bearer dead', roles: [] });
+    vi.stubGlobal('fetch', vi.fn(async () => Response.json({ status: 500, message: 'boom' }, { status: 500 })));
+    const reload = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, reload });
+    renderAt('/home');
+    await waitFor(() => expect(reload).toHaveBeenCalled());
+    expect(Cookies.get(TOKEN_COOKIE)).toBeUndefined();
+    vi.restoreAllMocks();
   });
 
   it('shows the 401 page at /401 with a way home', async () => {

@@ -1,22 +1,44 @@
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
+import { AuthGate, BackOfficeGate, GuestOnly } from '../features/auth/auth-gate';
 import { NotFoundPage } from './pages/not-found-page';
 import { UnauthorizedPage } from './pages/unauthorized-page';
 import { RootLayout } from './root-layout';
 
+// Behind the gate, pages are React.lazy rather than route.lazy: the router would fetch a lazy
+// route's chunk before the gate could send a signed-out visitor to /login.
+const HomePage = lazy(async () => ({ default: (await import('../features/home/home-page')).HomePage }));
+const AdminLayout = lazy(async () => ({ default: (await import('./admin-layout')).AdminLayout }));
+
+function loading(page: ReactNode) {
+  return <Suspense fallback={<div className="page-loading" aria-busy="true" />}>{page}</Suspense>;
+}
+
 /**
- * The routes that exist before anyone signs in. Feature routes join `children` as their
- * pages land; the catch-all stays last so any path nobody claims ends on /404.
+ * SPEC §2's route table. Pages load on demand so the login page carries only itself; every path
+ * a signed-in staff member opens that is not listed here is resolved by the back office from
+ * the server's menu tree (or ends on /404).
  */
-export function createAppRoutes(children: RouteObject[] = []): RouteObject[] {
+export function createAppRoutes(): RouteObject[] {
   return [
     {
       element: <RootLayout />,
       children: [
-        { path: '/', element: <Navigate to="/home" replace /> },
+        {
+          element: <GuestOnly />,
+          children: [{ path: '/login', lazy: async () => ({ Component: (await import('../features/auth/login-page')).LoginPage }) }],
+        },
+        { path: '/download', lazy: async () => ({ Component: (await import('../features/home/download-page')).DownloadPage }) },
         { path: '/404', element: <NotFoundPage /> },
         { path: '/401', element: <UnauthorizedPage /> },
-        ...children,
-        { path: '*', element: <Navigate to="/404" replace /> },
+        {
+          element: <AuthGate />,
+          children: [
+            { path: '/', element: <Navigate to="/home" replace /> },
+            { path: '/home', element: loading(<HomePage />) },
+            { element: <BackOfficeGate />, children: [{ path: '*', element: loading(<AdminLayout />) }] },
+          ],
+        },
       ],
     },
   ];

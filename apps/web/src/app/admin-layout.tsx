@@ -1,0 +1,140 @@
+import type { Size } from '@cloud-classroom/shared/constants';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider, Spin, type ConfigProviderProps, type ThemeConfig } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { useEffect, useLayoutEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { useAppStore } from '../features/layout/app-store';
+import { AppFooter } from '../features/layout/app-footer';
+import { AppMain } from '../features/layout/app-main';
+import { useLayoutMessages } from '../features/layout/layout-messages';
+import { Navbar } from '../features/layout/navbar';
+import { SettingsDrawer } from '../features/layout/settings-drawer';
+import { useSettingsStore } from '../features/layout/settings-store';
+import { Sidebar } from '../features/layout/sidebar';
+import { useResizeHandler } from '../features/layout/use-resize-handler';
+import { useViewRoutes } from '../features/layout/use-view-routes';
+import { findPage, pagesOf, type ViewRoute } from '../features/layout/view-routes';
+import { TagsView } from '../features/tags-view/tags-view';
+import { useTagsViewStore } from '../features/tags-view/tags-view-store';
+import { NOTIFICATION_DURATION_MS } from '@cloud-classroom/shared/constants';
+import { configureHttpClient } from '../lib/http-client';
+import { showToast } from '../lib/toast';
+import { loadPage } from './page-registry';
+import './admin-layout.css';
+
+// Element's four sizes onto antd's three; mini is small with tighter controls.
+const COMPONENT_SIZE: Record<Size, ConfigProviderProps['componentSize']> = {
+  default: 'large',
+  medium: 'middle',
+  small: 'small',
+  mini: 'small',
+};
+const MINI_TOKENS: ThemeConfig['token'] = { fontSize: 12, controlHeightSM: 20 };
+
+function useTabsFollowRoutes(routes: readonly ViewRoute[], loading: boolean): void {
+  const { t } = useTranslation();
+  const { pathname, search } = useLocation();
+  useEffect(() => {
+    if (loading) return;
+    const pages = pagesOf(routes);
+    // Affix tabs open first and stay (SPEC §2).
+    for (const page of pages.filter((candidate) => candidate.meta?.affix)) {
+      useTagsViewStore.getState().addView({
+        path: page.path,
+        fullPath: page.path,
+        query: '',
+        name: page.name,
+        title: page.meta?.title ?? '',
+        meta: page.meta ?? { title: '' },
+      });
+    }
+    const page = findPage(pages, pathname);
+    if (page === undefined || page.meta === undefined) return;
+    useTagsViewStore.getState().addView({
+      path: pathname,
+      fullPath: `${pathname}${search}`,
+      query: search,
+      name: page.name,
+      title: page.meta.title,
+      meta: page.meta,
+    });
+    document.title = `${t(page.meta.title)} - ${t('app.title')}`;
+  }, [routes, loading, pathname, search, t]);
+}
+
+function Shell() {
+  const m = useLayoutMessages();
+  const { notification } = AntApp.useApp();
+  const { routes, loading } = useViewRoutes();
+  const sidebar = useAppStore((state) => state.sidebar);
+  const device = useAppStore((state) => state.device);
+  const tagsView = useSettingsStore((state) => state.tagsView);
+  const fixedHeader = useSettingsStore((state) => state.fixedHeader);
+  const showFooter = useSettingsStore((state) => state.showFooter);
+  useResizeHandler();
+  useTabsFollowRoutes(routes, loading);
+
+  useEffect(() => {
+    configureHttpClient({
+      notifyError: (message) => notification.error({ title: message, duration: NOTIFICATION_DURATION_MS / 1000 }),
+    });
+    return () => configureHttpClient({ notifyError: (message) => showToast(message) });
+  }, [notification]);
+
+  const classes = [
+    'app-wrapper',
+    sidebar.opened ? 'open-sidebar' : 'hide-sidebar',
+    sidebar.withoutAnimation ? 'without-animation' : '',
+    device === 'mobile' ? 'mobile' : '',
+  ].join(' ');
+
+  if (loading) return <Spin fullscreen tip={m('layout.loading')} />;
+  return (
+    <div className={classes}>
+      {device === 'mobile' && sidebar.opened && (
+        <div className="drawer-bg" onClick={() => useAppStore.getState().closeSidebar(false)} />
+      )}
+      <Sidebar routes={routes} />
+      <div className={`main-container${tagsView ? ' has-tags-view' : ''}${fixedHeader ? ' has-fixed-header' : ''}`}>
+        <div className={fixedHeader ? 'fixed-header' : ''}>
+          <Navbar routes={routes} />
+          {tagsView && <TagsView />}
+        </div>
+        <AppMain routes={routes} loadPage={loadPage} />
+        {showFooter && <AppFooter />}
+      </div>
+      <SettingsDrawer />
+    </div>
+  );
+}
+
+export function AdminLayout() {
+  const { i18n } = useTranslation();
+  const theme = useSettingsStore((state) => state.theme);
+  const size = useAppStore((state) => state.size);
+  const [queryClient] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }),
+  );
+
+  // Own CSS (sidebar, tabs, login) follows the same colour as antd's tokens.
+  useLayoutEffect(() => {
+    document.documentElement.style.setProperty('--color-primary', theme);
+  }, [theme]);
+
+  return (
+    <ConfigProvider
+      locale={i18n.language === 'en-US' ? enUS : zhCN}
+      componentSize={COMPONENT_SIZE[size]}
+      theme={{ token: { colorPrimary: theme, ...(size === 'mini' ? MINI_TOKENS : {}) } }}
+    >
+      <AntApp>
+        <QueryClientProvider client={queryClient}>
+          <Shell />
+        </QueryClientProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

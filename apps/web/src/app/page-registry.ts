@@ -1,0 +1,31 @@
+import type { ComponentType } from 'react';
+
+type PageModule = { default: ComponentType };
+
+// Vite turns each match into its own chunk, loaded the first time its page opens.
+const pageModules = import.meta.glob<PageModule>('../features/*/*-page.tsx');
+
+/**
+ * The pages a menu's `component` may name (SPEC §2: loaded on demand by that name), with the
+ * file that holds each. A name missing here shows "page not found in this build".
+ */
+export const PAGE_FILES: Readonly<Record<string, string>> = {
+  'dashboard/index': '../features/dashboard/dashboard-page.tsx',
+  'system/user/center': '../features/users/user-center-page.tsx',
+  'system/user/index': '../features/users/user-list-page.tsx',
+  'system/role/index': '../features/roles/role-list-page.tsx',
+  'system/menu/index': '../features/menus/menu-list-page.tsx',
+  'system/dept/index': '../features/depts/dept-list-page.tsx',
+  'system/dict/index': '../features/dicts/dict-page.tsx',
+  'monitor/online/index': '../features/online/online-list-page.tsx',
+  'monitor/log/index': '../features/logs/log-list-page.tsx',
+  'monitor/log/errorLog': '../features/logs/error-log-list-page.tsx',
+  'monitor/server/index': '../features/monitor/server-monitor-page.tsx',
+  'tools/storage/index': '../features/storage/storage-list-page.tsx',
+  'tools/swagger/index': '../features/swagger/swagger-page.tsx',
+};
+
+export function loadPage(component: string): (() => Promise<PageModule>) | undefined {
+  const file = PAGE_FILES[component];
+  return file === undefined ? undefined : pageModules[file];
+}

@@ -1,0 +1,16 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+/** Public (SPEC §2): where installation media would be offered; none is published yet. */
+export function DownloadPage() {
+  const { t } = useTranslation();
+  return (
+    <main className="status-page">
+      <h1 className="status-page__title">{t('download.title')}</h1>
+      <p className="status-page__text">{t('download.text')}</p>
+      <Link className="button button--primary" to="/login">
+        {t('download.login')}
+      </Link>
+    </main>
+  );
+}

@@ -1,0 +1,84 @@
+import { Menu, type MenuProps } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { MenuIcon } from '../../components/menu-icon';
+import { useAppStore } from './app-store';
+import { useSettingsStore } from './settings-store';
+import { isExternalPath, isPage, routeTrail, type ViewRoute } from './view-routes';
+
+type MenuItem = Required<MenuProps>['items'][number];
+
+function visibleChildren(route: ViewRoute): ViewRoute[] {
+  return route.children.filter((child) => !child.hidden);
+}
+
+/** eladmin's rule: a container with one visible child shows that child in its place, unless alwaysShow. */
+function toMenuItems(routes: readonly ViewRoute[], translate: (title: string) => string): MenuItem[] {
+  return routes
+    .filter((route) => !route.hidden)
+    .map((route): MenuItem => {
+      const children = visibleChildren(route);
+      const only = children.length === 1 && !route.alwaysShow && !isPage(route) ? children[0] : undefined;
+      const shown = only !== undefined && only.children.every((child) => child.hidden) ? only : route;
+      const label = translate(shown.meta?.title ?? shown.path);
+      const icon = <MenuIcon name={shown.meta?.icon ?? route.meta?.icon} />;
+      const below = shown === route ? children : visibleChildren(shown);
+      if (below.length > 0 && !isPage(shown)) {
+        return { key: shown.path, icon, label, children: toMenuItems(below, translate) };
+      }
+      return { key: shown.path, icon, label };
+    });
+}
+
+function rootKeyOf(routes: readonly ViewRoute[], key: string): string | undefined {
+  return routes.find((route) => key === route.path || key.startsWith(`${route.path}/`))?.path;
+}
+
+export function Sidebar({ routes }: { routes: readonly ViewRoute[] }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const opened = useAppStore((state) => state.sidebar.opened);
+  const device = useAppStore((state) => state.device);
+  const showLogo = useSettingsStore((state) => state.sidebarLogo);
+  const uniqueOpened = useSettingsStore((state) => state.uniqueOpened);
+
+  const items = useMemo(() => toMenuItems(routes, (title) => t(title)), [routes, t]);
+  const trail = routeTrail(routes, pathname);
+  const active = trail.at(-1)?.meta?.activeMenu ?? pathname;
+  const [openKeys, setOpenKeys] = useState<string[]>(() => trail.slice(0, -1).map((route) => route.path));
+  const collapsed = !opened && device !== 'mobile';
+
+  const onOpenChange = (keys: string[]) => {
+    if (!uniqueOpened) return setOpenKeys(keys);
+    // Opening a second top-level directory closes the first.
+    const added = keys.find((key) => !openKeys.includes(key));
+    if (added === undefined) return setOpenKeys(keys);
+    const root = rootKeyOf(routes, added);
+    setOpenKeys(keys.filter((key) => rootKeyOf(routes, key) === root));
+  };
+
+  return (
+    <aside className="sidebar-container">
+      {showLogo && (
+        <Link className="sidebar-logo" to="/dashboard">
+          <img src="/favicon.svg" alt="" className="sidebar-logo__image" />
+          {!collapsed && <h1 className="sidebar-logo__title">{t('app.title')}</h1>}
+        </Link>
+      )}
+      <Menu
+        mode="inline"
+        theme="dark"
+        inlineCollapsed={collapsed}
+        items={items}
+        selectedKeys={[active]}
+        {...(collapsed ? {} : { openKeys, onOpenChange })}
+        onClick={({ key }) => {
+          if (isExternalPath(key)) window.open(key, '_blank', 'noopener');
+          else navigate(key);
+        }}
+      />
+    </aside>
+  );
+}

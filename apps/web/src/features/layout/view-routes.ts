@@ -1,0 +1,136 @@
+import { NO_REDIRECT, type MenuRoute } from '@cloud-classroom/shared/menus';
+import { matchPath } from 'react-router';
+
+export type ViewMeta = {
+  /** A message key for the app's own views; the menu's own (data) titles for the rest, shown as they are. */
+  title: string;
+  icon?: string | null;
+  noCache?: boolean;
+  affix?: boolean;
+  breadcrumb?: boolean;
+  activeMenu?: string;
+};
+
+/** One route of the back office, its path made absolute. */
+export type ViewRoute = {
+  path: string;
+  name?: string;
+  component?: string;
+  redirect?: string;
+  hidden: boolean;
+  alwaysShow?: boolean;
+  meta?: ViewMeta;
+  children: ViewRoute[];
+};
+
+export const LAYOUT_COMPONENT = 'Layout';
+export const PARENT_VIEW_COMPONENT = 'ParentView';
+export const DASHBOARD_PATH = '/dashboard';
+
+/** The back office's own views; the server's menu tree adds the rest after login. */
+export const STATIC_VIEW_ROUTES: ViewRoute[] = [
+  {
+    path: DASHBOARD_PATH,
+    name: 'Dashboard',
+    component: 'dashboard/index',
+    hidden: false,
+    meta: { title: 'route.dashboard', icon: 'index', affix: true, noCache: true },
+    children: [],
+  },
+  {
+    path: '/user/center',
+    name: 'UserCenter',
+    component: 'system/user/center',
+    hidden: true,
+    meta: { title: 'route.userCenter', icon: 'user', noCache: true },
+    children: [],
+  },
+];
+
+export function isExternalPath(path: string): boolean {
+  return /^https?:\/\//i.test(path);
+}
+
+function joinPath(parent: string, path: string): string {
+  if (path.startsWith('/') || isExternalPath(path)) return path;
+  return `${parent.replace(/\/$/, '')}/${path}`;
+}
+
+/** The server's menu tree with absolute paths, in the shape the sidebar, breadcrumb and search share. */
+export function toViewRoutes(menus: readonly MenuRoute[], parentPath = ''): ViewRoute[] {
+  return menus.map((menu) => {
+    const path = joinPath(parentPath, menu.path);
+    return {
+      path,
+      name: menu.name,
+      component: menu.component,
+      redirect: menu.redirect,
+      hidden: menu.hidden,
+      alwaysShow: menu.alwaysShow,
+      meta: menu.meta,
+      children: toViewRoutes(menu.children ?? [], path),
+    };
+  });
+}
+
+export function isPage(route: ViewRoute): boolean {
+  return route.component !== undefined && route.component !== LAYOUT_COMPONENT && route.component !== PARENT_VIEW_COMPONENT;
+}
+
+/**
+ * Every route that renders a page, however deep: children of Layout and ParentView containers
+ * are flattened, as SPEC §2 asks, so each page answers at its own absolute path.
+ */
+export function pagesOf(routes: readonly ViewRoute[]): ViewRoute[] {
+  return routes.flatMap((route) => [...(isPage(route) && !isExternalPath(route.path) ? [route] : []), ...pagesOf(route.children)]);
+}
+
+export function findPage(pages: readonly ViewRoute[], pathname: string): ViewRoute | undefined {
+  return pages.find((page) => page.path === pathname) ?? pages.find((page) => matchPath(page.path, pathname) !== null);
+}
+
+/** The chain from the top of the tree down to the route at `pathname`, or [] when none matches. */
+export function routeTrail(routes: readonly ViewRoute[], pathname: string): ViewRoute[] {
+  for (const route of routes) {
+    if (route.path === pathname || (isPage(route) && matchPath(route.path, pathname) !== null)) return [route];
+    const below = routeTrail(route.children, pathname);
+    if (below.length > 0) return [route, ...below];
+  }
+  return [];
+}
+
+export type BreadcrumbItem = { title: string; path: string; link: boolean };
+
+/**
+ * SPEC §2: the last item and items whose redirect is 'noredirect' are plain text, the others
+ * links; the dashboard leads every trail that does not start with it.
+ */
+export function breadcrumbOf(routes: readonly ViewRoute[], pathname: string): BreadcrumbItem[] {
+  const trail = routeTrail(routes, pathname).filter((route) => route.meta?.title && route.meta.breadcrumb !== false);
+  const dashboard = routes.find((route) => route.path === DASHBOARD_PATH);
+  if (dashboard?.meta && trail[0]?.path !== DASHBOARD_PATH) trail.unshift(dashboard);
+  return trail.map((route, index) => ({
+    title: route.meta?.title ?? '',
+    path: route.redirect !== undefined && route.redirect !== NO_REDIRECT ? route.redirect : route.path,
+    link: index < trail.length - 1 && route.redirect !== NO_REDIRECT && (isPage(route) || route.redirect !== undefined),
+  }));
+}
+
+export type SearchEntry = { path: string; title: string[] };
+
+/**
+ * What the header search looks through: titled routes that are not hidden, each titled with its
+ * ancestors' titles ('系统管理 > 用户管理'); 'noredirect' directories only lend their title.
+ */
+export function searchEntriesOf(routes: readonly ViewRoute[], prefix: string[] = []): SearchEntry[] {
+  const entries: SearchEntry[] = [];
+  for (const route of routes) {
+    if (route.hidden) continue;
+    const title = route.meta?.title ? [...prefix, route.meta.title] : prefix;
+    if (route.meta?.title && route.redirect !== NO_REDIRECT && (isPage(route) || isExternalPath(route.path))) {
+      entries.push({ path: route.path, title });
+    }
+    entries.push(...searchEntriesOf(route.children, title));
+  }
+  return entries;
+}
