@@ -1,0 +1,114 @@
+import { App, Form, Grid, Modal, type FormInstance } from 'antd';
+import { useState, type ReactNode } from 'react';
+import { HttpError } from '../../lib/http-client';
+import { useListMessages } from './list-page-messages';
+
+export type FormDialogProps<Values, Result> = {
+  open: boolean;
+  title: ReactNode;
+  /** The values the form starts with on each opening (the dialog remounts its form when it opens). */
+  initialValues?: Partial<Values>;
+  /** Pass your own form to watch fields (`Form.useWatch`); otherwise the dialog makes one. */
+  form?: FormInstance<Values>;
+  /** Sends the validated values; a rejection keeps the dialog open (the client has notified the error). */
+  onSubmit: (values: Values) => Promise<Result>;
+  /** After a successful submit and before closing: refresh the list, show a one-time answer… */
+  onSuccess?: (result: Result) => void;
+  onClose: () => void;
+  /** The message shown on success; `null` shows none. Defaults to "saved". */
+  successMessage?: string | null;
+  width?: number;
+  labelWidth?: number;
+  children: ReactNode;
+};
+
+/** The field a 400 answer is about: the server starts its message with it (`email: must be an e-mail`). */
+function fieldOf(message: string): { field: string; text: string } | undefined {
+  const match = /^([\w.]+): (.+)$/s.exec(message);
+  if (match === null) return undefined;
+  // `body.email` and `roles.0` name the top-level form field first.
+  const [field = ''] = (match[1] ?? '').replace(/^body\./, '').split('.');
+  return { field, text: match[2] ?? message };
+}
+
+/**
+ * The add/edit dialog of a list page: antd Modal + Form, submit with a spinning OK button, closes
+ * on success. Field rules come from `zodRule(sharedSchema.shape.<field>)`. A server 400 naming a
+ * field of this form is also shown under that field.
+ */
+export function FormDialog<Values extends object, Result = void>({
+  open,
+  title,
+  initialValues,
+  form: givenForm,
+  onSubmit,
+  onSuccess,
+  onClose,
+  successMessage,
+  width = 560,
+  labelWidth = 90,
+  children,
+}: FormDialogProps<Values, Result>) {
+  const t = useListMessages();
+  const { message } = App.useApp();
+  const [ownForm] = Form.useForm<Values>();
+  const form = givenForm ?? ownForm;
+  const [submitting, setSubmitting] = useState(false);
+  const screens = Grid.useBreakpoint();
+  const narrow = screens.sm === false;
+
+  const submit = async () => {
+    let values: Values;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return; // antd shows the messages under the fields.
+    }
+    setSubmitting(true);
+    try {
+      const result = await onSubmit(values);
+      const text = successMessage === undefined ? t('list.saved') : successMessage;
+      if (text !== null) message.success(text);
+      onSuccess?.(result);
+      onClose();
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 400) {
+        const named = fieldOf(error.message);
+        if (named !== undefined && named.field in form.getFieldsValue()) {
+          form.setFields([{ name: named.field as never, errors: [named.text] }]);
+        }
+      }
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={title}
+      width={width}
+      okText={t('common.confirm')}
+      cancelText={t('common.cancel')}
+      confirmLoading={submitting}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      destroyOnHidden
+      mask={{ closable: false }}
+    >
+      <Form<Values>
+        form={form}
+        layout={narrow ? 'vertical' : 'horizontal'}
+        labelCol={narrow ? undefined : { flex: `${labelWidth}px` }}
+        labelWrap
+        initialValues={initialValues}
+        preserve={false}
+        onFinish={() => void submit()}
+      >
+        {children}
+        {/* Enter in a field submits like the OK button. */}
+        <button type="submit" hidden />
+      </Form>
+    </Modal>
+  );
+}

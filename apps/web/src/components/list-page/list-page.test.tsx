@@ -1,0 +1,202 @@
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Form, Input } from 'antd';
+import { useState } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useUserStore } from '../../features/auth/user-store';
+import { downloadFile } from '../../lib/download';
+import { FormDialog } from './form-dialog';
+import { ListPage } from './list-page';
+import { renderWithProviders, stubApi, stubBrowser, type ApiCall } from './list-page-test-kit';
+import { SearchBar } from './search-bar';
+import { useListPage } from './use-list-page';
+import { zodRule } from './zod-rule';
+import { userCreateSchema } from '@cloud-classroom/shared/users';
+
+await vi.hoisted(async () => {
+  const { initTestI18n } = await import('./list-page-test-kit');
+  await initTestI18n('en-US');
+});
+
+vi.mock('../../lib/download', () => ({ downloadFile: vi.fn(async () => {}) }));
+
+type Thing = { id: number; name: string; email: string | null };
+type ThingFilter = { blurry?: string };
+
+const things: Thing[] = Array.from({ length: 25 }, (_, index) => ({
+  id: index + 1,
+  name: `thing ${index + 1}`,
+  email: `t${index + 1}@example.com`,
+}));
+
+function ThingsPage() {
+  const list = useListPage<Thing, ThingFilter>({ queryKey: 'things', path: 'api/things', defaultSort: ['id,desc'] });
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <ListPage
+        list={list}
+        rowKey="id"
+        columns={[
+          { key: 'name', title: 'Name', dataIndex: 'name', sortable: true },
+          { key: 'email', title: 'E-mail', dataIndex: 'email' },
+        ]}
+        search={
+          <SearchBar list={list}>
+            <Form.Item name="blurry">
+              <Input placeholder="find" />
+            </Form.Item>
+          </SearchBar>
+        }
+        add={{ permission: ['admin', 'things:add'], onClick: () => setOpen(true) }}
+        edit={{ permission: ['admin', 'things:edit'], onClick: () => {} }}
+        del={{ permission: ['admin', 'things:del'] }}
+        exportFile={{ permission: ['admin', 'things:list'], fileName: 'things' }}
+      />
+      <FormDialog<{ email: string }>
+        open={open}
+        title="New thing"
+        onSubmit={async () => {}}
+        onClose={() => setOpen(false)}
+      >
+        <Form.Item name="email" label="E-mail" rules={[zodRule(userCreateSchema.shape.email)]}>
+          <Input />
+        </Form.Item>
+      </FormDialog>
+    </>
+  );
+}
+
+function answerThings(call: ApiCall) {
+  if (call.method === 'GET' && call.path === 'api/things') {
+    const page = Number(call.params.get('page'));
+    const size = Number(call.params.get('size'));
+    return { content: things.slice(page * size, page * size + size), totalElements: things.length };
+  }
+  return undefined;
+}
+
+const lists = (calls: ApiCall[]) => calls.filter((call) => call.method === 'GET' && call.path === 'api/things');
+
+// antd in jsdom is slow; a whole page with a dialog takes seconds.
+describe('list page pattern', { timeout: 30_000 }, () => {
+  let calls: ApiCall[];
+  beforeEach(() => {
+    stubBrowser();
+    useUserStore.setState({ roles: ['admin'] });
+    calls = stubApi(answerThings);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    vi.mocked(downloadFile).mockClear();
+  });
+
+  it('asks for page 0 first and sends the 0-based page of the page clicked', async () => {
+    renderWithProviders(<ThingsPage />);
+    expect(await screen.findByText('thing 1')).toBeTruthy();
+    expect(lists(calls)[0]?.params.toString()).toBe('page=0&size=10&sort=id%2Cdesc');
+    await userEvent.click(screen.getByTitle('3'));
+    expect(await screen.findByText('thing 21')).toBeTruthy();
+    expect(lists(calls).at(-1)?.params.get('page')).toBe('2');
+  });
+
+  it('sorts on the server with field,dir strings', async () => {
+    renderWithProviders(<ThingsPage />);
+    await screen.findByText('thing 1');
+    await userEvent.click(screen.getByRole('columnheader', { name: /Name/ }));
+    await waitFor(() => expect(lists(calls).at(-1)?.params.getAll('sort')).toEqual(['name,asc']));
+    await userEvent.click(screen.getByRole('columnheader', { name: /Name/ }));
+    await waitFor(() => expect(lists(calls).at(-1)?.params.getAll('sort')).toEqual(['name,desc']));
+  });
+
+  it('sends the search filter and starts again from page 0', async () => {
+    renderWithProviders(<ThingsPage />);
+    await screen.findByText('thing 1');
+    await userEvent.click(screen.getByTitle('2'));
+    await screen.findByText('thing 11');
+    await userEvent.type(screen.getByPlaceholderText('find'), 'abc');
+    await userEvent.click(screen.getByRole('button', { name: /Search/ }));
+    await waitFor(() => expect(lists(calls).at(-1)?.params.get('blurry')).toBe('abc'));
+    expect(lists(calls).at(-1)?.params.get('page')).toBe('0');
+  });
+
+  it('deletes the selected rows only after a confirmation naming how many', async () => {
+    renderWithProviders(<ThingsPage />);
+    await screen.findByText('thing 1');
+    const remove = screen.getByRole('button', { name: /Delete/ });
+    expect((remove as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.click(within(screen.getByText('thing 1').closest('tr')!).getByRole('checkbox'));
+    await userEvent.click(within(screen.getByText('thing 2').closest('tr')!).getByRole('checkbox'));
+    await userEvent.click(remove);
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Delete the 2 selected items?')).toBeTruthy();
+    expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'cancel' }));
+    expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+
+    await userEvent.click(remove);
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'confirm' }));
+    await waitFor(() => expect(calls.filter((call) => call.method === 'DELETE')).toHaveLength(1));
+    const deletion = calls.find((call) => call.method === 'DELETE')!;
+    expect(deletion.path).toBe('api/things');
+    expect(deletion.body).toEqual([1, 2]);
+    expect(await screen.findByText('Deleted')).toBeTruthy();
+  });
+
+  it('exports with the current filter and sort', async () => {
+    renderWithProviders(<ThingsPage />);
+    await screen.findByText('thing 1');
+    await userEvent.type(screen.getByPlaceholderText('find'), 'xyz');
+    await userEvent.click(screen.getByRole('button', { name: /Search/ }));
+    await waitFor(() => expect(lists(calls).at(-1)?.params.get('blurry')).toBe('xyz'));
+    await userEvent.click(screen.getByRole('button', { name: /Export/ }));
+    expect(downloadFile).toHaveBeenCalledWith('api/things/download', { blurry: 'xyz', sort: ['id,desc'] }, 'things');
+  });
+
+  it('hides a column unticked in the column toggle', async () => {
+    renderWithProviders(<ThingsPage />);
+    await screen.findByText('thing 1');
+    expect(screen.getByText('t1@example.com')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'E-mail' }));
+    await waitFor(() => expect(screen.queryByText('t1@example.com')).toBeNull());
+    expect(screen.getByText('thing 1')).toBeTruthy();
+  });
+
+  it('hides the buttons the user has no permission for', async () => {
+    useUserStore.setState({ roles: ['things:list'] });
+    renderWithProviders(<ThingsPage />);
+    await screen.findByText('thing 1');
+    expect(screen.queryByRole('button', { name: /Add/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Edit/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Delete/ })).toBeNull();
+    expect(screen.getByRole('button', { name: /Export/ })).toBeTruthy();
+  });
+
+  it('enables edit only with exactly one row selected', async () => {
+    renderWithProviders(<ThingsPage />);
+    await screen.findByText('thing 1');
+    const edit = screen.getByRole('button', { name: /Edit/ }) as HTMLButtonElement;
+    expect(edit.disabled).toBe(true);
+    await userEvent.click(within(screen.getByText('thing 1').closest('tr')!).getByRole('checkbox'));
+    expect(edit.disabled).toBe(false);
+    await userEvent.click(within(screen.getByText('thing 2').closest('tr')!).getByRole('checkbox'));
+    expect(edit.disabled).toBe(true);
+  });
+
+  it('validates the form dialog with the shared schema before sending', async () => {
+    renderWithProviders(<ThingsPage />);
+    await screen.findByText('thing 1');
+    await userEvent.click(screen.getByRole('button', { name: /Add/ }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('E-mail'), 'not-an-address');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'confirm' }));
+    expect(await within(dialog).findByText('please enter a correct e-mail address')).toBeTruthy();
+    await userEvent.clear(within(dialog).getByLabelText('E-mail'));
+    await userEvent.type(within(dialog).getByLabelText('E-mail'), 'a@example.com');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'confirm' }));
+    expect(await screen.findByText('Saved')).toBeTruthy();
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * The back office's list-page pattern. One hook, one layout, a few parts:
+ *
+ *   const list = useListPage<User, { blurry?: string; createTime?: TimeRangeValue }>({
+ *     queryKey: 'users', path: 'api/users', defaultSort: ['id,desc'],
+ *   });
+ *   <ListPage
+ *     list={list}
+ *     rowKey="id"
+ *     columns={[{ key: 'username', title: t('users.username'), dataIndex: 'username', sortable: true }, …]}
+ *     search={<SearchBar list={list}><Form.Item name="blurry"><Input /></Form.Item>
+ *             <Form.Item name="createTime"><DateRangeFilter /></Form.Item></SearchBar>}
+ *     add={{ permission: ['admin', 'user:add'], onClick: openAdd }}
+ *     edit={{ permission: ['admin', 'user:edit'], onClick: (row) => openEdit(row) }}
+ *     del={{ permission: ['admin', 'user:del'] }}
+ *     exportFile={{ permission: ['admin', 'user:list'], fileName: '用户数据' }}
+ *   />
+ *   <FormDialog open={…} title={…} initialValues={…} onSubmit={(values) => http.post('api/users', …)}
+ *     onSuccess={() => void list.refresh()} onClose={…}>
+ *     <Form.Item name="email" label={…} rules={[zodRule(userCreateSchema.shape.email)]}><Input /></Form.Item>
+ *   </FormDialog>
+ *
+ * - `useListPage` (use-list-page.ts) owns filter, 0-based page, size (10/20/50/100), `field,dir` sort
+ *   strings, selection, the TanStack query (`[queryKey, path, params]`; invalidate `[queryKey]` to
+ *   reload), `refresh`, `reset`, `remove(ids)` (DELETE `path` with the ids, success message, reload).
+ * - `ListPage` lays out search slot, toolbar and table: antd paging mapped to the 0-based page,
+ *   server-side sorting for columns with `sortable` (`true` sorts by `key`, a string by that field),
+ *   row selection when edit or delete is offered, horizontal scrolling on narrow screens.
+ * - Toolbar buttons: add, edit (one row selected), delete (the selection, after a confirmation
+ *   naming how many), export (`<path>/download` with the current filter and sort), refresh, and a
+ *   column toggle; each hidden without its permission. `ListToolbar` also works on its own.
+ * - `RowActions` (row-actions.tsx): per-row edit/delete links with the same confirmation.
+ * - `SearchBar`, `DateRangeFilter` (`createTime` as the server's two wire times), `FormDialog`,
+ *   `zodRule` (zod-rule.ts), `useConfirmDelete`; strings under `list.*` (list-page-messages.ts).
+ */
+import { Table, type TableColumnType, type TableProps } from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
+import { useState, type Key, type ReactNode } from 'react';
+import { downloadFile } from '../../lib/download';
+import { useListMessages } from './list-page-messages';
+import { ListToolbar, type ToolbarAction } from './list-toolbar';
+import { PAGE_SIZES, type ListFilter, type ListPageState } from './use-list-page';
+
+export type ListColumn<Row> = Omit<TableColumnType<Row>, 'key' | 'title' | 'sorter' | 'sortOrder'> & {
+  key: string;
+  /** Also the column toggle's label. */
+  title: string;
+  /** Server-side sorting: `true` sorts by `key`, a string by that field. */
+  sortable?: boolean | string;
+  /** Starts hidden; the column toggle brings it back. */
+  defaultHidden?: boolean;
+};
+
+export type ListPageProps<Row, Filter extends ListFilter> = {
+  list: ListPageState<Row, Filter>;
+  columns: readonly ListColumn<Row>[];
+  rowKey: (keyof Row & string) | ((row: Row) => Key);
+  /** Usually a `<SearchBar>`. */
+  search?: ReactNode;
+  add?: ToolbarAction & { onClick: () => void };
+  edit?: ToolbarAction & { onClick: (row: Row) => void };
+  del?: ToolbarAction;
+  exportFile?: ToolbarAction & { fileName: string };
+  /** More toolbar buttons (wrap them in `<Permission>` yourself). */
+  toolbarExtra?: ReactNode;
+  /** Anything else antd's Table takes (expandable, onRow…); paging, sorting and selection are the pattern's. */
+  tableProps?: Omit<TableProps<Row>, 'columns' | 'dataSource' | 'rowKey' | 'pagination' | 'onChange' | 'rowSelection' | 'loading'>;
+};
+
+const sortFieldOf = <Row,>(column: ListColumn<Row>) =>
+  typeof column.sortable === 'string' ? column.sortable : column.sortable ? column.key : undefined;
+
+export function ListPage<Row extends object, Filter extends ListFilter>({
+  list,
+  columns,
+  rowKey,
+  search,
+  add,
+  edit,
+  del,
+  exportFile,
+  toolbarExtra,
+  tableProps,
+}: ListPageProps<Row, Filter>) {
+  const t = useListMessages();
+  const [hidden, setHidden] = useState<string[]>(() => columns.filter((column) => column.defaultHidden).map((column) => column.key));
+  const [sortField, sortDirection] = (list.sort[0] ?? '').split(',');
+
+  const tableColumns: TableColumnType<Row>[] = columns
+    .filter((column) => !hidden.includes(column.key))
+    .map(({ sortable: _sortable, defaultHidden: _defaultHidden, ...column }, index) => {
+      const field = sortFieldOf(columns.find((candidate) => candidate.key === column.key) ?? columns[index]!);
+      if (field === undefined) return column;
+      return {
+        ...column,
+        sorter: true,
+        sortOrder: field === sortField ? (sortDirection === 'asc' ? 'ascend' : 'descend') : null,
+      };
+    });
+
+  const onChange: TableProps<Row>['onChange'] = (_pagination, _filters, sorter, extra) => {
+    if (extra.action !== 'sort') return;
+    const sorters = (Array.isArray(sorter) ? sorter : [sorter]) as SorterResult<Row>[];
+    list.setSort(
+      sorters.flatMap((item) => {
+        const column = columns.find((candidate) => candidate.key === item.columnKey);
+        const field = column && sortFieldOf(column);
+        return field && item.order ? [`${field},${item.order === 'ascend' ? 'asc' : 'desc'}`] : [];
+      }),
+    );
+  };
+
+  const selectable = edit !== undefined || del !== undefined;
+  const rowKeyOf = (row: Row): Key => (typeof rowKey === 'function' ? rowKey(row) : (row[rowKey] as Key));
+
+  return (
+    <div className="list-page">
+      {search}
+      <ListToolbar
+        add={add}
+        edit={edit && { permission: edit.permission, onClick: () => list.selectedRows[0] && edit.onClick(list.selectedRows[0]) }}
+        del={del && { permission: del.permission, onConfirm: () => list.remove(list.selectedKeys) }}
+        exportFile={
+          exportFile && {
+            permission: exportFile.permission,
+            onClick: () => downloadFile(`${list.path}/download`, list.exportParams, exportFile.fileName),
+          }
+        }
+        onRefresh={() => void list.refresh()}
+        refreshing={list.loading}
+        selectedCount={list.selectedKeys.length}
+        columns={columns.map(({ key, title }) => ({ key, title }))}
+        hiddenColumns={hidden}
+        onHiddenColumnsChange={setHidden}
+        extra={toolbarExtra}
+      />
+      <Table<Row>
+        {...tableProps}
+        style={{ marginTop: 8, ...tableProps?.style }}
+        columns={tableColumns}
+        dataSource={list.rows}
+        rowKey={rowKeyOf}
+        loading={list.loading}
+        scroll={{ x: 'max-content', ...tableProps?.scroll }}
+        onChange={onChange}
+        rowSelection={
+          selectable
+            ? {
+                selectedRowKeys: list.selectedKeys,
+                onChange: (keys, rows) => list.setSelection(keys, rows),
+              }
+            : undefined
+        }
+        pagination={{
+          current: list.page + 1,
+          pageSize: list.size,
+          total: list.total,
+          pageSizeOptions: PAGE_SIZES.map(String),
+          showSizeChanger: true,
+          showTotal: (total) => t('list.total', { total }),
+          onChange: (current, pageSize) => list.setPage(current - 1, pageSize),
+        }}
+      />
+    </div>
+  );
+}
