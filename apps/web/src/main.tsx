@@ -26,6 +26,16 @@ configureHttpClient({
   translate: (key) => i18next.t(key),
 });
 
+// A page chunk that no longer exists means a new version was deployed while this tab was open:
+// reload once to pick it up, rather than leave a blank view.
+window.addEventListener('vite:preloadError', (event) => {
+  const last = Number(sessionStorage.getItem('chunk-reload-at') ?? 0);
+  if (Date.now() - last < 10_000) return;
+  event.preventDefault();
+  sessionStorage.setItem('chunk-reload-at', String(Date.now()));
+  window.location.reload();
+});
+
 // The theme colour reaches the pages without antd (login, learner pages) through this variable.
 document.documentElement.style.setProperty('--color-primary', storedTheme());
 

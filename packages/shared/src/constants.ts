@@ -64,6 +64,9 @@ export function clampSearchPattern(pattern: string): string {
 // One request fetches a whole dictionary; the back end caps page size at 9999.
 export const DICT_PAGE = { page: 0, size: 9999 } as const;
 
+/** Breadcrumbs render a directory with this redirect as plain text (eladmin's lower-case spelling). */
+export const NO_REDIRECT = 'noredirect' as const;
+
 export const ROLE_SYSTEM_DEFAULT = 'ROLE_SYSTEM_DEFAULT' as const;
 export const ADMIN_PERMISSION = 'admin' as const;
 

@@ -8,8 +8,6 @@ export const menuTypeSchema = z.literal(MENU_TYPES);
 /** What a parent-less menu's `pid` is on the way in: eladmin's form sends 0 for "top level". */
 export const TOP_LEVEL_PID = 0;
 
-/** Breadcrumbs render a directory with this redirect as plain text (eladmin's lower-case spelling). */
-export const NO_REDIRECT = 'noredirect';
 
 /** A menu record as lists, the lazy table and the parent picker show it. */
 export const menuSchema = z.object({

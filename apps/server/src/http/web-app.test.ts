@@ -71,6 +71,10 @@ describe('the built web app', () => {
     expect(api.statusCode).toBe(404);
     expect(api.json()).toMatchObject({ status: 404 });
 
+    const staleChunk = await app.inject({ method: 'GET', url: '/assets/page-gone1234.js' });
+    expect(staleChunk.statusCode).toBe(404);
+    expect(staleChunk.headers['content-type']).toMatch(/^application\/json/);
+
     const post = await app.inject({ method: 'POST', url: '/home', payload: {} });
     expect(post.statusCode).toBe(404);
     expect(post.json()).toMatchObject({ status: 404 });

@@ -30,7 +30,9 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     },
   });
   app.setNotFoundHandler((request, reply) => {
-    if (isApiPath(request.url) || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    // A missing hashed asset is a stale page from before a deploy: a 404 lets the browser see it
+    // fail, where index.html would arrive as a script with the wrong MIME type.
+    if (isApiPath(request.url) || request.url.startsWith('/assets/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return sendNotFound(request, reply);
     }
     return reply.header('cache-control', REVALIDATE).sendFile('index.html');

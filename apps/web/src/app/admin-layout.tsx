@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider, Spin, type ConfigProviderProps, type ThemeConfig } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
-import { useEffect, useLayoutEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { useAppStore } from '../features/layout/app-store';
@@ -11,7 +11,6 @@ import { AppFooter } from '../features/layout/app-footer';
 import { AppMain } from '../features/layout/app-main';
 import { useLayoutMessages } from '../features/layout/layout-messages';
 import { Navbar } from '../features/layout/navbar';
-import { SettingsDrawer } from '../features/layout/settings-drawer';
 import { useSettingsStore } from '../features/layout/settings-store';
 import { Sidebar } from '../features/layout/sidebar';
 import { useResizeHandler } from '../features/layout/use-resize-handler';
@@ -32,6 +31,9 @@ const COMPONENT_SIZE: Record<Size, ConfigProviderProps['componentSize']> = {
   small: 'small',
   mini: 'small',
 };
+// The drawer, its colour picker and palette load the first time someone opens the settings.
+const SettingsDrawer = lazy(async () => ({ default: (await import('../features/layout/settings-drawer')).SettingsDrawer }));
+
 const MINI_TOKENS: ThemeConfig['token'] = { fontSize: 12, controlHeightSM: 20 };
 
 function useTabsFollowRoutes(routes: readonly ViewRoute[], loading: boolean): void {
@@ -74,6 +76,9 @@ function Shell() {
   const tagsView = useSettingsStore((state) => state.tagsView);
   const fixedHeader = useSettingsStore((state) => state.fixedHeader);
   const showFooter = useSettingsStore((state) => state.showFooter);
+  const drawerOpen = useSettingsStore((state) => state.drawerOpen);
+  const [drawerWanted, setDrawerWanted] = useState(false);
+  if (drawerOpen && !drawerWanted) setDrawerWanted(true);
   useResizeHandler();
   useTabsFollowRoutes(routes, loading);
 
@@ -106,7 +111,11 @@ function Shell() {
         <AppMain routes={routes} loadPage={loadPage} />
         {showFooter && <AppFooter />}
       </div>
-      <SettingsDrawer />
+      {drawerWanted && (
+        <Suspense fallback={null}>
+          <SettingsDrawer />
+        </Suspense>
+      )}
     </div>
   );
 }

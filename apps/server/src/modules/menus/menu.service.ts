@@ -1,6 +1,6 @@
+import { NO_REDIRECT } from '@cloud-classroom/shared/constants';
 import {
   isExternalMenuPath,
-  NO_REDIRECT,
   type Menu,
   type MenuInput,
   type MenuQuery,

@@ -3,7 +3,6 @@ import { lazy, Suspense } from 'react';
 import { useLayoutMessages } from './layout-messages';
 import { useSettingsStore } from './settings-store';
 
-// The colour picker is the heaviest part of the shell; it loads the first time the drawer opens.
 const SettingsPanel = lazy(() => import('./settings-panel'));
 
 export function SettingsDrawer() {

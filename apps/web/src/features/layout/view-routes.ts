@@ -1,4 +1,5 @@
-import { NO_REDIRECT, type MenuRoute } from '@cloud-classroom/shared/menus';
+import { NO_REDIRECT } from '@cloud-classroom/shared/constants';
+import type { MenuRoute } from '@cloud-classroom/shared/menus';
 import { matchPath } from 'react-router';
 
 export type ViewMeta = {
