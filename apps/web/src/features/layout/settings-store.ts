@@ -20,6 +20,24 @@ type SettingsState = LayoutSettings & {
 
 const HEX_COLOUR = /^#[0-9a-f]{6}$/i;
 
+/** The layout choices this browser remembers; the theme has its own cookie (§9), the drawer none. */
+const REMEMBERED_SWITCHES = ['tagsView', 'fixedHeader', 'sidebarLogo', 'uniqueOpened'] as const;
+type RememberedSwitches = Pick<LayoutSettings, (typeof REMEMBERED_SWITCHES)[number]>;
+
+/**
+ * Only the remembered switches, and only booleans, come back from local storage: whatever else
+ * an older build or a hand edit left there must not override the theme cookie or open the drawer.
+ */
+function rememberedSwitchesOf(stored: unknown): Partial<RememberedSwitches> {
+  if (typeof stored !== 'object' || stored === null) return {};
+  const switches: Partial<RememberedSwitches> = {};
+  for (const key of REMEMBERED_SWITCHES) {
+    const value: unknown = (stored as Record<string, unknown>)[key];
+    if (typeof value === 'boolean') switches[key] = value;
+  }
+  return switches;
+}
+
 /** SPEC §4: the theme comes back from its cookie when the layout mounts. */
 export function storedTheme(): string {
   const theme = Cookies.get(THEME_COOKIE);
@@ -45,9 +63,9 @@ export const useSettingsStore = create<SettingsState>()(
       },
     }),
     {
-      // The other layout choices are remembered in this browser; the theme has its own cookie (§9).
       name: 'layout-settings',
       partialize: ({ tagsView, fixedHeader, sidebarLogo, uniqueOpened }) => ({ tagsView, fixedHeader, sidebarLogo, uniqueOpened }),
+      merge: (stored, current) => ({ ...current, ...rememberedSwitchesOf(stored) }),
     },
   ),
 );
