@@ -1,0 +1,159 @@
+import type { Menu } from '@cloud-classroom/shared/menus';
+import { DeleteOutlined } from '@ant-design/icons';
+import { App, Button, Form, Input, Table, Tag, type TableColumnType } from 'antd';
+import { useState } from 'react';
+import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
+import { useListMessages } from '../../components/list-page/list-page-messages';
+import { ListToolbar } from '../../components/list-page/list-toolbar';
+import { SearchBar } from '../../components/list-page/search-bar';
+import { useListPage } from '../../components/list-page/use-list-page';
+import { MenuIcon } from '../../components/menu-icon';
+import { Permission, useCheckPermission } from '../../components/permission';
+import { downloadFile } from '../../lib/download';
+import { MenuFormDialog } from './menu-form-dialog';
+import { useMenuMessages } from './menu-messages';
+import { fetchMenuChildren } from './menus-api';
+import { useLazyTree } from './use-lazy-tree';
+
+type MenuFilter = { blurry?: string; createTime?: TimeRangeValue };
+
+const ADD = ['admin', 'menu:add'];
+const EDIT = ['admin', 'menu:edit'];
+const DEL = ['admin', 'menu:del'];
+const LIST = ['admin', 'menu:list'];
+
+type Dialog = { open: false } | { open: true; menu?: Menu };
+
+/** System → menus: the lazy menu tree, its filters, and add / edit / delete / export. */
+export default function MenuListPage() {
+  const t = useMenuMessages();
+  const tl = useListMessages();
+  const { modal } = App.useApp();
+  const can = useCheckPermission();
+  // GET api/menus answers every match at once (no paging): the top level, or matches at any level while filtered.
+  const list = useListPage<Menu, MenuFilter>({ queryKey: 'menus', path: 'api/menus' });
+  const tree = useLazyTree<Menu>({ queryKey: 'menus', rows: list.rows, fetchChildren: fetchMenuChildren });
+  const [dialog, setDialog] = useState<Dialog>({ open: false });
+
+  const confirmDelete = (menus: readonly Menu[]) => {
+    const ids = menus.map((menu) => menu.id);
+    modal.confirm({
+      title: tl('list.deleteTitle'),
+      content: (
+        <>
+          <p>{t('menus.deleteConfirm', { count: ids.length })}</p>
+          {menus.some((menu) => menu.hasChildren) && <p>{t('menus.deleteSubtree')}</p>}
+        </>
+      ),
+      okText: tl('common.confirm'),
+      cancelText: tl('common.cancel'),
+      okButtonProps: { danger: true },
+      onOk: async () => {
+        try {
+          await list.remove(ids);
+          tree.collapse(ids);
+        } catch {
+          // The http client has shown the refusal.
+        }
+      },
+    });
+  };
+
+  const flag = (value: boolean) => (value ? tl('list.yes') : tl('list.no'));
+  const showActions = can(EDIT) || can(DEL);
+
+  const columns: TableColumnType<Menu>[] = [
+    { key: 'title', title: t('menus.col.title'), dataIndex: 'title', width: 200, ellipsis: true },
+    { key: 'icon', title: t('menus.col.icon'), dataIndex: 'icon', width: 60, align: 'center', render: (icon: string | null) => <MenuIcon name={icon} /> },
+    {
+      key: 'type',
+      title: t('menus.col.type'),
+      dataIndex: 'type',
+      width: 80,
+      render: (type: Menu['type']) => <Tag color={['blue', 'green', 'orange'][type]}>{t(`menus.type.${type}`)}</Tag>,
+    },
+    { key: 'menuSort', title: t('menus.col.sort'), dataIndex: 'menuSort', width: 70, align: 'center' },
+    { key: 'permission', title: t('menus.col.permission'), dataIndex: 'permission', ellipsis: true },
+    { key: 'component', title: t('menus.col.component'), dataIndex: 'component', ellipsis: true },
+    { key: 'iFrame', title: t('menus.col.iFrame'), dataIndex: 'iFrame', width: 70, render: flag },
+    { key: 'cache', title: t('menus.col.cache'), dataIndex: 'cache', width: 70, render: flag },
+    { key: 'hidden', title: t('menus.col.visible'), dataIndex: 'hidden', width: 70, render: (hidden: boolean) => flag(!hidden) },
+    { key: 'createTime', title: tl('list.createTime'), dataIndex: 'createTime', width: 170 },
+  ];
+  if (showActions) {
+    columns.push({
+      key: 'actions',
+      title: tl('list.actions'),
+      width: 130,
+      fixed: 'right',
+      render: (_value, menu) => (
+        <>
+          <Permission roles={EDIT}>
+            <Button type="link" size="small" onClick={() => setDialog({ open: true, menu })}>
+              {tl('list.edit')}
+            </Button>
+          </Permission>
+          <Permission roles={DEL}>
+            <Button type="link" size="small" danger onClick={() => confirmDelete([menu])}>
+              {tl('list.delete')}
+            </Button>
+          </Permission>
+        </>
+      ),
+    });
+  }
+
+  return (
+    <div className="list-page">
+      <SearchBar list={list}>
+        <Form.Item name="blurry">
+          <Input allowClear placeholder={t('menus.blurry')} aria-label={t('menus.blurry')} style={{ width: 200, maxWidth: '100%' }} />
+        </Form.Item>
+        <Form.Item name="createTime">
+          <DateRangeFilter />
+        </Form.Item>
+      </SearchBar>
+      <ListToolbar
+        add={{ permission: ADD, onClick: () => setDialog({ open: true }) }}
+        edit={{ permission: EDIT, onClick: () => list.selectedRows[0] && setDialog({ open: true, menu: list.selectedRows[0] }) }}
+        exportFile={{
+          permission: LIST,
+          onClick: () => downloadFile('api/menus/download', list.exportParams, t('menus.exportName')),
+        }}
+        extra={
+          <Permission roles={DEL}>
+            <Button danger icon={<DeleteOutlined />} disabled={list.selectedRows.length === 0} onClick={() => confirmDelete(list.selectedRows)}>
+              {tl('list.delete')}
+            </Button>
+          </Permission>
+        }
+        onRefresh={() => void list.refresh()}
+        refreshing={list.loading || tree.loading}
+        selectedCount={list.selectedKeys.length}
+      />
+      <Table<Menu>
+        style={{ marginTop: 8 }}
+        rowKey="id"
+        columns={columns}
+        dataSource={tree.data}
+        loading={list.loading || tree.loading}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        expandable={{ expandedRowKeys: tree.expandedRowKeys, onExpand: tree.onExpand, indentSize: 16 }}
+        rowSelection={
+          can(EDIT) || can(DEL)
+            ? { selectedRowKeys: list.selectedKeys, onChange: (keys, rows) => list.setSelection(keys, rows) }
+            : undefined
+        }
+      />
+      {dialog.open && (
+        <MenuFormDialog
+          open
+          menu={dialog.menu}
+          onClose={() => setDialog({ open: false })}
+          onSaved={() => void list.refresh()}
+        />
+      )}
+    </div>
+  );
+}
