@@ -1,5 +1,4 @@
 import { POINT_COOKIE } from '@cloud-classroom/shared/constants';
-import i18next from 'i18next';
 import Cookies from 'js-cookie';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -8,8 +7,9 @@ import { createAppRoutes } from './app/routes';
 import { useUserStore } from './features/auth/user-store';
 import { storedTheme } from './features/layout/settings-store';
 import { configureHttpClient } from './lib/http-client';
-import { initI18n } from './lib/i18n';
 import { showToast } from './lib/toast';
+import { getLocale, setLocale } from './lib/use-locale-text';
+import { translate } from '@cloud-classroom/shared/messages';
 import './styles.css';
 
 const router = createBrowserRouter(createAppRoutes());
@@ -23,7 +23,7 @@ configureHttpClient({
   },
   onForbidden: () => void router.navigate('/401'),
   notifyError: (message) => showToast(message),
-  translate: (key) => i18next.t(key),
+  translate: (key) => translate(getLocale(), key),
 });
 
 // A page chunk that no longer exists means a new version was deployed while this tab was open:
@@ -39,7 +39,7 @@ window.addEventListener('vite:preloadError', (event) => {
 // The theme colour reaches the pages without antd (login, learner pages) through this variable.
 document.documentElement.style.setProperty('--color-primary', storedTheme());
 
-await initI18n();
+setLocale(getLocale(), false);
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html has no #root element');
 createRoot(container).render(

@@ -6,7 +6,7 @@ import Cookies from 'js-cookie';
  * The one door to the API, with SPEC §7's conventions and §8's error catalogue.
  *
  * Built on fetch rather than axios (DESIGN.md §3): axios adds about 14 KiB gzipped, and the
- * login page, which must call the API, has a 130 KiB budget with React, the router and i18next
+ * login page, which must call the API, has a 130 KiB budget with React and the router
  * already spending 115 of it. Everything the spec's interceptors do maps onto fetch.
  */
 

@@ -1,7 +1,12 @@
 import type { Locale } from '@cloud-classroom/shared/locale';
 import type { MessageKey } from '@cloud-classroom/shared/messages';
-import i18next from 'i18next';
-import { useTranslation } from 'react-i18next';
+import { setI18n, useTranslation } from 'react-i18next';
+import { ensureI18n } from './i18n';
+
+// react-i18next joins with the back office (every back-office module registers messages); the
+// pages before it use useLocaleText, because the login page's 130 KiB budget has no room for it.
+const i18next = ensureI18n();
+setI18n(i18next);
 
 export type MessageBundle<Key extends string = string> = Record<Locale, Record<Key, string>>;
 export type Translate<Key extends string> = (key: Key | MessageKey, options?: Record<string, unknown>) => string;

@@ -1,6 +1,7 @@
-import { useTranslation } from 'react-i18next';
+
 import { Link, useNavigate } from 'react-router';
 import type { MessageKey } from '@cloud-classroom/shared/messages';
+import { useLocaleText } from '../../lib/use-locale-text';
 
 type StatusPageProps = { code: '404' | '401'; titleKey: MessageKey; textKey: MessageKey };
 
@@ -13,7 +14,7 @@ function canGoBack(): boolean {
 
 /** The full-page answer for a path that does not exist or may not be seen. */
 export function StatusPage({ code, titleKey, textKey }: StatusPageProps) {
-  const { t } = useTranslation();
+  const { t } = useLocaleText();
   const navigate = useNavigate();
   return (
     <main className="status-page" data-status={code}>

@@ -2,13 +2,12 @@ import { POINT_COOKIE } from '@cloud-classroom/shared/constants';
 import type { Captcha } from '@cloud-classroom/shared/auth';
 import Cookies from 'js-cookie';
 import { useEffect, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { HttpError } from '../../lib/http-client';
-import { changeLocale } from '../../lib/i18n';
 import { getCaptcha } from './auth-api';
 import { safeRedirect } from './safe-redirect';
 import { canUseBackOffice, useUserStore } from './user-store';
+import { setLocale, useLocaleText } from '../../lib/use-locale-text';
 import './login-page.css';
 
 type Field = 'username' | 'password' | 'code';
@@ -18,7 +17,7 @@ type Field = 'username' | 'password' | 'code';
  * weighs about 208), styled with the same theme colour through CSS variables.
  */
 export function LoginPage() {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useLocaleText();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const login = useUserStore((state) => state.login);
@@ -40,7 +39,9 @@ export function LoginPage() {
     setValues((current) => ({ ...current, code: '' }));
     getCaptcha().then(setCaptcha, () => setCaptcha(undefined));
   };
-  useEffect(refreshCaptcha, []);
+  useEffect(() => {
+    getCaptcha().then(setCaptcha, () => setCaptcha(undefined));
+  }, []);
 
   const captchaEnabled = captcha?.enabled !== false;
 
@@ -89,7 +90,7 @@ export function LoginPage() {
 
   return (
     <main className="login-page">
-      <button type="button" className="login-language" onClick={() => void changeLocale(i18n.language === 'en-US' ? 'zh-CN' : 'en-US')}>
+      <button type="button" className="login-language" onClick={() => setLocale(language === 'en-US' ? 'zh-CN' : 'en-US')}>
         {t('login.language')}
       </button>
       <form className="login-card" onSubmit={submit} noValidate>

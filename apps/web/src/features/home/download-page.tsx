@@ -1,9 +1,10 @@
-import { useTranslation } from 'react-i18next';
+
 import { Link } from 'react-router';
+import { useLocaleText } from '../../lib/use-locale-text';
 
 /** Public (SPEC §2): where installation media would be offered; none is published yet. */
 export function DownloadPage() {
-  const { t } = useTranslation();
+  const { t } = useLocaleText();
   return (
     <main className="status-page">
       <h1 className="status-page__title">{t('download.title')}</h1>

@@ -1,14 +1,14 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { canUseBackOffice, useUserStore } from '../auth/user-store';
+import { useLocaleText } from '../../lib/use-locale-text';
 
 /**
  * The learner's landing page. The course catalogue, learning records and certificates join it
  * with the learner issue; until then it says who is signed in and lets them leave.
  */
 export function HomePage() {
-  const { t } = useTranslation();
+  const { t } = useLocaleText();
   const user = useUserStore((state) => state.user);
   const staff = useUserStore((state) => canUseBackOffice(state.roles));
   useEffect(() => {

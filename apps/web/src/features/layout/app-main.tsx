@@ -1,4 +1,4 @@
-import { Result, Spin } from 'antd';
+import { Spin } from 'antd';
 import { lazy, Suspense, useEffect, useMemo, type ComponentType, type LazyExoticComponent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
@@ -10,25 +10,51 @@ export type PageLoader = (component: string) => (() => Promise<{ default: Compon
 
 const REDIRECT_PREFIX = '/redirect';
 
+/** One lazy component per loader and page name, so a page keeps its identity across renders. */
+const lazyPages = new WeakMap<PageLoader, Map<string, LazyExoticComponent<ComponentType>>>();
+
+function lazyPage(loadPage: PageLoader, name: string): ComponentType | undefined {
+  let pages = lazyPages.get(loadPage);
+  if (pages === undefined) {
+    pages = new Map();
+    lazyPages.set(loadPage, pages);
+  }
+  let page = pages.get(name);
+  if (page === undefined) {
+    const load = loadPage(name);
+    if (load === undefined) return undefined;
+    page = lazy(load);
+    pages.set(name, page);
+  }
+  return page;
+}
+
 function NotInBuild({ component }: { component: string }) {
   const { t } = useTranslation();
-  return <Result status="warning" title={t('page.notInBuild.title')} subTitle={t('page.notInBuild.text', { component })} />;
+  // Plain markup rather than antd's Result, whose illustrations weigh 5 KiB in the shell's first load.
+  return (
+    <section className="status-page status-page--inline" role="alert">
+      <h2 className="status-page__title">{t('page.notInBuild.title')}</h2>
+      <p className="status-page__text">{t('page.notInBuild.text', { component })}</p>
+    </section>
+  );
 }
 
 /** SPEC §2's /redirect/{path*}: re-mounts the target view's page, then shows it again. */
-function RedirectView({ pathname, search }: { pathname: string; search: string }) {
+function RedirectView({ target, search }: { target: string; search: string }) {
   const navigate = useNavigate();
   useEffect(() => {
-    const target = pathname.slice(REDIRECT_PREFIX.length) || '/';
     useTagsViewStore.getState().refreshView(target);
     navigate(`${target}${search}`, { replace: true });
-  }, [navigate, pathname, search]);
+  }, [navigate, target, search]);
   return null;
 }
 
 /**
  * The main area. Cached views stay mounted while hidden, as keep-alive does in eladmin, so a
- * half-filled search or an open page of a list survives a trip to another tab.
+ * half-filled search or an open page of a list survives a trip to another tab. Each view is
+ * keyed by its own path (a page with a path parameter may be open under several), and all of
+ * them sit in one keyed list so that switching tabs moves them instead of mounting them again.
  */
 export function AppMain({ routes, loadPage }: { routes: readonly ViewRoute[]; loadPage: PageLoader }) {
   const { pathname, search } = useLocation();
@@ -37,44 +63,36 @@ export function AppMain({ routes, loadPage }: { routes: readonly ViewRoute[]; lo
   const refreshKeys = useTagsViewStore((state) => state.refreshKeys);
   const course = useSelectedCourseStore((state) => state.course);
   const pages = useMemo(() => pagesOf(routes), [routes]);
-  const components = useMemo(() => new Map<string, LazyExoticComponent<ComponentType>>(), []);
 
-  if (pathname.startsWith(`${REDIRECT_PREFIX}/`)) return <RedirectView pathname={pathname} search={search} />;
-  const active = findPage(pages, pathname);
-  if (active === undefined) return <Navigate to="/404" replace />;
-  if (needsSelectedCourse(pathname) && course === undefined) return <Navigate to={COURSE_PICKER_PATH} replace />;
+  // While a view is being refreshed the other cached views stay mounted; only the target goes.
+  const redirecting = pathname.startsWith(`${REDIRECT_PREFIX}/`);
+  const target = redirecting ? pathname.slice(REDIRECT_PREFIX.length) : pathname;
+  const active = redirecting ? undefined : findPage(pages, pathname);
+  if (!redirecting && active === undefined) return <Navigate to="/404" replace />;
+  if (!redirecting && needsSelectedCourse(pathname) && course === undefined) return <Navigate to={COURSE_PICKER_PATH} replace />;
 
-  const componentOf = (name: string): ComponentType | undefined => {
-    let component = components.get(name);
-    if (component === undefined) {
-      const load = loadPage(name);
-      if (load === undefined) return undefined;
-      component = lazy(load);
-      components.set(name, component);
-    }
-    return component;
-  };
+  const kept = visitedViews.flatMap((view) => {
+    if (view.name === undefined || !cachedViews.includes(view.name) || view.path === target) return [];
+    const page = findPage(pages, view.path);
+    return page === undefined ? [] : [{ path: view.path, page }];
+  });
 
-  const kept = visitedViews
-    .filter((view) => view.name !== undefined && cachedViews.includes(view.name) && view.path !== active.path)
-    .map((view) => findPage(pages, view.path))
-    .filter((page): page is ViewRoute => page !== undefined);
-
-  const render = (page: ViewRoute, shown: boolean) => {
-    const Page = componentOf(page.component ?? '');
+  const render = (path: string, page: ViewRoute, shown: boolean) => {
+    const Page = lazyPage(loadPage, page.component ?? '');
     return (
-      <div key={`${page.path}#${refreshKeys[page.path] ?? 0}`} className="app-view" hidden={!shown}>
+      <div key={`${path}#${refreshKeys[path] ?? 0}`} className="app-view" hidden={!shown}>
         {Page === undefined ? <NotInBuild component={page.component ?? ''} /> : <Page />}
       </div>
     );
   };
 
+  const views = kept.map(({ path, page }) => render(path, page, false));
+  if (active !== undefined) views.push(render(pathname, active, true));
+
   return (
     <main className="app-main">
-      <Suspense fallback={<Spin className="app-main__loading" />}>
-        {kept.map((page) => render(page, false))}
-        {render(active, true)}
-      </Suspense>
+      <Suspense fallback={<Spin className="app-main__loading" />}>{views}</Suspense>
+      {redirecting && <RedirectView target={target || '/'} search={search} />}
     </main>
   );
 }
