@@ -1,0 +1,189 @@
+import type { Dept } from '@cloud-classroom/shared/depts';
+import { DeleteOutlined } from '@ant-design/icons';
+import { App, Button, Form, Input, Select, Switch, Table, type TableColumnType } from 'antd';
+import { useState } from 'react';
+import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
+import { useListMessages } from '../../components/list-page/list-page-messages';
+import { ListToolbar } from '../../components/list-page/list-toolbar';
+import { SearchBar } from '../../components/list-page/search-bar';
+import { PAGE_SIZES, useListPage } from '../../components/list-page/use-list-page';
+import { Permission, useCheckPermission } from '../../components/permission';
+import { downloadFile } from '../../lib/download';
+import { useLazyTree } from '../menus/use-lazy-tree';
+import { DeptFormDialog } from './dept-form-dialog';
+import { useDeptMessages } from './dept-messages';
+import { fetchDeptChildren, updateDept } from './depts-api';
+
+type DeptFilter = { name?: string; enabled?: 'true' | 'false'; createTime?: TimeRangeValue };
+
+const ADD = ['admin', 'dept:add'];
+const EDIT = ['admin', 'dept:edit'];
+const DEL = ['admin', 'dept:del'];
+const LIST = ['admin', 'dept:list'];
+
+type Dialog = { open: false } | { open: true; dept?: Dept };
+
+/** System → departments: the lazy department tree, its filters, add / edit / enable / delete / export. */
+export default function DeptListPage() {
+  const t = useDeptMessages();
+  const tl = useListMessages();
+  const { modal, message } = App.useApp();
+  const can = useCheckPermission();
+  // Unfiltered, GET api/dept pages through the top level (of the caller's data scope); filtered, through matches at any level.
+  const list = useListPage<Dept, DeptFilter>({ queryKey: 'depts', path: 'api/dept', defaultSort: ['deptSort,asc'] });
+  const tree = useLazyTree<Dept>({ queryKey: 'depts', rows: list.rows, fetchChildren: fetchDeptChildren });
+  const [dialog, setDialog] = useState<Dialog>({ open: false });
+
+  const confirmDelete = (depts: readonly Dept[]) => {
+    const ids = depts.map((dept) => dept.id);
+    modal.confirm({
+      title: tl('list.deleteTitle'),
+      content: (
+        <>
+          <p>{t('depts.deleteConfirm', { count: ids.length })}</p>
+          <p>{t('depts.deleteSubtree')}</p>
+        </>
+      ),
+      okText: tl('common.confirm'),
+      cancelText: tl('common.cancel'),
+      okButtonProps: { danger: true },
+      onOk: async () => {
+        try {
+          await list.remove(ids);
+          tree.collapse(ids);
+        } catch {
+          // The http client has shown the refusal (a department still in use, say).
+        }
+      },
+    });
+  };
+
+  const confirmEnabled = (dept: Dept, enabled: boolean) => {
+    modal.confirm({
+      title: t('depts.enabled'),
+      content: t(enabled ? 'depts.enableConfirm' : 'depts.disableConfirm', { name: dept.name }),
+      okText: tl('common.confirm'),
+      cancelText: tl('common.cancel'),
+      onOk: async () => {
+        try {
+          await updateDept({ id: dept.id, name: dept.name, pid: dept.pid, deptSort: dept.deptSort, enabled });
+          message.success(tl('list.updated'));
+          await list.refresh();
+        } catch {
+          // Already notified by the http client.
+        }
+      },
+    });
+  };
+
+  const canEdit = can(EDIT);
+  const columns: TableColumnType<Dept>[] = [
+    { key: 'name', title: t('depts.name'), dataIndex: 'name', width: 240, ellipsis: true },
+    { key: 'deptSort', title: t('depts.col.sort'), dataIndex: 'deptSort', width: 80, align: 'center' },
+    {
+      key: 'enabled',
+      title: t('depts.enabled'),
+      dataIndex: 'enabled',
+      width: 100,
+      align: 'center',
+      render: (enabled: boolean, dept) => (
+        <Switch
+          size="small"
+          checked={enabled}
+          disabled={!canEdit}
+          aria-label={`${dept.name}: ${enabled ? t('depts.enable') : t('depts.disable')}`}
+          onChange={(next) => confirmEnabled(dept, next)}
+        />
+      ),
+    },
+    { key: 'createTime', title: tl('list.createTime'), dataIndex: 'createTime', width: 170 },
+  ];
+  if (canEdit || can(DEL)) {
+    columns.push({
+      key: 'actions',
+      title: tl('list.actions'),
+      width: 130,
+      fixed: 'right',
+      render: (_value, dept) => (
+        <>
+          <Permission roles={EDIT}>
+            <Button type="link" size="small" onClick={() => setDialog({ open: true, dept })}>
+              {tl('list.edit')}
+            </Button>
+          </Permission>
+          <Permission roles={DEL}>
+            <Button type="link" size="small" danger onClick={() => confirmDelete([dept])}>
+              {tl('list.delete')}
+            </Button>
+          </Permission>
+        </>
+      ),
+    });
+  }
+
+  return (
+    <div className="list-page">
+      <SearchBar list={list}>
+        {/* Own ids: the dialog's form has fields of the same names, and antd derives ids from names. */}
+        <Form.Item name="name">
+          <Input id="dept-search-name" allowClear placeholder={t('depts.namePlaceholder')} aria-label={t('depts.name')} style={{ width: 200, maxWidth: '100%' }} />
+        </Form.Item>
+        <Form.Item name="enabled">
+          <Select
+            id="dept-search-enabled"
+            allowClear
+            aria-label={t('depts.enabled')}
+            placeholder={t('depts.enabledPlaceholder')}
+            style={{ width: 120 }}
+            options={[
+              { value: 'true', label: t('depts.enable') },
+              { value: 'false', label: t('depts.disable') },
+            ]}
+          />
+        </Form.Item>
+        <Form.Item name="createTime">
+          <DateRangeFilter />
+        </Form.Item>
+      </SearchBar>
+      <ListToolbar
+        add={{ permission: ADD, onClick: () => setDialog({ open: true }) }}
+        edit={{ permission: EDIT, onClick: () => list.selectedRows[0] && setDialog({ open: true, dept: list.selectedRows[0] }) }}
+        exportFile={{ permission: LIST, onClick: () => downloadFile('api/dept/download', list.exportParams, t('depts.exportName')) }}
+        extra={
+          <Permission roles={DEL}>
+            <Button danger icon={<DeleteOutlined />} disabled={list.selectedRows.length === 0} onClick={() => confirmDelete(list.selectedRows)}>
+              {tl('list.delete')}
+            </Button>
+          </Permission>
+        }
+        onRefresh={() => void list.refresh()}
+        refreshing={list.loading || tree.loading}
+        selectedCount={list.selectedKeys.length}
+      />
+      <Table<Dept>
+        style={{ marginTop: 8 }}
+        rowKey="id"
+        columns={columns}
+        dataSource={tree.data}
+        loading={list.loading || tree.loading}
+        scroll={{ x: 'max-content' }}
+        expandable={{ expandedRowKeys: tree.expandedRowKeys, onExpand: tree.onExpand, indentSize: 16 }}
+        rowSelection={
+          canEdit || can(DEL) ? { selectedRowKeys: list.selectedKeys, onChange: (keys, rows) => list.setSelection(keys, rows) } : undefined
+        }
+        pagination={{
+          current: list.page + 1,
+          pageSize: list.size,
+          total: list.total,
+          pageSizeOptions: PAGE_SIZES.map(String),
+          showSizeChanger: true,
+          showTotal: (total) => tl('list.total', { total }),
+          onChange: (current, pageSize) => list.setPage(current - 1, pageSize),
+        }}
+      />
+      {dialog.open && (
+        <DeptFormDialog open dept={dialog.dept} onClose={() => setDialog({ open: false })} onSaved={() => void list.refresh()} />
+      )}
+    </div>
+  );
+}
