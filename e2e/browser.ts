@@ -28,9 +28,14 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function saveScreenshot(page: Page, name: string): Promise<string> {
+/**
+ * The whole page by default. Overlays (a modal, the mobile sidebar) are fixed to the viewport, and
+ * a full-page capture of them shows the page shifted around them: pass `{ fullPage: false }`.
+ */
+export async function saveScreenshot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<string> {
   fs.mkdirSync(screenshotDir, { recursive: true });
   const file = path.join(screenshotDir, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  // Finished transitions: a screenshot shows the state a journey reached, not a frame of its animation.
+  await page.screenshot({ path: file, fullPage, animations: 'disabled' });
   return file;
 }

@@ -1,15 +1,22 @@
+import crypto from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { startServer } from './server-process.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The password of every seeded account (admin, teacher, learner1..3) in this run. */
+    accountPassword: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const server = await startServer();
+  // A fresh password per run, so nothing in the journeys depends on a value known in advance;
+  // the captcha is off so the login form hides its code field and journeys can sign in.
+  const accountPassword = `e2e-${crypto.randomBytes(12).toString('base64url')}`;
+  const server = await startServer({ ADMIN_PASSWORD: accountPassword, CAPTCHA_ENABLED: 'false' });
   project.provide('baseUrl', server.baseUrl);
+  project.provide('accountPassword', accountPassword);
   return async () => {
     const code = await server.stop();
     // A clean exit on SIGTERM is part of the contract (graceful shutdown), so it fails the run.

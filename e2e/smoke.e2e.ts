@@ -1,8 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-
-const baseUrl = inject('baseUrl');
+import { addTokenCookie, apiLogin, baseUrl, expectPath, recordHops } from './session.js';
 
 describe('smoke: the built app in a real browser', () => {
   let browser: Browser;
@@ -27,52 +26,54 @@ describe('smoke: the built app in a real browser', () => {
     page.on('pageerror', (error) => consoleErrors.push(error.message));
   });
 
-  it('serves the app at / and sends / on to /home', async () => {
-    // The redirects happen inside the page (history API); record each one as it happens.
-    await page.addInitScript(() => {
-      const hops: string[] = [];
-      Object.assign(window, { hops });
-      for (const method of ['pushState', 'replaceState'] as const) {
-        const original = history[method].bind(history);
-        history[method] = (...args: Parameters<History['pushState']>) => {
-          original(...args);
-          hops.push(location.pathname);
-        };
-      }
-    });
+  it('serves the app at / and, signed out, sends / on to the login page', async () => {
+    const hops = await recordHops(page);
     const response = await page.goto(`${baseUrl}/`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['cache-control']).toBe('no-cache');
-    // The router first re-stamps the entry it starts on; the first hop away from / must be /home.
-    const firstHopAway = () =>
-      page.evaluate(() => (window as unknown as { hops: string[] }).hops.find((path) => path !== '/'));
-    await expect.poll(firstHopAway).toBe('/home');
+    // The router first re-stamps the entry it starts on; the first hop away from / is the login.
+    await expect.poll(async () => (await hops()).find((path) => path !== '/')).toBe('/login?redirect=%2F');
+    await page.locator('input[name=username]').waitFor();
     expect(await page.locator('html').getAttribute('lang')).toBe('en-US');
+    expect(await page.title()).toBe('login - Cloud Classroom');
     expect(consoleErrors).toEqual([]);
     await saveScreenshot(page, 'root');
   });
 
-  it('shows the 404 page for an unknown path, at /404', async () => {
-    await page.goto(`${baseUrl}/no/such/page?x=1`);
-    await page.waitForURL(`${baseUrl}/404`);
+  it('with a session, sends / on to /home', async () => {
+    await addTokenCookie(context, await apiLogin('admin'));
+    await page.goto(`${baseUrl}/`);
+    await expectPath(page, '/home');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('shows the 404 page at /404, and a signed-in unknown path ends there', async () => {
+    await page.goto(`${baseUrl}/404`);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Page not found');
     await expect(page.getByRole('link', { name: 'Back to home' }).isVisible()).resolves.toBe(true);
     expect(await page.locator('main').count()).toBe(1);
-    expect(consoleErrors).toEqual([]);
     await saveScreenshot(page, '404');
+
+    // Signed out, any other path is the login's business; signed in, the back office answers /404.
+    await page.goto(`${baseUrl}/no/such/page?x=1`);
+    await expectPath(page, '/login?redirect=%2Fno%2Fsuch%2Fpage%3Fx%3D1');
+    await addTokenCookie(context, await apiLogin('admin'));
+    await page.goto(`${baseUrl}/no/such/page?x=1`);
+    await expectPath(page, '/404');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Page not found');
+    expect(consoleErrors).toEqual([]);
   });
 
-  it('shows the 401 page, and "Go back" only once there is somewhere to go back to', async () => {
+  it('shows the 401 page without "Go back" when opened directly; "Back to home" signed out asks for a login', async () => {
     await page.goto(`${baseUrl}/401`);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('No permission');
     expect(await page.getByRole('button', { name: 'Go back' }).count()).toBe(0);
     await saveScreenshot(page, '401');
 
-    // Home is / → /home, which is not built yet, so it ends on /404 with /401 behind it.
+    // Home is /, which needs a session. ("Go back" with history behind it: login.e2e.ts, the 403 journey.)
     await page.getByRole('link', { name: 'Back to home' }).click();
-    await page.waitForURL(`${baseUrl}/404`);
-    await page.getByRole('button', { name: 'Go back' }).click();
-    await page.waitForURL(`${baseUrl}/401`);
+    await expectPath(page, '/login?redirect=%2F');
   });
 
   it('speaks Chinese to a Chinese browser', async () => {

@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.js';
+import { addTokenCookie, apiLogin, baseUrl, waitForShell } from './session.js';
+
+/**
+ * DESIGN.md §8's bundle budgets, measured the way a first visit pays for them: every JS and CSS
+ * file the page loads until the network is idle, each counted at its gzip size (level 9, of the
+ * original file in the build; the server's own .br siblings are smaller, so gzip is the honest
+ * upper figure for any client).
+ */
+const distDir = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
+const reportFile = fileURLToPath(new URL('../artifacts/bundle-budget.json', import.meta.url));
+const KIB = 1024;
+
+type Measurement = { name: string; path: string; budgetKiB: number; gzipKiB: number; files: Array<{ file: string; gzipBytes: number }> };
+
+const gzipSize = (file: string) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+const oneDecimal = (value: number) => Math.round(value * 10) / 10;
+
+/** Opens `url` in `page`, waits for `ready` and an idle network, and sums what its scripts and styles weigh. */
+async function measure(page: Page, url: string, ready: (page: Page) => Promise<void>): Promise<Omit<Measurement, 'name' | 'budgetKiB'>> {
+  const loaded = new Map<string, number>();
+  page.on('response', (response) => {
+    const target = new URL(response.url());
+    if (target.origin === baseUrl && /\.(js|css)$/.test(target.pathname)) loaded.set(target.pathname, response.status());
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  await ready(page);
+  await page.waitForLoadState('networkidle');
+
+  const files = [...loaded].map(([urlPath, status]) => {
+    // A 404 here is a build that changed under the running server: the figure would be wrong.
+    expect(status, `${urlPath} answered ${status}`).toBe(200);
+    const file = path.join(distDir, decodeURIComponent(urlPath));
+    expect(file.startsWith(distDir + path.sep), `${urlPath} is outside the build`).toBe(true);
+    return { file: urlPath, gzipBytes: gzipSize(file) };
+  });
+  files.sort((a, b) => b.gzipBytes - a.gzipBytes);
+  const total = files.reduce((sum, file) => sum + file.gzipBytes, 0);
+  return { path: new URL(url).pathname, gzipKiB: oneDecimal(total / KIB), files };
+}
+
+describe('bundle budgets (DESIGN.md §8)', () => {
+  let browser: Browser;
+  const measurements: Measurement[] = [];
+
+  function report(measurement: Measurement): void {
+    measurements.push(measurement);
+    const largest = measurement.files
+      .slice(0, 5)
+      .map((file) => `${path.basename(file.file)} ${oneDecimal(file.gzipBytes / KIB)}`)
+      .join(', ');
+    console.log(
+      `bundle budget: ${measurement.name} (${measurement.path}) ${measurement.gzipKiB.toFixed(1)} KiB gzip of ${measurement.budgetKiB} KiB` +
+        ` in ${measurement.files.length} files; largest: ${largest}`,
+    );
+  }
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    fs.mkdirSync(path.dirname(reportFile), { recursive: true });
+    fs.writeFileSync(reportFile, `${JSON.stringify({ measuredAt: new Date().toISOString(), measurements }, null, 2)}\n`);
+  });
+
+  it('the login page, on a first visit, loads at most 130 KiB of gzipped JS and CSS', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    const measured = await measure(page, `${baseUrl}/login`, async (login) => {
+      await login.locator('input[name=password]').waitFor();
+      await login.locator('input[name=code]').waitFor({ state: 'detached' });
+    });
+    await context.close();
+    const measurement = { name: 'login page', budgetKiB: 130, ...measured };
+    report(measurement);
+    expect(measured.files.length).toBeGreaterThan(0);
+    expect(measurement.gzipKiB, `login page over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
+  });
+
+  it("the admin shell's first screen (/dashboard, signed in) loads at most 360 KiB of gzipped JS and CSS", async () => {
+    // Signed in through the API, then a fresh context opens /dashboard: everything the first
+    // screen of the back office needs, the login page's shared chunks included.
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
+    await addTokenCookie(context, await apiLogin('admin'));
+    const page = await context.newPage();
+    const measured = await measure(page, `${baseUrl}/dashboard`, async (dashboard) => {
+      await waitForShell(dashboard);
+      await dashboard.locator('.app-view:not([hidden]) > *').first().waitFor();
+    });
+    await context.close();
+    const measurement = { name: 'admin shell first route', budgetKiB: 360, ...measured };
+    report(measurement);
+    expect(measurement.gzipKiB, `admin shell over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
+  });
+});

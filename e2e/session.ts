@@ -1,0 +1,102 @@
+import type { BrowserContext, Cookie, Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+
+/** The cookie names are part of the contract with eladmin's clients, spelling mistake included. */
+export const TOKEN_COOKIE = 'TW-PLATFORM-TOEKN';
+export const POINT_COOKIE = 'point';
+
+export const baseUrl = inject('baseUrl');
+export const accountPassword = inject('accountPassword');
+
+export type Account = 'admin' | 'teacher' | 'learner1' | 'learner2' | 'learner3';
+
+/**
+ * Signs in through the API, as a script would. The server allows 30 login attempts a minute from
+ * one address, and every journey runs from 127.0.0.1, so journeys that are not about the login
+ * form share a token where they can.
+ */
+export async function apiLogin(username: Account = 'admin'): Promise<string> {
+  const response = await fetch(`${baseUrl}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: accountPassword }),
+  });
+  if (!response.ok) throw new Error(`login as ${username} answered ${response.status}: ${await response.text()}`);
+  const { token } = (await response.json()) as { token: string };
+  return token;
+}
+
+/** What the login page does with the token: js-cookie stores it URI-encoded ('Bearer%20…'). */
+export async function addTokenCookie(context: BrowserContext, token: string): Promise<void> {
+  await context.addCookies([{ name: TOKEN_COOKIE, value: encodeURIComponent(token), url: baseUrl, sameSite: 'Strict' }]);
+}
+
+export async function cookieNamed(context: BrowserContext, name: string): Promise<Cookie | undefined> {
+  return (await context.cookies(baseUrl)).find((cookie) => cookie.name === name);
+}
+
+/** Fills and submits the login form (the captcha is off in this run, so the form has no code field). */
+export async function fillLogin(page: Page, username: string, password: string, rememberMe = false): Promise<void> {
+  await page.locator('input[name=username]').fill(username);
+  await page.locator('input[name=password]').fill(password);
+  if (rememberMe) await page.locator('.login-remember input[type=checkbox]').check();
+  await page.locator('button[type=submit]').click();
+}
+
+export function pathOf(page: Page): string {
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}`;
+}
+
+/** Waits for an in-page (history API) navigation to reach this path and query. */
+export async function expectPath(page: Page, path: string): Promise<void> {
+  await expect.poll(() => pathOf(page), { timeout: 10_000 }).toBe(path);
+}
+
+/** The back office has drawn its frame (menu loaded) and the page's tab is there. */
+export async function waitForShell(page: Page): Promise<void> {
+  await page.locator('.sidebar-container .ant-menu-root').waitFor();
+  await page.locator('.tags-view-item.active').waitFor();
+}
+
+/** Console errors and uncaught exceptions of a page, for journeys that expect none. */
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+/**
+ * Records every path (with its query) the page's router moves to through the history API, from
+ * the next document on, so redirects that pass through a path on their way are visible.
+ */
+export async function recordHops(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const hops: string[] = [];
+    Object.assign(window, { hops });
+    for (const method of ['pushState', 'replaceState'] as const) {
+      const original = history[method].bind(history);
+      history[method] = (...args: Parameters<History['pushState']>) => {
+        original(...args);
+        hops.push(`${location.pathname}${location.search}`);
+      };
+    }
+  });
+  return () => page.evaluate(() => (window as unknown as { hops?: string[] }).hops ?? []);
+}
+
+/**
+ * Opens a page from the sidebar: unfolds the directory when its item is not showing yet, lets the
+ * unfolding finish (a click during antd's collapse motion can land between items), then clicks.
+ */
+export async function openFromSidebar(page: Page, directory: string, item: string): Promise<void> {
+  const sidebar = page.locator('.sidebar-container');
+  const entry = sidebar.locator('.ant-menu-item').filter({ hasText: new RegExp(`^${item}$`) });
+  if (!(await entry.isVisible())) await sidebar.locator('.ant-menu-submenu-title').filter({ hasText: new RegExp(`^${directory}$`) }).click();
+  await entry.waitFor();
+  await expect.poll(() => sidebar.locator('[class*="ant-motion-collapse"]').count()).toBe(0);
+  await entry.click();
+}
