@@ -1,0 +1,264 @@
+import {
+  DashboardOutlined,
+  HistoryOutlined,
+  TeamOutlined,
+  UserOutlined,
+  WarningOutlined,
+  WifiOutlined,
+} from '@ant-design/icons';
+import { DEFAULT_LOCALE, isLocale } from '@cloud-classroom/shared/locale';
+import { timeAgo } from '@cloud-classroom/shared/display';
+import type { Log } from '@cloud-classroom/shared/logs';
+import { useQuery } from '@tanstack/react-query';
+import { Avatar, Button, Card, Col, Empty, Flex, Progress, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { useCheckPermission } from '../../components/permission';
+import { avatarUrl, useUserStore } from '../auth/user-store';
+import {
+  dashboardKeys,
+  fetchErrorLogCount,
+  fetchOnlineCount,
+  fetchRecentLogs,
+  fetchServerSnapshot,
+  fetchTodayOperationCount,
+  fetchUserCount,
+  type RecentScope,
+} from './dashboard-api';
+import { useDashboardMessages } from './dashboard-messages';
+
+type DashboardTranslate = ReturnType<typeof useDashboardMessages>;
+
+// The server snapshot on the home page is a glance, not the monitor page: a slower pace is enough.
+const SERVER_REFRESH_MS = 30_000;
+
+function greetingKey(hour: number) {
+  if (hour < 12) return 'dashboard.morning' as const;
+  if (hour < 18) return 'dashboard.afternoon' as const;
+  return 'dashboard.evening' as const;
+}
+
+function WelcomeCard({ t }: { t: DashboardTranslate }) {
+  const user = useUserStore((state) => state.user);
+  const navigate = useNavigate();
+  const [hour] = useState(() => new Date().getHours());
+  if (user === undefined) {
+    return (
+      <Card>
+        <Skeleton avatar active paragraph={{ rows: 1 }} />
+      </Card>
+    );
+  }
+  return (
+    <Card>
+      <Flex gap={16} align="center" wrap justify="space-between">
+        <Flex gap={16} align="center" style={{ minWidth: 0 }}>
+          <Avatar size={64} src={avatarUrl(user)} icon={<UserOutlined />} alt={user.nickName} />
+          <div style={{ minWidth: 0 }}>
+            <Typography.Title level={4} style={{ margin: 0 }}>
+              {t(greetingKey(hour), { name: user.nickName })}
+            </Typography.Title>
+            <Typography.Text type="secondary">{t('dashboard.welcome')}</Typography.Text>
+            <Flex gap={8} wrap align="center" style={{ marginTop: 8 }}>
+              <Typography.Text type="secondary">{t('dashboard.dept')}:</Typography.Text>
+              <span>{user.dept?.name ?? t('dashboard.noDept')}</span>
+              <Typography.Text type="secondary">{t('dashboard.roles')}:</Typography.Text>
+              {user.roles.length === 0 ? (
+                <span>{t('dashboard.noRoles')}</span>
+              ) : (
+                user.roles.map((role) => (
+                  <Tag key={role.id} color="blue" style={{ marginInlineEnd: 0 }}>
+                    {role.name}
+                  </Tag>
+                ))
+              )}
+            </Flex>
+          </div>
+        </Flex>
+        <Button icon={<UserOutlined />} onClick={() => void navigate('/user/center')}>
+          {t('dashboard.profile')}
+        </Button>
+      </Flex>
+    </Card>
+  );
+}
+
+type StatCardProps = {
+  title: string;
+  to: string;
+  icon: ReactNode;
+  value: number | undefined;
+  loading: boolean;
+};
+
+/** The whole card is the link, so a tap anywhere on it opens the list behind the figure. */
+function StatCard({ title, to, icon, value, loading }: StatCardProps) {
+  return (
+    <Link to={to} aria-label={value === undefined ? title : `${title}: ${value}`} style={{ display: 'block' }}>
+      <Card hoverable>
+        <Statistic title={title} value={value ?? '—'} loading={loading} prefix={icon} />
+      </Card>
+    </Link>
+  );
+}
+
+function useLocale() {
+  const { i18n } = useTranslation();
+  return isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
+}
+
+function RecentLogItem({ log, t }: { log: Log; t: DashboardTranslate }) {
+  const locale = useLocale();
+  return (
+    <li style={{ padding: '10px 0', borderBottom: '1px solid rgba(5, 5, 5, 0.06)' }}>
+      <Flex justify="space-between" gap={8} wrap>
+        <Typography.Text strong ellipsis style={{ maxWidth: '100%' }}>
+          {log.description}
+        </Typography.Text>
+        <Typography.Text type="secondary" title={log.createTime}>
+          {timeAgo(log.createTime, locale)}
+        </Typography.Text>
+      </Flex>
+      <Flex gap={8} wrap align="center">
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {t('dashboard.by', { user: log.username ?? t('dashboard.anonymous'), ip: log.requestIp ?? '—' })}
+        </Typography.Text>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {t('dashboard.duration', { ms: log.time })}
+        </Typography.Text>
+        {log.status >= 400 && (
+          <Tag color="red" style={{ marginInlineEnd: 0 }}>
+            {t('dashboard.failed')} {log.status}
+          </Tag>
+        )}
+      </Flex>
+    </li>
+  );
+}
+
+function RecentLogsCard({ scope, t }: { scope: RecentScope; t: DashboardTranslate }) {
+  const { data, isPending } = useQuery({ queryKey: dashboardKeys.recent(scope), queryFn: () => fetchRecentLogs(scope) });
+  return (
+    <Card
+      title={
+        <span>
+          <HistoryOutlined /> {t(scope === 'all' ? 'dashboard.recentAll' : 'dashboard.recentMine')}
+        </span>
+      }
+      extra={<Link to={scope === 'all' ? '/monitor/logs' : '/user/center?tab=logs'}>{t('dashboard.more')}</Link>}
+    >
+      {isPending ? (
+        <Skeleton active />
+      ) : (data ?? []).length === 0 ? (
+        <Empty description={t('dashboard.noRecent')} />
+      ) : (
+        <ul aria-label={t(scope === 'all' ? 'dashboard.recentAll' : 'dashboard.recentMine')} style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+          {data?.map((log) => <RecentLogItem key={log.id} log={log} t={t} />)}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+function UsageLine({ label, percent }: { label: string; percent: number }) {
+  return (
+    <div>
+      <Flex justify="space-between">
+        <span>{label}</span>
+        <span>{percent.toFixed(1)}%</span>
+      </Flex>
+      <Progress
+        percent={percent}
+        showInfo={false}
+        status={percent >= 90 ? 'exception' : 'normal'}
+        aria-label={label}
+      />
+    </div>
+  );
+}
+
+function ServerCard({ t }: { t: DashboardTranslate }) {
+  const { data, isPending } = useQuery({
+    queryKey: dashboardKeys.monitor,
+    queryFn: fetchServerSnapshot,
+    refetchInterval: SERVER_REFRESH_MS,
+  });
+  return (
+    <Card
+      title={
+        <span>
+          <DashboardOutlined /> {t('dashboard.server')}
+        </span>
+      }
+      extra={<Link to="/monitor/server">{t('dashboard.details')}</Link>}
+    >
+      {isPending || data === undefined ? (
+        <Skeleton active />
+      ) : (
+        <Flex vertical gap={12}>
+          <UsageLine label={t('dashboard.cpu')} percent={Number(data.cpu.used) || 0} />
+          <UsageLine label={t('dashboard.memory')} percent={Number(data.memory.usageRate) || 0} />
+          <UsageLine label={t('dashboard.disk')} percent={Number(data.disk.usageRate) || 0} />
+          <Typography.Text type="secondary">
+            {t('dashboard.uptime')}: {data.process.uptime}
+          </Typography.Text>
+        </Flex>
+      )}
+    </Card>
+  );
+}
+
+/**
+ * The back office home: who is signed in, the figures staff look at first and what happened
+ * lately. Each figure is asked for only when the person may open the list behind it, so a
+ * teacher without `user:list` sees no broken card.
+ */
+export default function DashboardPage() {
+  const t = useDashboardMessages();
+  const can = useCheckPermission();
+  const canUsers = can(['user:list']);
+  const canOnline = can(['online:list']);
+  const canLogs = can(['log:list']);
+  const canMonitor = can(['monitor:list']);
+
+  const users = useQuery({ queryKey: dashboardKeys.users, queryFn: fetchUserCount, enabled: canUsers });
+  const online = useQuery({ queryKey: dashboardKeys.online, queryFn: fetchOnlineCount, enabled: canOnline });
+  const today = useQuery({ queryKey: dashboardKeys.today, queryFn: () => fetchTodayOperationCount(), enabled: canLogs });
+  const errors = useQuery({ queryKey: dashboardKeys.errors, queryFn: fetchErrorLogCount, enabled: canLogs });
+
+  const stats: StatCardProps[] = [];
+  if (canUsers) {
+    stats.push({ title: t('dashboard.users'), to: '/system/user', icon: <TeamOutlined />, value: users.data, loading: users.isPending });
+  }
+  if (canOnline) {
+    stats.push({ title: t('dashboard.online'), to: '/monitor/online', icon: <WifiOutlined />, value: online.data, loading: online.isPending });
+  }
+  if (canLogs) {
+    stats.push(
+      { title: t('dashboard.todayOperations'), to: '/monitor/logs', icon: <HistoryOutlined />, value: today.data, loading: today.isPending },
+      { title: t('dashboard.errorLogs'), to: '/monitor/errorLog', icon: <WarningOutlined />, value: errors.data, loading: errors.isPending },
+    );
+  }
+
+  return (
+    <Row gutter={[16, 16]} className="dashboard-page">
+      <Col xs={24}>
+        <WelcomeCard t={t} />
+      </Col>
+      {stats.map((stat) => (
+        <Col key={stat.to + stat.title} xs={24} sm={12} xl={24 / Math.max(stats.length, 1)}>
+          <StatCard {...stat} />
+        </Col>
+      ))}
+      <Col xs={24} lg={canMonitor ? 16 : 24}>
+        <RecentLogsCard scope={canLogs ? 'all' : 'mine'} t={t} />
+      </Col>
+      {canMonitor && (
+        <Col xs={24} lg={8}>
+          <ServerCard t={t} />
+        </Col>
+      )}
+    </Row>
+  );
+}

@@ -1,0 +1,54 @@
+import type { Log } from '@cloud-classroom/shared/logs';
+import { Form, Input, Tag } from 'antd';
+import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
+import { ListPage, type ListColumn } from '../../components/list-page/list-page';
+import { SearchBar } from '../../components/list-page/search-bar';
+import { useListPage } from '../../components/list-page/use-list-page';
+import { MY_LOGS_PATH } from './user-center-api';
+import type { UserCenterTranslate } from './user-center-messages';
+
+type MyLogFilter = { blurry?: string; createTime?: TimeRangeValue };
+
+/** The person's own audit trail (`GET api/logs/user`), newest first. */
+export function UserCenterLogs({ t }: { t: UserCenterTranslate }) {
+  const list = useListPage<Log, MyLogFilter>({ queryKey: 'logs', path: MY_LOGS_PATH, defaultSort: ['createTime,desc'] });
+
+  const columns: ListColumn<Log>[] = [
+    { key: 'description', dataIndex: 'description', title: t('userCenter.logDescription') },
+    { key: 'requestIp', dataIndex: 'requestIp', title: t('userCenter.logIp') },
+    { key: 'browser', dataIndex: 'browser', title: t('userCenter.logBrowser') },
+    {
+      key: 'status',
+      dataIndex: 'status',
+      title: t('userCenter.logStatus'),
+      render: (status: number) => <Tag color={status >= 400 ? 'red' : 'green'}>{status}</Tag>,
+    },
+    { key: 'time', dataIndex: 'time', title: t('userCenter.logTime'), sortable: true, render: (ms: number) => t('userCenter.ms', { ms }) },
+    {
+      key: 'createTime',
+      dataIndex: 'createTime',
+      title: t('userCenter.logCreateTime'),
+      sortable: true,
+      // Newest first is the default order; descending first lets one click reach the oldest.
+      sortDirections: ['descend', 'ascend'],
+    },
+  ];
+
+  return (
+    <ListPage
+      list={list}
+      rowKey="id"
+      columns={columns}
+      search={
+        <SearchBar list={list}>
+          <Form.Item name="blurry">
+            <Input allowClear placeholder={t('userCenter.logSearch')} aria-label={t('userCenter.logSearch')} />
+          </Form.Item>
+          <Form.Item name="createTime">
+            <DateRangeFilter />
+          </Form.Item>
+        </SearchBar>
+      }
+    />
+  );
+}

@@ -1,0 +1,73 @@
+import { updatePasswordSchema, type UpdatePassword } from '@cloud-classroom/shared/users';
+import { useMutation } from '@tanstack/react-query';
+import { App, Button, Form, Input } from 'antd';
+import { useNavigate } from 'react-router';
+import { zodRule } from '../../components/list-page/zod-rule';
+import { useUserStore } from '../auth/user-store';
+import { postUpdatePassword } from './user-center-api';
+import type { UserCenterTranslate } from './user-center-messages';
+
+type PasswordValues = UpdatePassword & { confirmPass: string };
+
+const fields = updatePasswordSchema.shape;
+
+/**
+ * Old, new and confirmed password. A changed password ends the person's other sessions on the
+ * server; this one is ended too (logout), so every device starts again from the login page.
+ */
+export function UserCenterPasswordForm({ t }: { t: UserCenterTranslate }) {
+  const [form] = Form.useForm<PasswordValues>();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const change = useMutation({
+    mutationFn: ({ oldPass, newPass }: PasswordValues) => postUpdatePassword({ oldPass, newPass }),
+    onSuccess: async () => {
+      message.success(t('userCenter.passwordChanged'));
+      await useUserStore.getState().logout();
+      await navigate('/login', { replace: true });
+    },
+  });
+
+  return (
+    <Form form={form} layout="vertical" onFinish={(values) => change.mutate(values)} style={{ maxWidth: 480 }}>
+      <Form.Item name="oldPass" label={t('userCenter.oldPass')} rules={[zodRule(fields.oldPass)]}>
+        <Input.Password autoComplete="current-password" />
+      </Form.Item>
+      <Form.Item
+        name="newPass"
+        label={t('userCenter.newPass')}
+        dependencies={['oldPass']}
+        extra={t('userCenter.passwordHint')}
+        rules={[
+          zodRule(fields.newPass),
+          ({ getFieldValue }) => ({
+            validator: async (_rule, value: unknown) => {
+              if (value && value === getFieldValue('oldPass')) throw new Error(t('userCenter.passwordSame'));
+            },
+          }),
+        ]}
+      >
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item
+        name="confirmPass"
+        label={t('userCenter.confirmPass')}
+        dependencies={['newPass']}
+        rules={[
+          // Only "required" here: its length is the new password's, which is checked above.
+          zodRule(fields.oldPass),
+          ({ getFieldValue }) => ({
+            validator: async (_rule, value: unknown) => {
+              if (value && value !== getFieldValue('newPass')) throw new Error(t('userCenter.passwordMismatch'));
+            },
+          }),
+        ]}
+      >
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" loading={change.isPending}>
+        {t('userCenter.save')}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,66 @@
+import { GENDERS, userCenterSchema, type User, type UserCenter } from '@cloud-classroom/shared/users';
+import { useMutation } from '@tanstack/react-query';
+import { App, Button, Form, Input, Radio, Space } from 'antd';
+import { zodRule } from '../../components/list-page/zod-rule';
+import { useUserStore } from '../auth/user-store';
+import { putUserCenter } from './user-center-api';
+import type { UserCenterTranslate } from './user-center-messages';
+
+type ProfileValues = { nickName: string; gender: UserCenter['gender'] | undefined; phone: string; email: string };
+
+const valuesOf = (user: User): ProfileValues => ({
+  nickName: user.nickName,
+  gender: user.gender === '男' || user.gender === '女' ? user.gender : undefined,
+  phone: user.phone ?? '',
+  email: user.email ?? '',
+});
+
+const fields = userCenterSchema.shape;
+
+/** The fields of `userCenterSchema`, checked by the same schema the server applies. */
+export function UserCenterProfileForm({ user, t }: { user: User; t: UserCenterTranslate }) {
+  const [form] = Form.useForm<ProfileValues>();
+  const { message } = App.useApp();
+  const save = useMutation({
+    // The schema trims and turns blanks into null, exactly as the server would store them.
+    mutationFn: (values: ProfileValues) => putUserCenter(userCenterSchema.parse(values)),
+    onSuccess: async () => {
+      message.success(t('userCenter.profileSaved'));
+      await useUserStore.getState().getInfo();
+    },
+  });
+
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      initialValues={valuesOf(user)}
+      onFinish={(values) => save.mutate(values)}
+      style={{ maxWidth: 480 }}
+    >
+      <Form.Item name="nickName" label={t('userCenter.nickName')} rules={[zodRule(fields.nickName)]}>
+        <Input maxLength={20} autoComplete="nickname" />
+      </Form.Item>
+      <Form.Item name="gender" label={t('userCenter.gender')}>
+        <Radio.Group
+          options={GENDERS.map((gender) => ({
+            value: gender,
+            label: t(gender === '男' ? 'userCenter.male' : 'userCenter.female'),
+          }))}
+        />
+      </Form.Item>
+      <Form.Item name="phone" label={t('userCenter.phone')} rules={[zodRule(fields.phone)]}>
+        <Input inputMode="tel" autoComplete="tel" />
+      </Form.Item>
+      <Form.Item name="email" label={t('userCenter.email')} rules={[zodRule(fields.email)]}>
+        <Input type="email" autoComplete="email" />
+      </Form.Item>
+      <Space>
+        <Button type="primary" htmlType="submit" loading={save.isPending}>
+          {t('userCenter.save')}
+        </Button>
+        <Button onClick={() => form.resetFields()}>{t('userCenter.reset')}</Button>
+      </Space>
+    </Form>
+  );
+}
