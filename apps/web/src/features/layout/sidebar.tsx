@@ -47,7 +47,15 @@ export function Sidebar({ routes }: { routes: readonly ViewRoute[] }) {
   const items = useMemo(() => toMenuItems(routes, (title) => t(title)), [routes, t]);
   const trail = routeTrail(routes, pathname);
   const active = trail.at(-1)?.meta?.activeMenu ?? pathname;
-  const [openKeys, setOpenKeys] = useState<string[]>(() => trail.slice(0, -1).map((route) => route.path));
+  const trailKeys = trail.slice(0, -1).map((route) => route.path);
+  const [openKeys, setOpenKeys] = useState<string[]>(trailKeys);
+  // However a page was reached (search, tab, link), its section opens, as in eladmin; with
+  // unique-opened the other sections close. Adjusted during render, keyed on the path.
+  const [openedFor, setOpenedFor] = useState(pathname);
+  if (openedFor !== pathname) {
+    setOpenedFor(pathname);
+    setOpenKeys(uniqueOpened ? trailKeys : [...new Set([...openKeys, ...trailKeys])]);
+  }
   const collapsed = !opened && device !== 'mobile';
 
   const onOpenChange = (keys: string[]) => {
