@@ -63,6 +63,8 @@ export type ListPageProps<Row, Filter extends ListFilter> = {
   exportFile?: ToolbarAction & { fileName: string };
   /** More toolbar buttons (wrap them in `<Permission>` yourself). */
   toolbarExtra?: ReactNode;
+  /** Rows the person may not pick for edit/delete (their own account, say) get a disabled checkbox. */
+  canSelect?: (row: Row) => boolean;
   /** Anything else antd's Table takes (expandable, onRow…); paging, sorting and selection are the pattern's. */
   tableProps?: Omit<TableProps<Row>, 'columns' | 'dataSource' | 'rowKey' | 'pagination' | 'onChange' | 'rowSelection' | 'loading'>;
 };
@@ -80,6 +82,7 @@ export function ListPage<Row extends object, Filter extends ListFilter>({
   del,
   exportFile,
   toolbarExtra,
+  canSelect,
   tableProps,
 }: ListPageProps<Row, Filter>) {
   const t = useListMessages();
@@ -148,6 +151,7 @@ export function ListPage<Row extends object, Filter extends ListFilter>({
             ? {
                 selectedRowKeys: list.selectedKeys,
                 onChange: (keys, rows) => list.setSelection(keys, rows),
+                getCheckboxProps: canSelect && ((row: Row) => ({ disabled: !canSelect(row) })),
               }
             : undefined
         }
