@@ -1,0 +1,139 @@
+import { SaveOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Empty, Spin, Tag, Tree, type TreeDataNode } from 'antd';
+import { useMemo, useState } from 'react';
+import { Permission } from '../../components/permission';
+import { useRoleMessages } from './role-messages';
+import { fetchMenuTree, fetchRole, ROLES_KEY, updateRoleMenus, type MenuNode } from './roles-api';
+
+const EDIT = ['admin', 'roles:edit'];
+
+type Links = { parent: Map<number, number>; children: Map<number, number[]> };
+
+function linksOf(nodes: readonly MenuNode[], links: Links = { parent: new Map(), children: new Map() }, pid?: number): Links {
+  for (const node of nodes) {
+    if (pid !== undefined) links.parent.set(node.key, pid);
+    links.children.set(node.key, (node.children ?? []).map((child) => child.key));
+    linksOf(node.children ?? [], links, node.key);
+  }
+  return links;
+}
+
+function subtreeOf(links: Links, id: number): number[] {
+  return [id, ...(links.children.get(id) ?? []).flatMap((child) => subtreeOf(links, child))];
+}
+
+function ancestorsOf(links: Links, id: number): number[] {
+  const parent = links.parent.get(id);
+  return parent === undefined ? [] : [parent, ...ancestorsOf(links, parent)];
+}
+
+/**
+ * A role's menus and buttons. Ticking an entry ticks everything below it and the directories
+ * above it (a page is reachable only through its directory); unticking clears the entry and
+ * everything below. The ticks are saved together with "save".
+ */
+export function MenuAssignPanel({ roleId, editable }: { roleId: number | undefined; editable: boolean }) {
+  const t = useRoleMessages();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const tree = useQuery({ queryKey: [ROLES_KEY, 'menu-tree'], queryFn: () => fetchMenuTree(), enabled: roleId !== undefined });
+  const role = useQuery({
+    queryKey: [ROLES_KEY, 'detail', roleId],
+    queryFn: () => fetchRole(roleId ?? 0),
+    enabled: roleId !== undefined,
+  });
+  // Edits belong to the role they were made on; picking another role starts from its saved menus.
+  const [draft, setDraft] = useState<{ roleId: number; keys: number[] } | undefined>(undefined);
+  const [saving, setSaving] = useState(false);
+
+  const links = useMemo(() => linksOf(tree.data ?? []), [tree.data]);
+  const saved = useMemo(() => (role.data?.menus ?? []).map((menu) => menu.id), [role.data]);
+  const checked = draft !== undefined && draft.roleId === roleId ? draft.keys : saved;
+
+  const treeData = useMemo(() => {
+    const toData = (nodes: readonly MenuNode[]): TreeDataNode[] =>
+      nodes.map((node) => ({
+        key: node.key,
+        title:
+          node.type === 2 ? (
+            <>
+              {node.title} <Tag variant="filled">{t('roles.button')}</Tag>
+            </>
+          ) : (
+            node.title
+          ),
+        children: node.children && toData(node.children),
+      }));
+    return toData(tree.data ?? []);
+  }, [t, tree.data]);
+
+  if (roleId === undefined) {
+    return (
+      <Card size="small" title={t('roles.menuTitle')}>
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('roles.menuPick')} />
+      </Card>
+    );
+  }
+
+  const toggle = (id: number, on: boolean) => {
+    const subtree = subtreeOf(links, id);
+    const next = on
+      ? [...new Set([...checked, ...subtree, ...ancestorsOf(links, id)])]
+      : checked.filter((key) => !subtree.includes(key));
+    setDraft({ roleId, keys: next });
+  };
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      await updateRoleMenus({ id: roleId, menus: checked.map((id) => ({ id })) });
+      message.success(t('roles.menusSaved'));
+      await queryClient.invalidateQueries({ queryKey: [ROLES_KEY] });
+      setDraft(undefined);
+    } catch {
+      // The http client has shown the error; the ticks stay for another try.
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Card
+      size="small"
+      title={role.data ? t('roles.menuFor', { name: role.data.name }) : t('roles.menuTitle')}
+      extra={
+        <Permission roles={EDIT}>
+          <Button
+            type="primary"
+            size="small"
+            icon={<SaveOutlined />}
+            loading={saving}
+            disabled={!editable || role.data === undefined}
+            onClick={() => void save()}
+          >
+            {t('roles.save')}
+          </Button>
+        </Permission>
+      }
+    >
+      <Spin spinning={tree.isFetching || role.isFetching}>
+        <div style={{ maxHeight: '65vh', overflow: 'auto' }}>
+          {/* Mounted once the tree is there, so that it opens fully expanded. */}
+          {tree.data && (
+            <Tree
+              checkable
+              checkStrictly
+              selectable={false}
+              defaultExpandAll
+              disabled={!editable}
+              treeData={treeData}
+              checkedKeys={checked}
+              onCheck={(_, info) => toggle(Number(info.node.key), info.checked)}
+            />
+          )}
+        </div>
+      </Spin>
+    </Card>
+  );
+}

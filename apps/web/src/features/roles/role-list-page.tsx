@@ -1,0 +1,109 @@
+import type { Role } from '@cloud-classroom/shared/roles';
+import { useQuery } from '@tanstack/react-query';
+import { Col, Form, Input, Row, Tag, Tooltip } from 'antd';
+import { useState } from 'react';
+import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
+import { ListPage, type ListColumn } from '../../components/list-page/list-page';
+import { RowActions } from '../../components/list-page/row-actions';
+import { SearchBar } from '../../components/list-page/search-bar';
+import { useListPage } from '../../components/list-page/use-list-page';
+import { MenuAssignPanel } from './menu-assign-panel';
+import { RoleFormDialog } from './role-form-dialog';
+import { useRoleMessages } from './role-messages';
+import { fetchRoleLevel, ROLES_KEY, ROLES_PATH } from './roles-api';
+
+type RoleFilter = { blurry?: string; createTime?: TimeRangeValue };
+
+const ADD = ['admin', 'roles:add'];
+const EDIT = ['admin', 'roles:edit'];
+const DEL = ['admin', 'roles:del'];
+const LIST = ['admin', 'roles:list'];
+
+/** 角色管理: the role list, and beside it (below on narrow screens) the clicked role's menus. */
+export default function RoleListPage() {
+  const t = useRoleMessages();
+  const list = useListPage<Role, RoleFilter>({ queryKey: ROLES_KEY, path: ROLES_PATH, defaultSort: ['level,asc', 'id,asc'] });
+  const callerLevel = useQuery({ queryKey: [ROLES_KEY, 'caller-level'], queryFn: fetchRoleLevel }).data?.level;
+  const [editing, setEditing] = useState<Role | null | undefined>(undefined);
+  const [current, setCurrent] = useState<Role | undefined>(undefined);
+
+  // The server refuses changes to roles above the caller's level; say so up front.
+  const canManage = (role: Role) => callerLevel !== undefined && callerLevel !== null && role.level >= callerLevel;
+
+  const columns: ListColumn<Role>[] = [
+    { key: 'name', title: t('roles.name'), dataIndex: 'name', sortable: true },
+    { key: 'level', title: t('roles.level'), dataIndex: 'level', sortable: true },
+    {
+      key: 'dataScope',
+      title: t('roles.dataScope'),
+      dataIndex: 'dataScope',
+      sortable: true,
+      render: (_, role) => (
+        <Tooltip title={role.dataScope === '自定义' ? role.depts.map((dept) => dept.name).join(', ') : undefined}>
+          {t(`roles.scope.${role.dataScope}`)}
+        </Tooltip>
+      ),
+    },
+    { key: 'description', title: t('roles.description'), dataIndex: 'description', sortable: true, ellipsis: true },
+    { key: 'createTime', title: t('roles.createTime'), dataIndex: 'createTime', sortable: true },
+    {
+      key: 'actions',
+      title: t('roles.actions'),
+      fixed: 'right',
+      render: (_, role) =>
+        canManage(role) ? (
+          // The row's click picks it for the menu panel; its buttons should not.
+          <span onClick={(event) => event.stopPropagation()}>
+            <RowActions
+              edit={{ permission: EDIT, onClick: () => setEditing(role) }}
+              del={{ permission: DEL, onConfirm: () => list.remove([role.id]) }}
+            />
+          </span>
+        ) : (
+          <Tooltip title={t('roles.outOfReach')}>
+            <Tag>—</Tag>
+          </Tooltip>
+        ),
+    },
+  ];
+
+  return (
+    <Row gutter={[16, 16]}>
+      <Col xs={24} xl={16}>
+        <ListPage<Role, RoleFilter>
+          list={list}
+          rowKey="id"
+          columns={columns}
+          canSelect={canManage}
+          search={
+            <SearchBar list={list}>
+              <Form.Item name="blurry">
+                <Input allowClear placeholder={t('roles.blurry')} aria-label={t('roles.blurry')} />
+              </Form.Item>
+              <Form.Item name="createTime">
+                <DateRangeFilter />
+              </Form.Item>
+            </SearchBar>
+          }
+          add={{ permission: ADD, onClick: () => setEditing(null) }}
+          edit={{ permission: EDIT, onClick: (role) => setEditing(role) }}
+          del={{ permission: DEL }}
+          exportFile={{ permission: LIST, fileName: t('roles.exportName') }}
+          tableProps={{
+            onRow: (role) => ({ onClick: () => setCurrent(role), style: { cursor: 'pointer' } }),
+            rowClassName: (role) => (role.id === current?.id ? 'ant-table-row-selected' : ''),
+          }}
+        />
+      </Col>
+      <Col xs={24} xl={8}>
+        <MenuAssignPanel roleId={current?.id} editable={current !== undefined && canManage(current)} />
+      </Col>
+      <RoleFormDialog
+        editing={editing}
+        callerLevel={callerLevel}
+        onClose={() => setEditing(undefined)}
+        onSaved={() => void list.refresh()}
+      />
+    </Row>
+  );
+}
