@@ -22,7 +22,7 @@ export type FormDialogProps<Values, Result> = {
   children: ReactNode;
 };
 
-/** The field a 400 answer is about: the server starts its message with it (`email: must be an e-mail`). */
+/** The field an answer is about: the server starts its message with it (`email: must be an e-mail`). */
 function fieldOf(message: string): { field: string; text: string } | undefined {
   const match = /^([\w.]+): (.+)$/s.exec(message);
   if (match === null) return undefined;
@@ -33,8 +33,8 @@ function fieldOf(message: string): { field: string; text: string } | undefined {
 
 /**
  * The add/edit dialog of a list page: antd Modal + Form, submit with a spinning OK button, closes
- * on success. Field rules come from `zodRule(sharedSchema.shape.<field>)`. A server 400 naming a
- * field of this form is also shown under that field.
+ * on success. Field rules come from `zodRule(sharedSchema.shape.<field>)`. A server 400 or 409
+ * naming a field of this form is also shown under that field.
  */
 export function FormDialog<Values extends object, Result = void>({
   open,
@@ -72,7 +72,8 @@ export function FormDialog<Values extends object, Result = void>({
       onSuccess?.(result);
       onClose();
     } catch (error) {
-      if (error instanceof HttpError && error.status === 400) {
+      // 400 (invalid) and 409 (taken) answers start with the field they are about.
+      if (error instanceof HttpError && (error.status === 400 || error.status === 409)) {
         const named = fieldOf(error.message);
         if (named !== undefined && named.field in form.getFieldsValue()) {
           form.setFields([{ name: named.field as never, errors: [named.text] }]);

@@ -1,13 +1,14 @@
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Form, Input } from 'antd';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useUserStore } from '../../features/auth/user-store';
 import { downloadFile } from '../../lib/download';
+import { http } from '../../lib/http-client';
 import { FormDialog } from './form-dialog';
 import { ListPage } from './list-page';
-import { renderWithProviders, stubApi, stubBrowser, type ApiCall } from './list-page-test-kit';
+import { jsonResponse, renderWithProviders, stubApi, stubBrowser, type ApiCall } from './list-page-test-kit';
 import { SearchBar } from './search-bar';
 import { useListPage } from './use-list-page';
 import { zodRule } from './zod-rule';
@@ -56,7 +57,7 @@ function ThingsPage() {
       <FormDialog<{ email: string }>
         open={open}
         title="New thing"
-        onSubmit={async () => {}}
+        onSubmit={(values) => http.post('api/things', values)}
         onClose={() => setOpen(false)}
       >
         <Form.Item name="email" label="E-mail" rules={[zodRule(userCreateSchema.shape.email)]}>
@@ -68,6 +69,9 @@ function ThingsPage() {
 }
 
 function answerThings(call: ApiCall) {
+  if (call.method === 'POST' && (call.body as { email?: string }).email === 'taken@example.com') {
+    return jsonResponse(409, { status: 409, message: 'email: taken@example.com is already in use', timestamp: 0 });
+  }
   if (call.method === 'GET' && call.path === 'api/things') {
     const page = Number(call.params.get('page'));
     const size = Number(call.params.get('size'));
@@ -186,7 +190,7 @@ describe('list page pattern', { timeout: 30_000 }, () => {
     expect(edit.disabled).toBe(true);
   });
 
-  it('validates the form dialog with the shared schema before sending', async () => {
+  it('validates the form dialog with the shared schema before sending, and shows a refused field under it', async () => {
     renderWithProviders(<ThingsPage />);
     await screen.findByText('thing 1');
     await userEvent.click(screen.getByRole('button', { name: /Add/ }));
@@ -194,9 +198,19 @@ describe('list page pattern', { timeout: 30_000 }, () => {
     await userEvent.type(within(dialog).getByLabelText('E-mail'), 'not-an-address');
     await userEvent.click(within(dialog).getByRole('button', { name: 'confirm' }));
     expect(await within(dialog).findByText('please enter a correct e-mail address')).toBeTruthy();
-    await userEvent.clear(within(dialog).getByLabelText('E-mail'));
-    await userEvent.type(within(dialog).getByLabelText('E-mail'), 'a@example.com');
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+
+    // A refusal naming the field is shown under it, and the dialog stays open.
+    fireEvent.change(within(dialog).getByLabelText('E-mail'), { target: { value: 'taken@example.com' } });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'confirm' }));
+    expect(await within(dialog).findByText('taken@example.com is already in use')).toBeTruthy();
+
+    fireEvent.change(within(dialog).getByLabelText('E-mail'), { target: { value: 'a@example.com' } });
     await userEvent.click(within(dialog).getByRole('button', { name: 'confirm' }));
     expect(await screen.findByText('Saved')).toBeTruthy();
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.body)).toEqual([
+      { email: 'taken@example.com' },
+      { email: 'a@example.com' },
+    ]);
   });
 });

@@ -19,8 +19,9 @@ export type FieldSchema = {
 type Translation = { key: string; params?: Record<string, unknown> };
 
 // The shared schemas speak English; their fixed sentences get the catalogue's words in the current language.
+// 'is required' is left out: `z.number('is required')` puts it on every issue of the field (too big
+// included), so a filled field is better described by its issue code.
 const knownMessages: Record<string, Translation> = {
-  'is required': { key: 'list.required' },
   'must be 2 to 20 characters': { key: 'list.lengthBetween', params: { min: 2, max: 20 } },
   'must be at least 8 characters': { key: 'list.minLength', params: { min: 8 } },
   'the end is before the start': { key: 'list.endBeforeStart' },

@@ -2,7 +2,7 @@ import { SaveOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Spin, Tag, Tree, type TreeDataNode } from 'antd';
 import { useMemo, useState } from 'react';
-import { Permission } from '../../components/permission';
+import { Permission, useCheckPermission } from '../../components/permission';
 import { useRoleMessages } from './role-messages';
 import { fetchMenuTree, fetchRole, ROLES_KEY, updateRoleMenus, type MenuNode } from './roles-api';
 
@@ -46,6 +46,8 @@ export function MenuAssignPanel({ roleId, editable }: { roleId: number | undefin
   // Edits belong to the role they were made on; picking another role starts from its saved menus.
   const [draft, setDraft] = useState<{ roleId: number; keys: number[] } | undefined>(undefined);
   const [saving, setSaving] = useState(false);
+  // Without the edit permission the ticks only show what the role has.
+  const mayEdit = useCheckPermission()(EDIT);
 
   const links = useMemo(() => linksOf(tree.data ?? []), [tree.data]);
   const saved = useMemo(() => (role.data?.menus ?? []).map((menu) => menu.id), [role.data]);
@@ -126,7 +128,7 @@ export function MenuAssignPanel({ roleId, editable }: { roleId: number | undefin
               checkStrictly
               selectable={false}
               defaultExpandAll
-              disabled={!editable}
+              disabled={!editable || !mayEdit}
               treeData={treeData}
               checkedKeys={checked}
               onCheck={(_, info) => toggle(Number(info.node.key), info.checked)}
