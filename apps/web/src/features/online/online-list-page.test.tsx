@@ -46,7 +46,7 @@ const dialogWith = async (text: string) => {
 const rowOf = (text: string) => screen.getByText(text).closest('tr')!;
 const lists = (calls: ApiCall[]) => calls.filter((call) => call.method === 'GET' && call.path === 'auth/online');
 
-describe('online users page', { timeout: 60_000 }, () => {
+describe('online users page', { timeout: 120_000 }, () => {
   let calls: ApiCall[];
   beforeEach(() => {
     stubBrowser();
