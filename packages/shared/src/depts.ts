@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createTimeRangeSchema, pageQuerySchema, queryFlagSchema, sortableBy } from './http.js';
+import { createTimeRangeSchema, pageQuerySchema, queryFlagSchema, REQUIRED, sortableBy } from './http.js';
 
 export const deptSchema = z.object({
   id: z.number().int(),
@@ -48,7 +48,7 @@ export const deptSuperiorQuerySchema = z.object({
 export const deptIdsSchema = z.array(z.number().int().positive()).min(1, 'list at least one department').max(1000);
 
 const deptFields = {
-  name: z.string('is required').trim().min(1, 'is required').max(100),
+  name: z.string(REQUIRED).trim().min(1, 'is required').max(100),
   /** 0, null or absent: a top-level department. */
   pid: z
     .number()

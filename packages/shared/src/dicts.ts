@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema, sortableBy } from './http.js';
+import { pageQuerySchema, REQUIRED, sortableBy } from './http.js';
 
 const auditFields = {
   createBy: z.string().nullable(),
@@ -28,7 +28,7 @@ export const dictQuerySchema = pageQuerySchema.extend({
 export type DictQuery = z.output<typeof dictQuerySchema>;
 
 export const dictBodySchema = z.object({
-  name: z.string('is required').trim().min(1, 'is required').max(100),
+  name: z.string(REQUIRED).trim().min(1, 'is required').max(100),
   description: z.string().trim().max(255).nullish(),
 });
 export type DictBody = z.output<typeof dictBodySchema>;
@@ -52,7 +52,7 @@ export const DICT_DETAIL_SORT_FIELDS = ['id', 'label', 'value', 'dictSort', 'cre
 
 /** `GET api/dictDetail`: the entries of one dictionary, `label` matching part of the label. */
 export const dictDetailQuerySchema = pageQuerySchema.extend({
-  dictName: z.string('is required').trim().min(1, 'is required').max(100),
+  dictName: z.string(REQUIRED).trim().min(1, 'is required').max(100),
   label: z.string().trim().max(100).optional(),
   sort: sortableBy(DICT_DETAIL_SORT_FIELDS),
 });
@@ -73,8 +73,8 @@ export const dictDetailMapSchema = z.record(z.string(), z.array(dictDetailSchema
 export type DictDetailMap = z.infer<typeof dictDetailMapSchema>;
 
 export const dictDetailBodySchema = z.object({
-  label: z.string('is required').trim().min(1, 'is required').max(100),
-  value: z.string('is required').trim().min(1, 'is required').max(100),
+  label: z.string(REQUIRED).trim().min(1, 'is required').max(100),
+  value: z.string(REQUIRED).trim().min(1, 'is required').max(100),
   dictSort: z.number().int().min(0).max(999_999).default(999),
   dict: z.object({ id: idSchema }, 'is required'),
 });

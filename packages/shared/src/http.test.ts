@@ -7,8 +7,23 @@ import {
   pageOf,
   pageQuerySchema,
   queryFlagSchema,
+  REQUIRED,
   sortableBy,
 } from './http.js';
+
+describe('REQUIRED', () => {
+  const name = z.string(REQUIRED).trim().min(1, 'is required').max(5);
+
+  it('says "is required" for a missing value', () => {
+    expect(name.safeParse(undefined).error?.issues[0]?.message).toBe('is required');
+    expect(name.safeParse(null).error?.issues[0]?.message).toBe('is required');
+  });
+
+  it('leaves the other checks their own messages', () => {
+    expect(name.safeParse('far too long').error?.issues[0]?.message).toMatch(/<=5 characters/);
+    expect(name.safeParse(5).error?.issues[0]?.message).toMatch(/expected string/);
+  });
+});
 
 describe('pageQuerySchema', () => {
   it.each([

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { toDate } from './display.js';
 
+/**
+ * "is required" for a missing value only. `z.string('is required')` would lend the text to every
+ * check on the field, so a name that is too long would also read "name: is required".
+ */
+export const REQUIRED = {
+  error: (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? 'is required' : undefined),
+};
+
 export const errorBodySchema = z.object({
   status: z.number().int(),
   message: z.string(),

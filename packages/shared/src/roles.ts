@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createTimeRangeSchema, pageQuerySchema, sortableBy } from './http.js';
+import { createTimeRangeSchema, pageQuerySchema, REQUIRED, sortableBy } from './http.js';
 import { dataScopeSchema, deptRefSchema } from './users.js';
 
 /** Levels run from 1 (the most powerful) down; a user manages only roles at or below their own. */
@@ -43,8 +43,8 @@ export type RoleQuery = z.output<typeof roleQuerySchema>;
 const idRef = z.object({ id: z.number().int().positive() });
 
 const roleFields = {
-  name: z.string('is required').trim().min(1, 'is required').max(64),
-  level: z.number('is required').int().min(MIN_ROLE_LEVEL).max(MAX_ROLE_LEVEL),
+  name: z.string(REQUIRED).trim().min(1, 'is required').max(64),
+  level: z.number(REQUIRED).int().min(MIN_ROLE_LEVEL).max(MAX_ROLE_LEVEL),
   dataScope: dataScopeSchema,
   description: z
     .string()

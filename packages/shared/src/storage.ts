@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createTimeRangeSchema, pageQuerySchema, sortableBy } from './http.js';
+import { createTimeRangeSchema, pageQuerySchema, REQUIRED, sortableBy } from './http.js';
 
 /** eladmin's file categories, kept verbatim on the wire like the data scopes; the web app translates them. */
 export const FILE_CATEGORIES = ['图片', '文档', '音乐', '视频'] as const;
@@ -89,7 +89,7 @@ export const localStorageUploadQuerySchema = z.object({
 
 export const localStorageRenameSchema = z.object({
   id: z.number().int().positive(),
-  name: z.string('is required').trim().min(1, 'is required').max(STORAGE_NAME_MAX_LENGTH),
+  name: z.string(REQUIRED).trim().min(1, 'is required').max(STORAGE_NAME_MAX_LENGTH),
 });
 export type LocalStorageRename = z.output<typeof localStorageRenameSchema>;
 

@@ -96,6 +96,7 @@ export type UserUpdate = z.output<typeof userUpdateSchema>;
 
 /** The only time a generated password is shown: the server keeps nothing but its hash. */
 export const userCreatedSchema = z.object({ password: z.string() });
+export type UserCreated = z.infer<typeof userCreatedSchema>;
 
 export const userIdsSchema = z.array(idSchema).min(1, 'choose at least one user').max(1000);
 
@@ -109,6 +110,7 @@ export type ResetPassword = z.output<typeof resetPasswordSchema>;
 export const resetPasswordResultSchema = z.object({
   passwords: z.array(z.object({ id: z.number().int(), username: z.string(), password: z.string() })),
 });
+export type ResetPasswordResult = z.infer<typeof resetPasswordResultSchema>;
 
 /** The personal centre: what people may change about themselves. */
 export const userCenterSchema = z.object(profileFields);

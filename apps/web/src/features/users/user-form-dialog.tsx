@@ -1,4 +1,4 @@
-import { GENDERS, userCreateSchema, type User, type UserCreate } from '@cloud-classroom/shared/users';
+import { GENDERS, userCreateSchema, type User, type UserCreate, type UserCreated } from '@cloud-classroom/shared/users';
 import { useQuery } from '@tanstack/react-query';
 import { Form, Input, Radio, Select, TreeSelect } from 'antd';
 import { FormDialog } from '../../components/list-page/form-dialog';
@@ -7,7 +7,7 @@ import { zodRule, type FieldSchema } from '../../components/list-page/zod-rule';
 import { useDeptTree } from './use-dept-tree';
 import { useUserMessages } from './user-messages';
 import { fetchAllRoles } from '../roles/roles-api';
-import { createUser, updateUser, USERS_KEY, type UserCreated } from './users-api';
+import { createUser, updateUser, USERS_KEY } from './users-api';
 
 type UserFormValues = {
   username: string;

@@ -1,11 +1,13 @@
 import type { Dept, DeptTree } from '@cloud-classroom/shared/depts';
-import type { ResetPassword, User, UserCreate, UserUpdate } from '@cloud-classroom/shared/users';
-import type { z } from 'zod';
-import type { resetPasswordResultSchema, userCreatedSchema } from '@cloud-classroom/shared/users';
+import type {
+  ResetPassword,
+  ResetPasswordResult,
+  User,
+  UserCreate,
+  UserCreated,
+  UserUpdate,
+} from '@cloud-classroom/shared/users';
 import { http } from '../../lib/http-client';
-
-export type UserCreated = z.infer<typeof userCreatedSchema>;
-export type ResetPasswordResult = z.infer<typeof resetPasswordResultSchema>;
 
 export const USERS_PATH = 'api/users';
 /** The list's query key; the dept tree and role options hang below it so one invalidation reloads all. */
