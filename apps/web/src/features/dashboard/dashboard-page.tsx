@@ -10,7 +10,7 @@ import { DEFAULT_LOCALE, isLocale } from '@cloud-classroom/shared/locale';
 import { timeAgo } from '@cloud-classroom/shared/display';
 import type { Log } from '@cloud-classroom/shared/logs';
 import { useQuery } from '@tanstack/react-query';
-import { Avatar, Button, Card, Col, Empty, Flex, Progress, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
+import { Avatar, Button, Card, Col, Empty, Flex, Progress, Row, Skeleton, Statistic, Tag } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -27,6 +27,7 @@ import {
   type RecentScope,
 } from './dashboard-api';
 import { useDashboardMessages } from './dashboard-messages';
+import './dashboard-page.css';
 
 type DashboardTranslate = ReturnType<typeof useDashboardMessages>;
 
@@ -56,14 +57,14 @@ function WelcomeCard({ t }: { t: DashboardTranslate }) {
         <Flex gap={16} align="center" style={{ minWidth: 0 }}>
           <Avatar size={64} src={avatarUrl(user)} icon={<UserOutlined />} alt={user.nickName} />
           <div style={{ minWidth: 0 }}>
-            <Typography.Title level={4} style={{ margin: 0 }}>
+            <h2 className="dashboard-title">
               {t(greetingKey(hour), { name: user.nickName })}
-            </Typography.Title>
-            <Typography.Text type="secondary">{t('dashboard.welcome')}</Typography.Text>
+            </h2>
+            <span className="dashboard-secondary">{t('dashboard.welcome')}</span>
             <Flex gap={8} wrap align="center" style={{ marginTop: 8 }}>
-              <Typography.Text type="secondary">{t('dashboard.dept')}:</Typography.Text>
+              <span className="dashboard-secondary">{t('dashboard.dept')}:</span>
               <span>{user.dept?.name ?? t('dashboard.noDept')}</span>
-              <Typography.Text type="secondary">{t('dashboard.roles')}:</Typography.Text>
+              <span className="dashboard-secondary">{t('dashboard.roles')}:</span>
               {user.roles.length === 0 ? (
                 <span>{t('dashboard.noRoles')}</span>
               ) : (
@@ -113,20 +114,20 @@ function RecentLogItem({ log, t }: { log: Log; t: DashboardTranslate }) {
   return (
     <li style={{ padding: '10px 0', borderBottom: '1px solid rgba(5, 5, 5, 0.06)' }}>
       <Flex justify="space-between" gap={8} wrap>
-        <Typography.Text strong ellipsis style={{ maxWidth: '100%' }}>
+        <strong className="dashboard-ellipsis">
           {log.description}
-        </Typography.Text>
-        <Typography.Text type="secondary" title={log.createTime}>
+        </strong>
+        <span className="dashboard-secondary" title={log.createTime}>
           {timeAgo(log.createTime, locale)}
-        </Typography.Text>
+        </span>
       </Flex>
       <Flex gap={8} wrap align="center">
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <span className="dashboard-secondary dashboard-small">
           {t('dashboard.by', { user: log.username ?? t('dashboard.anonymous'), ip: log.requestIp ?? '—' })}
-        </Typography.Text>
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        </span>
+        <span className="dashboard-secondary dashboard-small">
           {t('dashboard.duration', { ms: log.time })}
-        </Typography.Text>
+        </span>
         {log.status >= 400 && (
           <Tag color="red" style={{ marginInlineEnd: 0 }}>
             {t('dashboard.failed')} {log.status}
@@ -200,9 +201,9 @@ function ServerCard({ t }: { t: DashboardTranslate }) {
           <UsageLine label={t('dashboard.cpu')} percent={Number(data.cpu.used) || 0} />
           <UsageLine label={t('dashboard.memory')} percent={Number(data.memory.usageRate) || 0} />
           <UsageLine label={t('dashboard.disk')} percent={Number(data.disk.usageRate) || 0} />
-          <Typography.Text type="secondary">
+          <span className="dashboard-secondary">
             {t('dashboard.uptime')}: {data.process.uptime}
-          </Typography.Text>
+          </span>
         </Flex>
       )}
     </Card>

@@ -27,6 +27,8 @@ function Gauge({ label, percent, lines, t }: { label: string; percent: number; l
         type="dashboard"
         percent={percent}
         strokeColor={color}
+        // Without it antd turns a full gauge's text green ("success") under a red ring.
+        status="normal"
         format={(value) => `${(value ?? 0).toFixed(1)}%`}
         aria-label={t('monitor.usage', { label })}
       />
