@@ -4,7 +4,7 @@ import { Form, Input, InputNumber, Radio } from 'antd';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { zodRule } from '../../components/list-page/zod-rule';
-import { LazyParentSelect } from '../menus/lazy-parent-select';
+import { LazyParentSelect } from '../../components/tree/lazy-parent-select';
 import { useDeptMessages } from './dept-messages';
 import { createDept, fetchDeptChildren, fetchDeptSuperior, updateDept } from './depts-api';
 

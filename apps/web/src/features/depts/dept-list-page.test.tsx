@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, stubBrowser } from '../../components/list-page/list-page-test-kit';
 import { downloadFile } from '../../lib/download';
-import { AUDIT, clickText, fill, signInAs, stubRoutes } from '../menus/page-test-kit';
+import { AUDIT, clickText, fill, signInAs, stubRoutes } from '../../test/page-test-kit';
 import DeptListPage from './dept-list-page';
 
 await vi.hoisted(async () => {

@@ -9,7 +9,7 @@ import { SearchBar } from '../../components/list-page/search-bar';
 import { PAGE_SIZES, useListPage } from '../../components/list-page/use-list-page';
 import { Permission, useCheckPermission } from '../../components/permission';
 import { downloadFile } from '../../lib/download';
-import { useLazyTree } from '../menus/use-lazy-tree';
+import { useLazyTree } from '../../components/tree/use-lazy-tree';
 import { DeptFormDialog } from './dept-form-dialog';
 import { useDeptMessages } from './dept-messages';
 import { fetchDeptChildren, updateDept } from './depts-api';

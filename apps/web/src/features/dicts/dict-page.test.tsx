@@ -2,7 +2,7 @@ import type { Dict, DictDetail } from '@cloud-classroom/shared/dicts';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, stubBrowser } from '../../components/list-page/list-page-test-kit';
-import { AUDIT, clickText, fill, signInAs, stubRoutes } from '../menus/page-test-kit';
+import { AUDIT, clickText, fill, signInAs, stubRoutes } from '../../test/page-test-kit';
 import DictPage from './dict-page';
 
 await vi.hoisted(async () => {

@@ -5,7 +5,7 @@ import { FormDialog } from '../../components/list-page/form-dialog';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { IconPicker } from './icon-picker';
-import { LazyParentSelect } from './lazy-parent-select';
+import { LazyParentSelect } from '../../components/tree/lazy-parent-select';
 import { useMenuMessages } from './menu-messages';
 import { createMenu, fetchMenuChildren, fetchMenuSuperior, updateMenu } from './menus-api';
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, stubBrowser } from '../../components/list-page/list-page-test-kit';
 import { downloadFile } from '../../lib/download';
 import MenuListPage from './menu-list-page';
-import { AUDIT, clickText, fill, signInAs, stubRoutes } from './page-test-kit';
+import { AUDIT, clickText, fill, signInAs, stubRoutes } from '../../test/page-test-kit';
 
 await vi.hoisted(async () => {
   const { initTestI18n } = await import('../../components/list-page/list-page-test-kit');

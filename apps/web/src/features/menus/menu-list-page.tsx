@@ -13,7 +13,7 @@ import { downloadFile } from '../../lib/download';
 import { MenuFormDialog } from './menu-form-dialog';
 import { useMenuMessages } from './menu-messages';
 import { fetchMenuChildren } from './menus-api';
-import { useLazyTree } from './use-lazy-tree';
+import { useLazyTree } from '../../components/tree/use-lazy-tree';
 
 type MenuFilter = { blurry?: string; createTime?: TimeRangeValue };
 

@@ -1,7 +1,7 @@
 /** Test helpers of the system pages (menus, depts, dicts) on top of the list-page test kit (tests only). */
 import { configure, fireEvent, screen, within } from '@testing-library/react';
-import { jsonResponse, stubApi, type ApiCall } from '../../components/list-page/list-page-test-kit';
-import { useUserStore } from '../auth/user-store';
+import { jsonResponse, stubApi, type ApiCall } from '../components/list-page/list-page-test-kit';
+import { useUserStore } from '../features/auth/user-store';
 
 // antd's async validation and animations outlast the default 1 s on a busy machine.
 configure({ asyncUtilTimeout: 5000 });
