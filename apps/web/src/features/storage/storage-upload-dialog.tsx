@@ -1,0 +1,110 @@
+import { PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
+import {
+  formatFileSize,
+  localStorageUploadQuerySchema,
+  STORABLE_EXTENSIONS,
+  STORAGE_MAX_BYTES,
+  STORAGE_NAME_MAX_LENGTH,
+  type LocalStorage,
+} from '@cloud-classroom/shared/storage';
+import { Alert, Button, Flex, Form, Input, Spin, Typography, Upload } from 'antd';
+import { useState } from 'react';
+import { FormDialog } from '../../components/list-page/form-dialog';
+import { zodRule } from '../../components/list-page/zod-rule';
+import { uploadFile } from './storage-api';
+import type { StorageTranslate } from './storage-messages';
+
+type UploadValues = { name?: string; file?: File };
+
+const TYPES = STORABLE_EXTENSIONS.join(', ');
+const MAX_SIZE = formatFileSize(STORAGE_MAX_BYTES);
+
+const extensionOf = (name: string) => (name.includes('.') ? (name.split('.').pop() ?? '').toLowerCase() : '');
+
+/** The same checks the server makes first, so a wrong file is refused before its bytes travel. */
+export function fileProblem(file: File | undefined, t: StorageTranslate): string | undefined {
+  if (file === undefined) return t('storage.fileRequired');
+  if (!(STORABLE_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) return t('storage.wrongType', { types: TYPES });
+  if (file.size > STORAGE_MAX_BYTES) return t('storage.tooLarge', { size: MAX_SIZE });
+  return undefined;
+}
+
+function FilePicker({ value, onChange, id, t }: { value?: File; onChange?: (file: File) => void; id?: string; t: StorageTranslate }) {
+  return (
+    <Flex vertical gap={4} align="flex-start">
+      <Upload
+        accept={STORABLE_EXTENSIONS.map((extension) => `.${extension}`).join(',')}
+        showUploadList={false}
+        beforeUpload={(file) => {
+          onChange?.(file);
+          return Upload.LIST_IGNORE;
+        }}
+      >
+        <Button id={id} icon={<UploadOutlined />}>
+          {t('storage.chooseFile')}
+        </Button>
+      </Upload>
+      {value && (
+        <Typography.Text>
+          <PaperClipOutlined /> {value.name} ({formatFileSize(value.size)})
+        </Typography.Text>
+      )}
+    </Flex>
+  );
+}
+
+/** Upload with an optional display name; the OK button spins and a note shows while the bytes travel. */
+export function StorageUploadDialog({
+  open,
+  onClose,
+  onUploaded,
+  t,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onUploaded: (stored: LocalStorage) => void;
+  t: StorageTranslate;
+}) {
+  const [uploading, setUploading] = useState(false);
+  return (
+    <FormDialog<UploadValues, LocalStorage>
+      open={open}
+      title={t('storage.uploadTitle')}
+      successMessage={t('storage.uploaded')}
+      onSubmit={async ({ name, file }) => {
+        setUploading(true);
+        try {
+          // The file rule has already refused an empty field.
+          return await uploadFile(file as File, name?.trim() || undefined);
+        } finally {
+          setUploading(false);
+        }
+      }}
+      onSuccess={onUploaded}
+      onClose={onClose}
+    >
+      <Form.Item
+        name="file"
+        label={t('storage.file')}
+        required
+        extra={t('storage.limits', { size: MAX_SIZE, types: TYPES })}
+        rules={[
+          {
+            validator: async (_rule, file: File | undefined) => {
+              const problem = fileProblem(file, t);
+              if (problem !== undefined) throw new Error(problem);
+            },
+          },
+        ]}
+      >
+        <FilePicker t={t} />
+      </Form.Item>
+      <Form.Item name="name" label={t('storage.name')} rules={[zodRule(localStorageUploadQuerySchema.shape.name)]}>
+        <Input allowClear maxLength={STORAGE_NAME_MAX_LENGTH} placeholder={t('storage.nameHint')} />
+      </Form.Item>
+      {uploading && (
+        <Alert type="info" showIcon icon={<Spin size="small" />} title={t('storage.uploading')} />
+      )}
+    </FormDialog>
+  );
+}
