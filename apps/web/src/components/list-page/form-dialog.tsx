@@ -1,5 +1,5 @@
 import { App, Form, Grid, Modal, type FormInstance } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { HttpError } from '../../lib/http-client';
 import { useListMessages } from './list-page-messages';
 
@@ -52,6 +52,7 @@ export function FormDialog<Values extends object, Result = void>({
   const t = useListMessages();
   const { message } = App.useApp();
   const [ownForm] = Form.useForm<Values>();
+  const formName = `dialog-${useId().replace(/:/g, '')}`;
   const form = givenForm ?? ownForm;
   const [submitting, setSubmitting] = useState(false);
   const screens = Grid.useBreakpoint();
@@ -99,6 +100,9 @@ export function FormDialog<Values extends object, Result = void>({
     >
       <Form<Values>
         form={form}
+      // antd derives field ids from the form name: without one, a dialog's name field and the
+      // search bar's share an id, and the dialog's label points at the search input.
+      name={formName}
         layout={narrow ? 'vertical' : 'horizontal'}
         labelCol={narrow ? undefined : { flex: `${labelWidth}px` }}
         labelWrap

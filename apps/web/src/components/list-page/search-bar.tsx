@@ -1,6 +1,6 @@
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { Button, Form, Grid, Space } from 'antd';
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useListMessages } from './list-page-messages';
 import type { ListFilter, ListPageState } from './use-list-page';
 
@@ -14,12 +14,16 @@ export type SearchBarProps<Filter extends ListFilter> = {
 export function SearchBar<Filter extends ListFilter>({ list, children }: SearchBarProps<Filter>) {
   const t = useListMessages();
   const [form] = Form.useForm<Partial<Filter>>();
+  const formName = `search-${useId().replace(/:/g, '')}`;
   const screens = Grid.useBreakpoint();
   const narrow = screens.md === false;
 
   return (
     <Form<Partial<Filter>>
       form={form}
+      // antd derives field ids from the form name: without one, a dialog's name field and the
+      // search bar's share an id, and the dialog's label points at the search input.
+      name={formName}
       className="search-bar"
       layout={narrow ? 'vertical' : 'inline'}
       initialValues={list.filter}
