@@ -17,6 +17,8 @@ export default defineConfig({
       '/api': apiTarget,
       '/auth': apiTarget,
       '/avatar': apiTarget,
+      '/file': apiTarget,
+      '/swagger-ui.html': apiTarget,
       '/websocket': { target: apiTarget, ws: true },
     },
   },

@@ -190,6 +190,13 @@ describe('http client', () => {
       expect(timeout).toHaveBeenCalledWith(10000);
     });
 
+    it('gives an upload ten minutes instead', async () => {
+      const timeout = vi.spyOn(AbortSignal, 'timeout');
+      stubFetch(() => json({}));
+      await http.post('api/localStorage', new FormData());
+      expect(timeout).toHaveBeenCalledWith(600000);
+    });
+
     it('a timeout with a caller signal still notifies the timeout', async () => {
       vi.spyOn(AbortSignal, 'timeout').mockImplementation(() => AbortSignal.abort(new DOMException('signal timed out', 'TimeoutError')));
       stubFetch(() => json({}));
