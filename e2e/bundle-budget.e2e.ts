@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.js';
-import { addTokenCookie, apiLogin, baseUrl, waitForShell } from './session.js';
+import { addTokenCookie, baseUrl, sharedAdminToken, waitForShell } from './session.js';
 
 /**
  * DESIGN.md §8's bundle budgets, measured the way a first visit pays for them: every JS and CSS
@@ -88,7 +88,7 @@ describe('bundle budgets (DESIGN.md §8)', () => {
     // Signed in through the API, then a fresh context opens /dashboard: everything the first
     // screen of the back office needs, the login page's shared chunks included.
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
-    await addTokenCookie(context, await apiLogin('admin'));
+    await addTokenCookie(context, sharedAdminToken);
     const page = await context.newPage();
     const measured = await measure(page, `${baseUrl}/dashboard`, async (dashboard) => {
       await waitForShell(dashboard);

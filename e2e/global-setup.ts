@@ -7,6 +7,11 @@ declare module 'vitest' {
     baseUrl: string;
     /** The password of every seeded account (admin, teacher, learner1..3) in this run. */
     accountPassword: string;
+    /**
+     * An admin session for journeys that only read: the server allows 30 logins a minute per
+     * address, and a suite that logs in afresh for each of them runs into it.
+     */
+    adminToken: string;
   }
 }
 
@@ -17,6 +22,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const server = await startServer({ ADMIN_PASSWORD: accountPassword, CAPTCHA_ENABLED: 'false' });
   project.provide('baseUrl', server.baseUrl);
   project.provide('accountPassword', accountPassword);
+  const login = await fetch(`${server.baseUrl}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: accountPassword }),
+  });
+  if (!login.ok) throw new Error(`the admin login answered ${login.status}: ${await login.text()}`);
+  project.provide('adminToken', ((await login.json()) as { token: string }).token);
   return async () => {
     const code = await server.stop();
     // A clean exit on SIGTERM is part of the contract (graceful shutdown), so it fails the run.

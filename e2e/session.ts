@@ -7,6 +7,8 @@ export const POINT_COOKIE = 'point';
 
 export const baseUrl = inject('baseUrl');
 export const accountPassword = inject('accountPassword');
+/** Shared by the journeys that never end their session (see global-setup). */
+export const sharedAdminToken = inject('adminToken');
 
 export type Account = 'admin' | 'teacher' | 'learner1' | 'learner2' | 'learner3';
 
@@ -99,4 +101,7 @@ export async function openFromSidebar(page: Page, directory: string, item: strin
   await entry.waitFor();
   await expect.poll(() => sidebar.locator('[class*="ant-motion-collapse"]').count()).toBe(0);
   await entry.click();
+  // The router keeps the old page until the new one's chunk is in; the item is selected once the
+  // new route has rendered, so the next step never races a late route change.
+  await expect.poll(() => entry.getAttribute('class'), { timeout: 20_000 }).toContain('ant-menu-item-selected');
 }

@@ -1,5 +1,5 @@
 import { Spin } from 'antd';
-import { lazy, Suspense, useEffect, useMemo, type ComponentType, type LazyExoticComponent } from 'react';
+import { createElement, lazy, memo, Suspense, useEffect, useMemo, type ComponentType, type LazyExoticComponent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { COURSE_PICKER_PATH, needsSelectedCourse, useSelectedCourseStore } from '../course/selected-course-store';
@@ -28,6 +28,14 @@ function lazyPage(loadPage: PageLoader, name: string): ComponentType | undefined
   }
   return page;
 }
+
+/**
+ * A view's page renders again only when it is refreshed: hidden cached pages would otherwise
+ * re-render with every route change, which with a few large tables open makes navigation slow.
+ */
+const ViewPage = memo(function ViewPage({ page }: { page: ComponentType }) {
+  return createElement(page);
+});
 
 function NotInBuild({ component }: { component: string }) {
   const { t } = useTranslation();
@@ -81,7 +89,7 @@ export function AppMain({ routes, loadPage }: { routes: readonly ViewRoute[]; lo
     const Page = lazyPage(loadPage, page.component ?? '');
     return (
       <div key={`${path}#${refreshKeys[path] ?? 0}`} className="app-view" hidden={!shown}>
-        {Page === undefined ? <NotInBuild component={page.component ?? ''} /> : <Page />}
+        {Page === undefined ? <NotInBuild component={page.component ?? ''} /> : <ViewPage page={Page} />}
       </div>
     );
   };

@@ -49,12 +49,14 @@ export function Sidebar({ routes }: { routes: readonly ViewRoute[] }) {
   const active = trail.at(-1)?.meta?.activeMenu ?? pathname;
   const trailKeys = trail.slice(0, -1).map((route) => route.path);
   const [openKeys, setOpenKeys] = useState<string[]>(trailKeys);
-  // However a page was reached (search, tab, link), its section opens, as in eladmin; with
-  // unique-opened the other sections close. Adjusted during render, keyed on the path.
+  // However a page was reached (search, tab, link), its section opens, as in eladmin. Nothing is
+  // closed here: a route change that lands late (the router waits for the page's chunk) must not
+  // fold a section the user has just opened. Adjusted during render, keyed on the path.
   const [openedFor, setOpenedFor] = useState(pathname);
   if (openedFor !== pathname) {
     setOpenedFor(pathname);
-    setOpenKeys(uniqueOpened ? trailKeys : [...new Set([...openKeys, ...trailKeys])]);
+    // An updater, so a section opened by a click while this route was loading is kept.
+    setOpenKeys((keys) => (trailKeys.every((key) => keys.includes(key)) ? keys : [...new Set([...keys, ...trailKeys])]));
   }
   const collapsed = !opened && device !== 'mobile';
 

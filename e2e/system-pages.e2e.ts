@@ -1,0 +1,68 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, saveScreenshot } from './browser.js';
+import { addTokenCookie, baseUrl, collectErrors, expectPath, openFromSidebar, sharedAdminToken, waitForShell } from './session.js';
+
+// Every system page the seeded menu offers, with something each must show once its data is in.
+const PAGES = [
+  { path: '/system/user', menu: ['系统管理', '用户管理'], name: 'users', ready: '.ant-table-row' },
+  { path: '/system/role', menu: ['系统管理', '角色管理'], name: 'roles', ready: '.ant-table-row' },
+  { path: '/system/menu', menu: ['系统管理', '菜单管理'], name: 'menus', ready: '.ant-table-row' },
+  { path: '/system/dept', menu: ['系统管理', '部门管理'], name: 'depts', ready: '.ant-table-row' },
+  { path: '/system/dict', menu: ['系统管理', '字典管理'], name: 'dicts', ready: '.ant-table-row' },
+  { path: '/monitor/online', menu: ['系统监控', '在线用户'], name: 'online', ready: '.ant-table-row' },
+  { path: '/monitor/logs', menu: ['系统监控', '操作日志'], name: 'logs', ready: '.ant-table-row' },
+  { path: '/monitor/errorLog', menu: ['系统监控', '异常日志'], name: 'error-logs', ready: '.ant-table' },
+  { path: '/monitor/server', menu: ['系统监控', '服务监控'], name: 'server-monitor', ready: '.ant-progress' },
+  { path: '/sys-tools/storage', menu: ['系统工具', '存储管理'], name: 'storage', ready: '.ant-table' },
+  { path: '/sys-tools/swagger', menu: ['系统工具', '接口文档'], name: 'swagger', ready: 'iframe.swagger-page' },
+] as const;
+
+describe('journeys: every system page opens with its data', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1366, height: 800 } });
+    await addTokenCookie(context, sharedAdminToken);
+    page = await context.newPage();
+    errors = collectErrors(page);
+    await page.goto(`${baseUrl}/dashboard`);
+    await waitForShell(page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function expectShown(title: string, name: string, ready: string) {
+    // The router keeps the previous page on screen while the next one's chunk loads; the active
+    // tab changes once the new page is in.
+    await expect.poll(() => page.locator('.tags-view-item.active').innerText(), { timeout: 20_000 }).toBe(title);
+    const view = page.locator('.app-view:not([hidden])');
+    await view.locator(ready).first().waitFor({ timeout: 20_000 });
+    expect(await view.getByText('页面未包含在此版本中').count()).toBe(0);
+    await saveScreenshot(page, `page-${name}`, { fullPage: false });
+    expect(errors).toEqual([]);
+  }
+
+  it.each(PAGES)('$path', async ({ path, menu: [directory, item], name, ready }) => {
+    await openFromSidebar(page, directory, item);
+    await expectPath(page, path);
+    await expectShown(item, name, ready);
+  });
+
+  it('/user/center, from the avatar menu', async () => {
+    await page.locator('.avatar-button').click();
+    await page.getByRole('menuitem', { name: '个人中心' }).click();
+    await expectPath(page, '/user/center');
+    await expectShown('个人中心', 'user-center', '.ant-tabs');
+  });
+
+  it('keeps every visited page as a tab', async () => {
+    const titles = await page.locator('.tags-view-item').allInnerTexts();
+    expect(titles, titles.join(',')).toHaveLength(PAGES.length + 2);
+  });
+});
