@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.js';
-import { addTokenCookie, baseUrl, sharedAdminToken, waitForShell } from './session.js';
+import { addTokenCookie, apiLogin, baseUrl, sharedAdminToken, waitForShell } from './session.js';
 
 /**
  * DESIGN.md §8's bundle budgets, measured the way a first visit pays for them: every JS and CSS
@@ -98,5 +98,18 @@ describe('bundle budgets (DESIGN.md §8)', () => {
     const measurement = { name: 'admin shell first route', budgetKiB: 360, ...measured };
     report(measurement);
     expect(measurement.gzipKiB, `admin shell over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
+  });
+
+  it("a learner's home page (/home, signed in) loads at most 130 KiB of gzipped JS and CSS", async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    await addTokenCookie(context, await apiLogin('learner1'));
+    const page = await context.newPage();
+    const measured = await measure(page, `${baseUrl}/home`, async (home) => {
+      await home.locator('.home-main h1').waitFor();
+    });
+    await context.close();
+    const measurement = { name: 'learner home', budgetKiB: 130, ...measured };
+    report(measurement);
+    expect(measurement.gzipKiB, `learner home over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
   });
 });
