@@ -39,6 +39,7 @@ function ThingsPage() {
         list={list}
         rowKey="id"
         columns={[
+          { key: 'id', title: 'No.', dataIndex: 'id', sortable: true },
           { key: 'name', title: 'Name', dataIndex: 'name', sortable: true },
           { key: 'email', title: 'E-mail', dataIndex: 'email' },
         ]}
@@ -109,9 +110,19 @@ describe('list page pattern', { timeout: 30_000 }, () => {
     renderWithProviders(<ThingsPage />);
     await screen.findByText('thing 1');
     await userEvent.click(screen.getByRole('columnheader', { name: /Name/ }));
-    await waitFor(() => expect(lists(calls).at(-1)?.params.getAll('sort')).toEqual(['name,asc']));
-    await userEvent.click(screen.getByRole('columnheader', { name: /Name/ }));
     await waitFor(() => expect(lists(calls).at(-1)?.params.getAll('sort')).toEqual(['name,desc']));
+    await userEvent.click(screen.getByRole('columnheader', { name: /Name/ }));
+    await waitFor(() => expect(lists(calls).at(-1)?.params.getAll('sort')).toEqual(['name,asc']));
+  });
+
+  it('reaches ascending on the column the list sorts by by default, and back', async () => {
+    renderWithProviders(<ThingsPage />);
+    await screen.findByText('thing 1');
+    expect(lists(calls).at(-1)?.params.getAll('sort')).toEqual(['id,desc']);
+    await userEvent.click(screen.getByRole('columnheader', { name: /No\./ }));
+    await waitFor(() => expect(lists(calls).at(-1)?.params.getAll('sort')).toEqual(['id,asc']));
+    await userEvent.click(screen.getByRole('columnheader', { name: /No\./ }));
+    await waitFor(() => expect(lists(calls).at(-1)?.params.getAll('sort')).toEqual(['id,desc']));
   });
 
   it('sends the search filter and starts again from page 0', async () => {

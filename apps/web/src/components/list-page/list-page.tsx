@@ -98,6 +98,9 @@ export function ListPage<Row extends object, Filter extends ListFilter>({
         ...column,
         sorter: true,
         sortOrder: field === sortField ? (sortDirection === 'asc' ? 'ascend' : 'descend') : null,
+        // Cancelling falls back to the default sort, so with antd's ascend → descend → none cycle the
+        // default column (shown descending) went descend → none → descend and never reached ascend.
+        sortDirections: column.sortDirections ?? ['descend', 'ascend'],
       };
     });
 
