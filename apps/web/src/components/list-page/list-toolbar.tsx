@@ -14,8 +14,8 @@ export type ListToolbarProps = {
   add?: ToolbarAction & { onClick: () => void };
   /** Enabled only while exactly one row is selected. */
   edit?: ToolbarAction & { onClick: () => void };
-  /** Deletes the selection after a confirmation naming how many. */
-  del?: ToolbarAction & { onConfirm: () => Promise<unknown> };
+  /** Deletes the selection after a confirmation naming how many, and `warning` when there is one. */
+  del?: ToolbarAction & { onConfirm: () => Promise<unknown>; warning?: ReactNode };
   exportFile?: ToolbarAction & { onClick: () => Promise<unknown> };
   onRefresh?: () => void;
   refreshing?: boolean;
@@ -100,7 +100,7 @@ export function ListToolbar({
               danger
               icon={<DeleteOutlined />}
               disabled={selectedCount === 0}
-              onClick={() => confirmDelete(selectedCount, del.onConfirm)}
+              onClick={() => confirmDelete(selectedCount, del.onConfirm, del.warning)}
             >
               {t('list.delete')}
             </Button>

@@ -1,17 +1,20 @@
 import { App } from 'antd';
+import { createElement, Fragment, type ReactNode } from 'react';
 import { useListMessages } from './list-page-messages';
 
 /**
- * Asks before deleting, naming how many items go; `onConfirm` runs only after "confirm", and the
+ * Asks before deleting, naming how many items go, with the page's `warning` beneath if it has one; `onConfirm` runs only after "confirm", and the
  * dialog stays open with a spinning button until it settles (a refusal is already notified by the client).
  */
-export function useConfirmDelete(): (count: number, onConfirm: () => Promise<unknown>) => void {
+export function useConfirmDelete(): (count: number, onConfirm: () => Promise<unknown>, warning?: ReactNode) => void {
   const { modal } = App.useApp();
   const t = useListMessages();
-  return (count, onConfirm) => {
+  return (count, onConfirm, warning) => {
+    const question = t('list.deleteConfirm', { count });
     modal.confirm({
       title: t('list.deleteTitle'),
-      content: t('list.deleteConfirm', { count }),
+      // A page adds what else goes (a subtree, say) under the question.
+      content: warning ? createElement(Fragment, null, createElement('p', null, question), createElement('p', null, warning)) : question,
       okText: t('common.confirm'),
       cancelText: t('common.cancel'),
       okButtonProps: { danger: true },

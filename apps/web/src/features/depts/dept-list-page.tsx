@@ -1,13 +1,13 @@
 import type { Dept } from '@cloud-classroom/shared/depts';
-import { DeleteOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, Select, Switch, Table, type TableColumnType } from 'antd';
+import { App, Form, Input, Select, Switch, Table, type TableColumnType } from 'antd';
 import { useState } from 'react';
 import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { ListToolbar } from '../../components/list-page/list-toolbar';
+import { RowActions } from '../../components/list-page/row-actions';
 import { SearchBar } from '../../components/list-page/search-bar';
 import { PAGE_SIZES, useListPage } from '../../components/list-page/use-list-page';
-import { Permission, useCheckPermission } from '../../components/permission';
+import { useCheckPermission } from '../../components/permission';
 import { downloadFile } from '../../lib/download';
 import { useLazyTree } from '../../components/tree/use-lazy-tree';
 import { DeptFormDialog } from './dept-form-dialog';
@@ -34,28 +34,9 @@ export default function DeptListPage() {
   const tree = useLazyTree<Dept>({ queryKey: 'depts', rows: list.rows, fetchChildren: fetchDeptChildren });
   const [dialog, setDialog] = useState<Dialog>({ open: false });
 
-  const confirmDelete = (depts: readonly Dept[]) => {
-    const ids = depts.map((dept) => dept.id);
-    modal.confirm({
-      title: tl('list.deleteTitle'),
-      content: (
-        <>
-          <p>{t('depts.deleteConfirm', { count: ids.length })}</p>
-          <p>{t('depts.deleteSubtree')}</p>
-        </>
-      ),
-      okText: tl('common.confirm'),
-      cancelText: tl('common.cancel'),
-      okButtonProps: { danger: true },
-      onOk: async () => {
-        try {
-          await list.remove(ids);
-          tree.collapse(ids);
-        } catch {
-          // The http client has shown the refusal (a department still in use, say).
-        }
-      },
-    });
+  const remove = async (ids: number[]) => {
+    await list.remove(ids);
+    tree.collapse(ids);
   };
 
   const confirmEnabled = (dept: Dept, enabled: boolean) => {
@@ -105,18 +86,10 @@ export default function DeptListPage() {
       width: 130,
       fixed: 'right',
       render: (_value, dept) => (
-        <>
-          <Permission roles={EDIT}>
-            <Button type="link" size="small" onClick={() => setDialog({ open: true, dept })}>
-              {tl('list.edit')}
-            </Button>
-          </Permission>
-          <Permission roles={DEL}>
-            <Button type="link" size="small" danger onClick={() => confirmDelete([dept])}>
-              {tl('list.delete')}
-            </Button>
-          </Permission>
-        </>
+        <RowActions
+          edit={{ permission: EDIT, onClick: () => setDialog({ open: true, dept }) }}
+          del={{ permission: DEL, warning: t('depts.deleteSubtree'), onConfirm: () => remove([dept.id]) }}
+        />
       ),
     });
   }
@@ -149,13 +122,11 @@ export default function DeptListPage() {
         add={{ permission: ADD, onClick: () => setDialog({ open: true }) }}
         edit={{ permission: EDIT, onClick: () => list.selectedRows[0] && setDialog({ open: true, dept: list.selectedRows[0] }) }}
         exportFile={{ permission: LIST, onClick: () => downloadFile('api/dept/download', list.exportParams, t('depts.exportName')) }}
-        extra={
-          <Permission roles={DEL}>
-            <Button danger icon={<DeleteOutlined />} disabled={list.selectedRows.length === 0} onClick={() => confirmDelete(list.selectedRows)}>
-              {tl('list.delete')}
-            </Button>
-          </Permission>
-        }
+        del={{
+          permission: DEL,
+          warning: t('depts.deleteSubtree'),
+          onConfirm: () => remove(list.selectedRows.map((dept) => dept.id)),
+        }}
         onRefresh={() => void list.refresh()}
         refreshing={list.loading || tree.loading}
         selectedCount={list.selectedKeys.length}

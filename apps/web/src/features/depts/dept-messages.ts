@@ -16,7 +16,6 @@ export const useDeptMessages = registerMessages({
     'depts.pidRequired': '请选择上级部门',
     'depts.enable': '启用',
     'depts.disable': '停用',
-    'depts.deleteConfirm': '确定删除选中的 {{count}} 个部门吗？',
     'depts.deleteSubtree': '它们的所有下级部门会一起删除；仍有用户或被角色数据权限引用的部门无法删除。',
     'depts.exportName': '部门数据',
     'depts.enableConfirm': '确定启用部门“{{name}}”吗？',
@@ -37,7 +36,6 @@ export const useDeptMessages = registerMessages({
     'depts.pidRequired': 'Please choose the parent department',
     'depts.enable': 'Enabled',
     'depts.disable': 'Disabled',
-    'depts.deleteConfirm': 'Delete the {{count}} selected departments?',
     'depts.deleteSubtree':
       'Every department below them is deleted too; a department that still has users or is in a role’s data scope cannot be deleted.',
     'depts.exportName': 'departments',

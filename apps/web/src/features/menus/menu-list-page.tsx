@@ -1,14 +1,14 @@
 import type { Menu } from '@cloud-classroom/shared/menus';
-import { DeleteOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, Table, Tag, type TableColumnType } from 'antd';
+import { Form, Input, Table, Tag, type TableColumnType } from 'antd';
 import { useState } from 'react';
 import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { ListToolbar } from '../../components/list-page/list-toolbar';
+import { RowActions } from '../../components/list-page/row-actions';
 import { SearchBar } from '../../components/list-page/search-bar';
 import { useListPage } from '../../components/list-page/use-list-page';
 import { MenuIcon } from '../../components/menu-icon';
-import { Permission, useCheckPermission } from '../../components/permission';
+import { useCheckPermission } from '../../components/permission';
 import { downloadFile } from '../../lib/download';
 import { MenuFormDialog } from './menu-form-dialog';
 import { useMenuMessages } from './menu-messages';
@@ -28,35 +28,15 @@ type Dialog = { open: false } | { open: true; menu?: Menu };
 export default function MenuListPage() {
   const t = useMenuMessages();
   const tl = useListMessages();
-  const { modal } = App.useApp();
   const can = useCheckPermission();
   // GET api/menus answers every match at once (no paging): the top level, or matches at any level while filtered.
   const list = useListPage<Menu, MenuFilter>({ queryKey: 'menus', path: 'api/menus' });
   const tree = useLazyTree<Menu>({ queryKey: 'menus', rows: list.rows, fetchChildren: fetchMenuChildren });
   const [dialog, setDialog] = useState<Dialog>({ open: false });
 
-  const confirmDelete = (menus: readonly Menu[]) => {
-    const ids = menus.map((menu) => menu.id);
-    modal.confirm({
-      title: tl('list.deleteTitle'),
-      content: (
-        <>
-          <p>{t('menus.deleteConfirm', { count: ids.length })}</p>
-          {menus.some((menu) => menu.hasChildren) && <p>{t('menus.deleteSubtree')}</p>}
-        </>
-      ),
-      okText: tl('common.confirm'),
-      cancelText: tl('common.cancel'),
-      okButtonProps: { danger: true },
-      onOk: async () => {
-        try {
-          await list.remove(ids);
-          tree.collapse(ids);
-        } catch {
-          // The http client has shown the refusal.
-        }
-      },
-    });
+  const remove = async (ids: number[]) => {
+    await list.remove(ids);
+    tree.collapse(ids);
   };
 
   const flag = (value: boolean) => (value ? tl('list.yes') : tl('list.no'));
@@ -87,18 +67,10 @@ export default function MenuListPage() {
       width: 130,
       fixed: 'right',
       render: (_value, menu) => (
-        <>
-          <Permission roles={EDIT}>
-            <Button type="link" size="small" onClick={() => setDialog({ open: true, menu })}>
-              {tl('list.edit')}
-            </Button>
-          </Permission>
-          <Permission roles={DEL}>
-            <Button type="link" size="small" danger onClick={() => confirmDelete([menu])}>
-              {tl('list.delete')}
-            </Button>
-          </Permission>
-        </>
+        <RowActions
+          edit={{ permission: EDIT, onClick: () => setDialog({ open: true, menu }) }}
+          del={{ permission: DEL, warning: menu.hasChildren ? t('menus.deleteSubtree') : undefined, onConfirm: () => remove([menu.id]) }}
+        />
       ),
     });
   }
@@ -120,13 +92,11 @@ export default function MenuListPage() {
           permission: LIST,
           onClick: () => downloadFile('api/menus/download', list.exportParams, t('menus.exportName')),
         }}
-        extra={
-          <Permission roles={DEL}>
-            <Button danger icon={<DeleteOutlined />} disabled={list.selectedRows.length === 0} onClick={() => confirmDelete(list.selectedRows)}>
-              {tl('list.delete')}
-            </Button>
-          </Permission>
-        }
+        del={{
+          permission: DEL,
+          warning: list.selectedRows.some((menu) => menu.hasChildren) ? t('menus.deleteSubtree') : undefined,
+          onConfirm: () => remove(list.selectedRows.map((menu) => menu.id)),
+        }}
         onRefresh={() => void list.refresh()}
         refreshing={list.loading || tree.loading}
         selectedCount={list.selectedKeys.length}
