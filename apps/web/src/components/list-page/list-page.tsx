@@ -39,7 +39,8 @@ import { useState, type Key, type ReactNode } from 'react';
 import { downloadFile } from '../../lib/download';
 import { useListMessages } from './list-page-messages';
 import { ListToolbar, type ToolbarAction } from './list-toolbar';
-import { PAGE_SIZES, type ListFilter, type ListPageState } from './use-list-page';
+import type { ListFilter, ListPageState } from './use-list-page';
+import { paginationOf, selectionOf } from './table-bindings';
 
 export type ListColumn<Row> = Omit<TableColumnType<Row>, 'key' | 'title' | 'sorter' | 'sortOrder'> & {
   key: string;
@@ -151,22 +152,10 @@ export function ListPage<Row extends object, Filter extends ListFilter>({
         onChange={onChange}
         rowSelection={
           selectable
-            ? {
-                selectedRowKeys: list.selectedKeys,
-                onChange: (keys, rows) => list.setSelection(keys, rows),
-                getCheckboxProps: canSelect && ((row: Row) => ({ disabled: !canSelect(row) })),
-              }
+            ? { ...selectionOf(list), getCheckboxProps: canSelect && ((row: Row) => ({ disabled: !canSelect(row) })) }
             : undefined
         }
-        pagination={{
-          current: list.page + 1,
-          pageSize: list.size,
-          total: list.total,
-          pageSizeOptions: PAGE_SIZES.map(String),
-          showSizeChanger: true,
-          showTotal: (total) => t('list.total', { total }),
-          onChange: (current, pageSize) => list.setPage(current - 1, pageSize),
-        }}
+        pagination={paginationOf(list, t)}
       />
     </div>
   );

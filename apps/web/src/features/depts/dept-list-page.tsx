@@ -6,13 +6,14 @@ import { useListMessages } from '../../components/list-page/list-page-messages';
 import { ListToolbar } from '../../components/list-page/list-toolbar';
 import { RowActions } from '../../components/list-page/row-actions';
 import { SearchBar } from '../../components/list-page/search-bar';
-import { PAGE_SIZES, useListPage } from '../../components/list-page/use-list-page';
+import { useListPage } from '../../components/list-page/use-list-page';
 import { useCheckPermission } from '../../components/permission';
 import { downloadFile } from '../../lib/download';
 import { useLazyTree } from '../../components/tree/use-lazy-tree';
 import { DeptFormDialog } from './dept-form-dialog';
 import { useDeptMessages } from './dept-messages';
 import { fetchDeptChildren, updateDept } from './depts-api';
+import { paginationOf, selectionOf } from '../../components/list-page/table-bindings';
 
 type DeptFilter = { name?: string; enabled?: 'true' | 'false'; createTime?: TimeRangeValue };
 
@@ -140,17 +141,9 @@ export default function DeptListPage() {
         scroll={{ x: 'max-content' }}
         expandable={{ expandedRowKeys: tree.expandedRowKeys, onExpand: tree.onExpand, indentSize: 16 }}
         rowSelection={
-          canEdit || can(DEL) ? { selectedRowKeys: list.selectedKeys, onChange: (keys, rows) => list.setSelection(keys, rows) } : undefined
+          canEdit || can(DEL) ? selectionOf(list) : undefined
         }
-        pagination={{
-          current: list.page + 1,
-          pageSize: list.size,
-          total: list.total,
-          pageSizeOptions: PAGE_SIZES.map(String),
-          showSizeChanger: true,
-          showTotal: (total) => tl('list.total', { total }),
-          onChange: (current, pageSize) => list.setPage(current - 1, pageSize),
-        }}
+        pagination={paginationOf(list, tl)}
       />
       {dialog.open && (
         <DeptFormDialog open dept={dialog.dept} onClose={() => setDialog({ open: false })} onSaved={() => void list.refresh()} />

@@ -14,6 +14,7 @@ import { MenuFormDialog } from './menu-form-dialog';
 import { useMenuMessages } from './menu-messages';
 import { fetchMenuChildren } from './menus-api';
 import { useLazyTree } from '../../components/tree/use-lazy-tree';
+import { selectionOf } from '../../components/list-page/table-bindings';
 
 type MenuFilter = { blurry?: string; createTime?: TimeRangeValue };
 
@@ -112,7 +113,7 @@ export default function MenuListPage() {
         expandable={{ expandedRowKeys: tree.expandedRowKeys, onExpand: tree.onExpand, indentSize: 16 }}
         rowSelection={
           can(EDIT) || can(DEL)
-            ? { selectedRowKeys: list.selectedKeys, onChange: (keys, rows) => list.setSelection(keys, rows) }
+            ? selectionOf(list)
             : undefined
         }
       />

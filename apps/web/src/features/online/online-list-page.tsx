@@ -7,13 +7,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListToolbar } from '../../components/list-page/list-toolbar';
 import { SearchBar } from '../../components/list-page/search-bar';
-import { PAGE_SIZES, useListPage } from '../../components/list-page/use-list-page';
+import { useListPage } from '../../components/list-page/use-list-page';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { Permission, useCheckPermission } from '../../components/permission';
 import { downloadFile } from '../../lib/download';
 import { useUserStore } from '../auth/user-store';
 import { kickOut, ONLINE_KEY, ONLINE_PATH } from './online-api';
 import { useOnlineMessages } from './online-messages';
+import { paginationOf, selectionOf } from '../../components/list-page/table-bindings';
 
 type OnlineFilter = { username?: string };
 
@@ -138,18 +139,10 @@ export default function OnlineListPage() {
         scroll={{ x: 'max-content' }}
         rowSelection={
           can(KICK)
-            ? { selectedRowKeys: list.selectedKeys, onChange: (keys, rows) => list.setSelection(keys, rows) }
+            ? selectionOf(list)
             : undefined
         }
-        pagination={{
-          current: list.page + 1,
-          pageSize: list.size,
-          total: list.total,
-          pageSizeOptions: PAGE_SIZES.map(String),
-          showSizeChanger: true,
-          showTotal: (total) => listText('list.total', { total }),
-          onChange: (current, pageSize) => list.setPage(current - 1, pageSize),
-        }}
+        pagination={paginationOf(list, listText)}
       />
     </div>
   );
