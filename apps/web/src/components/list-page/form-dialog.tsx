@@ -1,12 +1,12 @@
 import { App, Form, Grid, Modal, type FormInstance } from 'antd';
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useState, type ReactNode } from 'react';
 import { HttpError } from '../../lib/http-client';
 import { useListMessages } from './list-page-messages';
 
 export type FormDialogProps<Values, Result> = {
   open: boolean;
   title: ReactNode;
-  /** The values the form starts with on each opening (the dialog remounts its form when it opens). */
+  /** The values the form starts with on each opening, whatever the previous opening left in it. */
   initialValues?: Partial<Values>;
   /** Pass your own form to watch fields (`Form.useWatch`); otherwise the dialog makes one. */
   form?: FormInstance<Values>;
@@ -29,6 +29,17 @@ function fieldOf(message: string): { field: string; text: string } | undefined {
   // `body.email` and `roles.0` name the top-level form field first.
   const [field = ''] = (match[1] ?? '').replace(/^body\./, '').split('.');
   return { field, text: match[2] ?? message };
+}
+
+/**
+ * Puts the form back to the dialog's current initial values when it mounts, that is once per
+ * opening. antd merges a remounted form's initial values *under* what its store still holds, and a
+ * form instance outlives its dialog (the page's own `Form.useForm`, or a dialog that stays mounted
+ * while closed), so without this the second row edited showed, and sent, the first row's values.
+ */
+function ResetOnOpen({ form }: { form: FormInstance }) {
+  useLayoutEffect(() => form.resetFields(), [form]);
+  return null;
 }
 
 /**
@@ -55,6 +66,13 @@ export function FormDialog<Values extends object, Result = void>({
   const formName = `dialog-${useId().replace(/:/g, '')}`;
   const form = givenForm ?? ownForm;
   const [submitting, setSubmitting] = useState(false);
+  // Counts openings, so each one mounts a fresh form even before the closing animation unmounted the last.
+  const [opening, setOpening] = useState(open ? 1 : 0);
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) setOpening(opening + 1);
+  }
   const screens = Grid.useBreakpoint();
   const narrow = screens.sm === false;
 
@@ -99,6 +117,7 @@ export function FormDialog<Values extends object, Result = void>({
       mask={{ closable: false }}
     >
       <Form<Values>
+        key={opening}
         form={form}
       // antd derives field ids from the form name: without one, a dialog's name field and the
       // search bar's share an id, and the dialog's label points at the search input.
@@ -111,6 +130,7 @@ export function FormDialog<Values extends object, Result = void>({
         onFinish={() => void submit()}
       >
         {children}
+        <ResetOnOpen form={form} />
         {/* Enter in a field submits like the OK button. */}
         <button type="submit" hidden />
       </Form>

@@ -25,7 +25,7 @@ function menu(id: number, title: string, type: 0 | 1 | 2, pid: number | null, su
   };
 }
 
-const roles = [role(1, 'Administrators', 1), role(2, 'Teachers', 3, [1, 2, 3])];
+const roles = [role(1, 'Administrators', 1), role(2, 'Teachers', 3, [1, 2, 3]), { ...role(3, 'Tutors', 4), dataScope: '本级' as const }];
 const menusByParent: Record<string, Menu[]> = {
   top: [menu(1, 'System', 0, null, 2), menu(10, 'Courses', 1, null)],
   '1': [menu(2, 'Users', 1, 1, 2), menu(5, 'Roles', 1, 1)],
@@ -101,6 +101,30 @@ describe('role list page', { timeout: 180_000 }, () => {
     expect(calls.find((call) => call.method === 'POST')).toMatchObject({
       path: 'api/roles',
       body: { name: 'Tutors', level: 4, dataScope: '自定义', description: null, depts: [{ id: 7 }] },
+    });
+  });
+
+  it('edits one role after another, each dialog showing and sending its own role', async () => {
+    renderWithProviders(<RoleListPage />);
+    await screen.findByText('Tutors');
+    const rowOf = (text: string) => screen.getAllByText(text).find((element) => element.closest('tr'))!.closest('tr')!;
+    const name = (dialog: HTMLElement) => (within(dialog).getByLabelText('Name') as HTMLInputElement).value;
+
+    await userEvent.click(within(rowOf('Teachers')).getByRole('button', { name: 'Edit' }));
+    let dialog = await findDialog('Edit role');
+    await waitFor(() => expect(name(dialog)).toBe('Teachers'));
+    expect((within(dialog).getByLabelText('Level') as HTMLInputElement).value).toBe('3');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'cancel' }));
+
+    await userEvent.click(within(rowOf('Tutors')).getByRole('button', { name: 'Edit' }));
+    dialog = await findDialog('Edit role');
+    await waitFor(() => expect(name(dialog)).toBe('Tutors'));
+    expect((within(dialog).getByLabelText('Level') as HTMLInputElement).value).toBe('4');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'confirm' }));
+    await waitFor(() => expect(calls.filter((call) => call.method === 'PUT')).toHaveLength(1));
+    expect(calls.find((call) => call.method === 'PUT')).toMatchObject({
+      path: 'api/roles',
+      body: { id: 3, name: 'Tutors', level: 4, dataScope: '本级', description: 'Tutors role', depts: [] },
     });
   });
 

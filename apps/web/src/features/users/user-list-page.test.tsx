@@ -154,6 +154,44 @@ describe('user list page', { timeout: 180_000 }, () => {
     await waitFor(() => expect(screen.queryByText('Fresh-Pass-123')).toBeNull());
   });
 
+  it('edits one row after another, each dialog showing and sending its own user', async () => {
+    // root may edit alice and bob; the dialog stays mounted between openings.
+    useUserStore.setState({ user: users[0] });
+    renderWithProviders(<UserListPage />);
+    await screen.findByText('bob');
+    const userName = (dialog: HTMLElement) => (within(dialog).getByLabelText('User name') as HTMLInputElement).value;
+    const nickName = (dialog: HTMLElement) => (within(dialog).getByLabelText('Nick name') as HTMLInputElement).value;
+
+    await userEvent.click(within(rowOf('alice')).getByRole('button', { name: 'Edit' }));
+    let dialog = await findDialog('Edit user');
+    await waitFor(() => expect(userName(dialog)).toBe('alice'));
+    expect(nickName(dialog)).toBe('alice nick');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'cancel' }));
+
+    await userEvent.click(within(rowOf('bob')).getByRole('button', { name: 'Edit' }));
+    dialog = await findDialog('Edit user');
+    await waitFor(() => expect(userName(dialog)).toBe('bob'));
+    expect(nickName(dialog)).toBe('bob nick');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'confirm' }));
+    await waitFor(() => expect(calls.filter((call) => call.method === 'PUT' && call.path === 'api/users')).toHaveLength(1));
+    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({
+      id: 3,
+      username: 'bob',
+      nickName: 'bob nick',
+      gender: '男',
+      phone: '13800000000',
+      email: 'bob@example.com',
+      enabled: false,
+      dept: { id: 2 },
+      roles: [{ id: 2 }],
+    });
+
+    // Reopened straight after a save: alice again, not bob.
+    await userEvent.click(within(rowOf('alice')).getByRole('button', { name: 'Edit' }));
+    dialog = await findDialog('Edit user');
+    await waitFor(() => expect(userName(dialog)).toBe('alice'));
+  });
+
   it('switches a user on only after confirming, sending the whole user', async () => {
     renderWithProviders(<UserListPage />);
     await screen.findByText('bob');
