@@ -21,6 +21,11 @@ export type UseListPageOptions<Filter extends ListFilter> = {
   defaultSort?: readonly string[];
   initialFilter?: Filter;
   defaultSize?: number;
+  /**
+   * After the server deleted rows and before the list reloads: a view of one of those rows (a
+   * detail panel) lets go of it here, or its reload would ask for a row that no longer exists.
+   */
+  onRemoved?: (ids: readonly Key[]) => void;
 };
 
 export type ListPageState<Row, Filter extends ListFilter> = {
@@ -60,6 +65,7 @@ export function useListPage<Row, Filter extends ListFilter = ListFilter>({
   defaultSort = [],
   initialFilter,
   defaultSize = PAGE_SIZES[0],
+  onRemoved,
 }: UseListPageOptions<Filter>): ListPageState<Row, Filter> {
   const queryClient = useQueryClient();
   const { message } = App.useApp();
@@ -95,11 +101,12 @@ export function useListPage<Row, Filter extends ListFilter = ListFilter>({
     async (ids: readonly Key[]) => {
       await http.delete(path, ids);
       message.success(t('list.deleted'));
+      onRemoved?.(ids);
       // Deleting the whole last page would otherwise leave an empty page with rows before it.
       if (page > 0 && ids.length >= rows.length) setPageState(page - 1);
       await refresh();
     },
-    [message, page, path, refresh, rows.length, t],
+    [message, onRemoved, page, path, refresh, rows.length, t],
   );
 
   return {

@@ -3,7 +3,7 @@ import type { Role } from '@cloud-classroom/shared/roles';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderWithProviders, stubApi, stubBrowser, type ApiCall } from '../../components/list-page/list-page-test-kit';
+import { jsonResponse, renderWithProviders, stubApi, stubBrowser, type ApiCall } from '../../components/list-page/list-page-test-kit';
 import { useUserStore } from '../auth/user-store';
 import RoleListPage from './role-list-page';
 
@@ -126,6 +126,35 @@ describe('role list page', { timeout: 180_000 }, () => {
       path: 'api/roles',
       body: { id: 3, name: 'Tutors', level: 4, dataScope: '本级', description: 'Tutors role', depts: [] },
     });
+  });
+
+  it('forgets the role shown in the menu panel when that role is deleted', async () => {
+    let deleted: number[] = [];
+    calls = stubApi((call) => {
+      if (call.method === 'DELETE') deleted = call.body as number[];
+      if (call.method === 'GET' && call.path === 'api/roles') {
+        const left = roles.filter((role) => !deleted.includes(role.id));
+        return { content: left, totalElements: left.length };
+      }
+      if (call.method === 'GET' && call.path === 'api/roles/3') {
+        return deleted.includes(3) ? jsonResponse(404, { status: 404, message: 'role 3 not found', timestamp: 0 }) : roles[2];
+      }
+      return answer(call);
+    });
+    renderWithProviders(<RoleListPage />);
+    await userEvent.click(await screen.findByText('Tutors'));
+    expect(await screen.findByText('Menus and buttons of "Tutors"')).toBeTruthy();
+
+    const row = screen.getAllByText('Tutors').find((element) => element.closest('tr'))!.closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'confirm' }));
+    await waitFor(() => expect(deleted).toEqual([3]));
+    expect(await screen.findByText('Click a role in the list to assign its menus and buttons')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Tutors')).toBeNull());
+    expect(screen.queryByText('Menus and buttons of "Tutors"')).toBeNull();
+    expect(screen.queryByText('role 3 not found')).toBeNull();
+    const afterDelete = calls.slice(calls.findIndex((call) => call.method === 'DELETE'));
+    expect(afterDelete.some((call) => call.path === 'api/roles/3')).toBe(false);
   });
 
   it("shows the clicked role's menus and saves the ticks, whole subtrees at a time", async () => {

@@ -2,6 +2,7 @@ import type { Role } from '@cloud-classroom/shared/roles';
 import { useQuery } from '@tanstack/react-query';
 import { Col, Form, Input, Row, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
+import { flushSync } from 'react-dom';
 import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
 import { ListPage, type ListColumn } from '../../components/list-page/list-page';
 import { RowActions } from '../../components/list-page/row-actions';
@@ -22,10 +23,16 @@ const LIST = ['admin', 'roles:list'];
 /** 角色管理: the role list, and beside it (below on narrow screens) the clicked role's menus. */
 export default function RoleListPage() {
   const t = useRoleMessages();
-  const list = useListPage<Role, RoleFilter>({ queryKey: ROLES_KEY, path: ROLES_PATH, defaultSort: ['level,asc', 'id,asc'] });
+  const [current, setCurrent] = useState<Role | undefined>(undefined);
+  const list = useListPage<Role, RoleFilter>({
+    queryKey: ROLES_KEY,
+    path: ROLES_PATH,
+    defaultSort: ['level,asc', 'id,asc'],
+    // Synchronously, so the panel has let go before the reload would fetch the deleted role.
+    onRemoved: (ids) => flushSync(() => setCurrent((role) => (role !== undefined && ids.includes(role.id) ? undefined : role))),
+  });
   const callerLevel = useQuery({ queryKey: [ROLES_KEY, 'caller-level'], queryFn: fetchRoleLevel }).data?.level;
   const [editing, setEditing] = useState<Role | null | undefined>(undefined);
-  const [current, setCurrent] = useState<Role | undefined>(undefined);
 
   // The server refuses changes to roles above the caller's level; say so up front.
   const canManage = (role: Role) => callerLevel !== undefined && callerLevel !== null && role.level >= callerLevel;
