@@ -49,14 +49,19 @@ export function Sidebar({ routes }: { routes: readonly ViewRoute[] }) {
   const active = trail.at(-1)?.meta?.activeMenu ?? pathname;
   const trailKeys = trail.slice(0, -1).map((route) => route.path);
   const [openKeys, setOpenKeys] = useState<string[]>(trailKeys);
-  // However a page was reached (search, tab, link), its section opens, as in eladmin. Nothing is
-  // closed here: a route change that lands late (the router waits for the page's chunk) must not
-  // fold a section the user has just opened. Adjusted during render, keyed on the path.
+  // However a page was reached (search, tab, link), its section opens, as in eladmin; with
+  // unique-opened the other top-level sections close, as when the user opens one by hand.
+  // Adjusted during render, keyed on the path.
   const [openedFor, setOpenedFor] = useState(pathname);
   if (openedFor !== pathname) {
     setOpenedFor(pathname);
-    // An updater, so a section opened by a click while this route was loading is kept.
-    setOpenKeys((keys) => (trailKeys.every((key) => keys.includes(key)) ? keys : [...new Set([...keys, ...trailKeys])]));
+    const root = trailKeys[0];
+    // An updater, so a section of this page's root opened by a click while the route was loading is kept.
+    setOpenKeys((keys) => {
+      const kept = uniqueOpened && root !== undefined ? keys.filter((key) => rootKeyOf(routes, key) === root) : keys;
+      const next = [...new Set([...kept, ...trailKeys])];
+      return next.length === keys.length && next.every((key) => keys.includes(key)) ? keys : next;
+    });
   }
   const collapsed = !opened && device !== 'mobile';
 
