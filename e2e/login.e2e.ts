@@ -149,6 +149,24 @@ describe('journeys: signing in and out', () => {
     await saveScreenshot(page, 'login-session-expired');
   });
 
+  it('opening the app with a session ended elsewhere reloads once, with the point cookie, to the notice', async () => {
+    const token = await apiLogin('admin');
+    const page = await newPage('en-US', token);
+    const reloads: string[] = [];
+    page.on('request', (request) => {
+      if (request.isNavigationRequest()) void request.allHeaders().then((headers) => reloads.push(headers.cookie ?? ''));
+    });
+    expect((await page.request.delete(`${baseUrl}/auth/logout`, { headers: { authorization: token } })).status()).toBe(200);
+
+    await page.goto(`${baseUrl}/dashboard`);
+    await expectPath(page, '/login?redirect=%2Fdashboard');
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('your session has expired, please log in again');
+    // The first navigation is the visit itself; the 401 on the user info reloads once, with its note.
+    expect(reloads).toHaveLength(2);
+    expect(reloads[1]).toContain(`${POINT_COOKIE}=401`);
+    expect(reloads[1]).not.toContain(TOKEN_COOKIE);
+  });
+
   it('an API call answered 403 shows /401, and "Go back" returns to the page', async () => {
     const page = await newPage('en-US', await apiLogin('admin'));
     // Not the dashboard: its server figures come from the same `api/monitor`.

@@ -1,10 +1,8 @@
-import { POINT_COOKIE } from '@cloud-classroom/shared/constants';
-import Cookies from 'js-cookie';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { createAppRoutes } from './app/routes';
-import { useUserStore } from './features/auth/user-store';
+import { expireSession } from './features/auth/expire-session';
 import { storedTheme } from './features/layout/settings-store';
 import { configureHttpClient } from './lib/http-client';
 import { showToast } from './lib/toast';
@@ -15,12 +13,7 @@ import './styles.css';
 const router = createBrowserRouter(createAppRoutes());
 
 configureHttpClient({
-  // SPEC §8: a dead session logs out, leaves a note for the login page and reloads.
-  onUnauthorized: () => {
-    useUserStore.getState().resetToken();
-    Cookies.set(POINT_COOKIE, '401');
-    window.location.reload();
-  },
+  onUnauthorized: expireSession,
   onForbidden: () => void router.navigate('/401'),
   notifyError: (message) => showToast(message),
   translate: (key) => translate(getLocale(), key),

@@ -1,9 +1,11 @@
-import { TOKEN_COOKIE } from '@cloud-classroom/shared/constants';
+import { POINT_COOKIE, TOKEN_COOKIE } from '@cloud-classroom/shared/constants';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import Cookies from 'js-cookie';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { expireSession, resetExpireSessionForTests } from '../features/auth/expire-session';
 import { useUserStore } from '../features/auth/user-store';
+import { configureHttpClient } from '../lib/http-client';
 import { initI18n } from '../lib/i18n';
 import { createAppRoutes } from './routes';
 
@@ -70,6 +72,29 @@ describe('app routes', () => {
     await waitFor(() => expect(reload).toHaveBeenCalled());
     expect(Cookies.get(TOKEN_COOKIE)).toBeUndefined();
     vi.restoreAllMocks();
+  });
+
+  it('a 401 reloads once, with the point cookie set for the login page of the next document', async () => {
+    configureHttpClient({ onUnauthorized: expireSession });
+    Cookies.set(TOKEN_COOKIE, 'Bearer dead');
+    useUserStore.setState({ token: 'Bearer dead', roles: [] });
+    vi.stubGlobal('fetch', vi.fn(async () => Response.json({ status: 401, message: 'expired' }, { status: 401 })));
+    const reload = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, reload });
+    renderAt('/home');
+    await waitFor(() => expect(reload).toHaveBeenCalled());
+    // Until the browser replaces the document, this one must not draw the login page: it would
+    // read and delete the cookie meant for the reloaded one.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    expect(Cookies.get(POINT_COOKIE)).toBe('401');
+    // One reload: a second one, from the failed user info, once raced the first without the cookie.
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('button', { name: 'log in' })).toBeNull();
+    expect(Cookies.get(TOKEN_COOKIE)).toBeUndefined();
+    vi.restoreAllMocks();
+    configureHttpClient({ onUnauthorized: () => {} });
+    resetExpireSessionForTests();
+    Cookies.remove(POINT_COOKIE);
   });
 
   it('shows the 401 page at /401 with a way home', async () => {

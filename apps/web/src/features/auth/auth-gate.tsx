@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { HttpError } from '../../lib/http-client';
 import { canUseBackOffice, useUserStore } from './user-store';
 
 export function loginPathFor(fullPath: string): string {
@@ -20,7 +21,9 @@ export function AuthGate() {
     useUserStore
       .getState()
       .getInfo()
-      .catch(() => {
+      .catch((error: unknown) => {
+        // A 401 is the HTTP client's to handle (expireSession): it reloads once, with its note.
+        if (error instanceof HttpError && error.status === 401) return;
         useUserStore.getState().resetToken();
         window.location.reload();
       });
