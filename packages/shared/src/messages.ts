@@ -31,7 +31,9 @@ const enUS = {
   'settings.title': 'system layout settings',
   'timeAgo.justNow': 'just now',
   'timeAgo.minutes': '{{count}} minutes ago',
+  'timeAgo.minutes_one': '{{count}} minute ago',
   'timeAgo.hours': '{{count}} hours ago',
+  'timeAgo.hours_one': '{{count}} hour ago',
   'timeAgo.oneDay': '1 day ago',
   'page.notFound.title': 'Page not found',
   'page.notFound.text': 'Sorry, the page you visited does not exist.',
@@ -52,6 +54,10 @@ const enUS = {
   'login.usernameRequired': 'please enter your user name',
   'login.passwordRequired': 'please enter your password',
   'login.codeRequired': 'please enter the captcha answer',
+  'login.codeWrong': 'the captcha answer is wrong',
+  'login.codeExpired': 'the captcha has expired, get a new one',
+  'login.badCredentials': 'username or password is wrong',
+  'login.accountDisabled': 'this account is disabled',
   'login.language': '中文',
   'route.dashboard': 'Dashboard',
   'route.userCenter': 'Personal center',
@@ -102,7 +108,9 @@ const zhCN = {
   'settings.title': '系统布局设置',
   'timeAgo.justNow': '刚刚',
   'timeAgo.minutes': '{{count}}分钟前',
+  'timeAgo.minutes_one': '{{count}}分钟前',
   'timeAgo.hours': '{{count}}小时前',
+  'timeAgo.hours_one': '{{count}}小时前',
   'timeAgo.oneDay': '1天前',
   'page.notFound.title': '页面不存在',
   'page.notFound.text': '抱歉，您访问的页面不存在。',
@@ -123,6 +131,10 @@ const zhCN = {
   'login.usernameRequired': '用户名不能为空',
   'login.passwordRequired': '密码不能为空',
   'login.codeRequired': '验证码不能为空',
+  'login.codeWrong': '验证码错误',
+  'login.codeExpired': '验证码已过期，请重新输入',
+  'login.badCredentials': '用户名或密码错误',
+  'login.accountDisabled': '账号已停用',
   'login.language': 'English',
   'route.dashboard': '首页',
   'route.userCenter': '个人中心',
@@ -141,14 +153,54 @@ const zhCN = {
 
 export const messages = { 'zh-CN': zhCN, 'en-US': enUS } as const satisfies Record<Locale, MessageCatalogue>;
 
+const pluralRules = new Map<Locale, Intl.PluralRules>();
+
+/**
+ * i18next's plural convention, so both catalogues' users agree: with a numeric `count`, `key_one`
+ * is used where Intl.PluralRules says 'one' (English 1, never Chinese), the key itself otherwise.
+ * Every locale carries the same keys, so Chinese repeats its one form under `_one`.
+ */
+function pluralOf(locale: Locale, key: MessageKey, count: string | number | undefined): MessageKey {
+  const number = typeof count === 'string' && count.trim() !== '' ? Number(count) : count;
+  if (typeof number !== 'number' || !Number.isFinite(number)) return key;
+  let rules = pluralRules.get(locale);
+  if (rules === undefined) pluralRules.set(locale, (rules = new Intl.PluralRules(locale)));
+  const plural = `${key}_${rules.select(number)}`;
+  return plural in messages[locale] ? (plural as MessageKey) : key;
+}
+
 // Placeholders without a matching param stay visible, so a missing value shows up in review instead of vanishing.
 export function translate(
   locale: Locale,
   key: MessageKey,
   params?: Readonly<Record<string, string | number>>,
 ): string {
-  return messages[locale][key].replace(/\{\{(\w+)\}\}/g, (placeholder, name: string) => {
+  return messages[locale][pluralOf(locale, key, params?.count)].replace(/\{\{(\w+)\}\}/g, (placeholder, name: string) => {
     const value = params?.[name];
     return value === undefined ? placeholder : String(value);
   });
+}
+
+let englishKeys: Map<string, MessageKey> | undefined;
+
+/**
+ * A server message in the reader's language. The API answers in English (its clients include
+ * scripts); where that English is a catalogue entry, the pages show the same entry in their own
+ * language, and anything else as it came.
+ */
+export function localizeMessage(locale: Locale, text: string): string {
+  englishKeys ??= new Map(Object.entries(messages['en-US']).map(([key, english]) => [english, key as MessageKey]));
+  const key = englishKeys.get(text);
+  return key === undefined ? text : messages[locale][key];
+}
+
+/**
+ * The field a 400 or 409 answer is about: the server starts such messages with it
+ * (`email: must be an e-mail`, `body.roles.0: …`); `field` is the top-level one, `text` the rest.
+ */
+export function fieldOfMessage(message: string): { field: string | undefined; text: string } {
+  const match = /^([\w.]+): (.+)$/s.exec(message);
+  if (match === null) return { field: undefined, text: message };
+  const [field = ''] = (match[1] ?? '').replace(/^body\./, '').split('.');
+  return { field, text: match[2] ?? message };
 }

@@ -1,4 +1,5 @@
 import type { AuthInfo, LoginResponse } from '@cloud-classroom/shared/auth';
+import { translate } from '@cloud-classroom/shared/messages';
 import { hash, verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -48,8 +49,8 @@ export class AuthService {
     }
     if (captchaEnabled) {
       const captcha = await checkCaptcha(db, request.uuid, request.code);
-      if (captcha === 'missing') throw new HttpError(400, 'code: the captcha has expired, get a new one');
-      if (captcha === 'wrong') throw new HttpError(400, 'code: the captcha answer is wrong');
+      if (captcha === 'missing') throw new HttpError(400, `code: ${translate('en-US', 'login.codeExpired')}`);
+      if (captcha === 'wrong') throw new HttpError(400, `code: ${translate('en-US', 'login.codeWrong')}`);
     }
 
     const candidate = await findLoginCandidate(db, request.username);
@@ -60,9 +61,9 @@ export class AuthService {
         throw new HttpError(429, `too many failed logins for this account; try again in ${Math.ceil(LOCK_MS / 60_000)} minutes`);
       }
       // The same words whether the user exists or not.
-      throw new HttpError(400, 'username or password is wrong');
+      throw new HttpError(400, translate('en-US', 'login.badCredentials'));
     }
-    if (!candidate.enabled) throw new HttpError(400, 'this account is disabled');
+    if (!candidate.enabled) throw new HttpError(400, translate('en-US', 'login.accountDisabled'));
     await clearFailures(db, userKey);
 
     const { token } = await sessions.start(candidate.id, request.ip, request.browser);

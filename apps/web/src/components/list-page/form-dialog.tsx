@@ -1,5 +1,6 @@
 import { App, Form, Grid, Modal, type FormInstance } from 'antd';
 import { useId, useLayoutEffect, useState, type ReactNode } from 'react';
+import { fieldOfMessage } from '@cloud-classroom/shared/messages';
 import { HttpError } from '../../lib/http-client';
 import { useListMessages } from './list-page-messages';
 
@@ -21,15 +22,6 @@ export type FormDialogProps<Values, Result> = {
   labelWidth?: number;
   children: ReactNode;
 };
-
-/** The field an answer is about: the server starts its message with it (`email: must be an e-mail`). */
-function fieldOf(message: string): { field: string; text: string } | undefined {
-  const match = /^([\w.]+): (.+)$/s.exec(message);
-  if (match === null) return undefined;
-  // `body.email` and `roles.0` name the top-level form field first.
-  const [field = ''] = (match[1] ?? '').replace(/^body\./, '').split('.');
-  return { field, text: match[2] ?? message };
-}
 
 /**
  * Puts the form back to the dialog's current initial values when it mounts, that is once per
@@ -93,8 +85,8 @@ export function FormDialog<Values extends object, Result = void>({
     } catch (error) {
       // 400 (invalid) and 409 (taken) answers start with the field they are about.
       if (error instanceof HttpError && (error.status === 400 || error.status === 409)) {
-        const named = fieldOf(error.message);
-        if (named !== undefined && named.field in form.getFieldsValue()) {
+        const named = fieldOfMessage(error.message);
+        if (named.field !== undefined && named.field in form.getFieldsValue()) {
           form.setFields([{ name: named.field as never, errors: [named.text] }]);
         }
       }

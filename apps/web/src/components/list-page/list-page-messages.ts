@@ -15,6 +15,9 @@ export const useListMessages = registerMessages({
     'list.total': '共 {{total}} 条',
     'list.deleteTitle': '确认删除',
     'list.deleteConfirm': '确定删除选中的 {{count}} 条数据吗？',
+    // Chinese has no singular: the same text, as every language carries the same keys.
+    'list.deleteConfirm_one': '确定删除选中的 {{count}} 条数据吗？',
+    'list.deleteNamed': '确定删除“{{name}}”吗？',
     'list.deleted': '删除成功',
     'list.saved': '保存成功',
     'list.created': '新增成功',
@@ -50,6 +53,8 @@ export const useListMessages = registerMessages({
     'list.total': '{{total}} in total',
     'list.deleteTitle': 'Confirm deletion',
     'list.deleteConfirm': 'Delete the {{count}} selected items?',
+    'list.deleteConfirm_one': 'Delete the selected item?',
+    'list.deleteNamed': 'Delete "{{name}}"?',
     'list.deleted': 'Deleted',
     'list.saved': 'Saved',
     'list.created': 'Created',

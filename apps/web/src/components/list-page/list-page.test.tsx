@@ -52,7 +52,7 @@ function ThingsPage() {
         }
         add={{ permission: ['admin', 'things:add'], onClick: () => setOpen(true) }}
         edit={{ permission: ['admin', 'things:edit'], onClick: () => {} }}
-        del={{ permission: ['admin', 'things:del'] }}
+        del={{ permission: ['admin', 'things:del'], rowName: (thing) => thing.name }}
         exportFile={{ permission: ['admin', 'things:list'], fileName: 'things' }}
       />
       <FormDialog<{ email: string }>
@@ -158,6 +158,14 @@ describe('list page pattern', { timeout: 30_000 }, () => {
     expect(deletion.path).toBe('api/things');
     expect(deletion.body).toEqual([1, 2]);
     expect(await screen.findByText('Deleted')).toBeTruthy();
+  });
+
+  it('names the one row it is about to delete', async () => {
+    renderWithProviders(<ThingsPage />);
+    await screen.findByText('thing 3');
+    await userEvent.click(within(screen.getByText('thing 3').closest('tr')!).getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: /Delete/ }));
+    expect(within(await screen.findByRole('dialog')).getByText('Delete "thing 3"?')).toBeTruthy();
   });
 
   it('exports with the current filter and sort', async () => {

@@ -60,7 +60,8 @@ export type ListPageProps<Row, Filter extends ListFilter> = {
   search?: ReactNode;
   add?: ToolbarAction & { onClick: () => void };
   edit?: ToolbarAction & { onClick: (row: Row) => void };
-  del?: ToolbarAction;
+  /** `rowName` names the row in the question when one is selected. */
+  del?: ToolbarAction & { rowName?: (row: Row) => string };
   exportFile?: ToolbarAction & { fileName: string };
   /** More toolbar buttons (wrap them in `<Permission>` yourself). */
   toolbarExtra?: ReactNode;
@@ -126,7 +127,13 @@ export function ListPage<Row extends object, Filter extends ListFilter>({
       <ListToolbar
         add={add}
         edit={edit && { permission: edit.permission, onClick: () => list.selectedRows[0] && edit.onClick(list.selectedRows[0]) }}
-        del={del && { permission: del.permission, onConfirm: () => list.remove(list.selectedKeys) }}
+        del={
+          del && {
+            permission: del.permission,
+            onConfirm: () => list.remove(list.selectedKeys),
+            name: list.selectedRows.length === 1 && list.selectedRows[0] !== undefined ? del.rowName?.(list.selectedRows[0]) : undefined,
+          }
+        }
         exportFile={
           exportFile && {
             permission: exportFile.permission,

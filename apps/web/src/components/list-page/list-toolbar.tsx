@@ -14,8 +14,11 @@ export type ListToolbarProps = {
   add?: ToolbarAction & { onClick: () => void };
   /** Enabled only while exactly one row is selected. */
   edit?: ToolbarAction & { onClick: () => void };
-  /** Deletes the selection after a confirmation naming how many, and `warning` when there is one. */
-  del?: ToolbarAction & { onConfirm: () => Promise<unknown>; warning?: ReactNode };
+  /**
+   * Deletes the selection after a confirmation naming the row (`name`, when one is selected) or
+   * how many, and `warning` when there is one.
+   */
+  del?: ToolbarAction & { onConfirm: () => Promise<unknown>; warning?: ReactNode; name?: string };
   exportFile?: ToolbarAction & { onClick: () => Promise<unknown> };
   onRefresh?: () => void;
   refreshing?: boolean;
@@ -100,7 +103,7 @@ export function ListToolbar({
               danger
               icon={<DeleteOutlined />}
               disabled={selectedCount === 0}
-              onClick={() => confirmDelete(selectedCount, del.onConfirm, del.warning)}
+              onClick={() => confirmDelete(del.name ?? selectedCount, del.onConfirm, del.warning)}
             >
               {t('list.delete')}
             </Button>

@@ -8,7 +8,7 @@ import { useConfirmDelete } from './use-confirm-delete';
 export type RowActionsProps = {
   edit?: ToolbarAction & { onClick: () => void };
   /** E.g. `() => list.remove([row.id])`; runs after the same confirmation as the toolbar's delete. */
-  del?: ToolbarAction & { onConfirm: () => Promise<unknown>; warning?: ReactNode };
+  del?: ToolbarAction & { onConfirm: () => Promise<unknown>; warning?: ReactNode; /** The row's name, for the question. */ name?: string };
   /** More links before edit and delete (wrap them in `<Permission>` yourself). */
   children?: ReactNode;
 };
@@ -29,7 +29,7 @@ export function RowActions({ edit, del, children }: RowActionsProps) {
       )}
       {del && (
         <Permission roles={del.permission}>
-          <Button type="link" size="small" danger onClick={() => confirmDelete(1, del.onConfirm, del.warning)}>
+          <Button type="link" size="small" danger onClick={() => confirmDelete(del.name ?? 1, del.onConfirm, del.warning)}>
             {t('list.delete')}
           </Button>
         </Permission>

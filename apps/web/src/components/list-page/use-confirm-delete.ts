@@ -3,14 +3,14 @@ import { createElement, Fragment, type ReactNode } from 'react';
 import { useListMessages } from './list-page-messages';
 
 /**
- * Asks before deleting, naming how many items go, with the page's `warning` beneath if it has one; `onConfirm` runs only after "confirm", and the
+ * Asks before deleting, naming the item (a name) or how many go (a count), with the page's `warning` beneath if it has one; `onConfirm` runs only after "confirm", and the
  * dialog stays open with a spinning button until it settles (a refusal is already notified by the client).
  */
-export function useConfirmDelete(): (count: number, onConfirm: () => Promise<unknown>, warning?: ReactNode) => void {
+export function useConfirmDelete(): (items: number | string, onConfirm: () => Promise<unknown>, warning?: ReactNode) => void {
   const { modal } = App.useApp();
   const t = useListMessages();
-  return (count, onConfirm, warning) => {
-    const question = t('list.deleteConfirm', { count });
+  return (items, onConfirm, warning) => {
+    const question = typeof items === 'string' ? t('list.deleteNamed', { name: items }) : t('list.deleteConfirm', { count: items });
     modal.confirm({
       title: t('list.deleteTitle'),
       // A page adds what else goes (a subtree, say) under the question.

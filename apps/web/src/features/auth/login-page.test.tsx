@@ -1,4 +1,4 @@
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Cookies from 'js-cookie';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
@@ -154,6 +154,24 @@ describe('LoginPage', () => {
     expect(screen.getByRole('button', { name: 'log in' }).hasAttribute('disabled')).toBe(false);
     expect(useUserStore.getState().token).toBeUndefined();
     expect(screen.getByRole('heading', { name: 'Cloud Classroom' })).toBeTruthy();
+  });
+
+  it.each([
+    ['en-US', 'code: the captcha answer is wrong', 'the captcha answer is wrong'],
+    ['zh-CN', 'code: the captcha answer is wrong', '验证码错误'],
+    ['zh-CN', 'code: the captcha has expired, get a new one', '验证码已过期，请重新输入'],
+    ['zh-CN', 'username or password is wrong', '用户名或密码错误'],
+    ['en-US', 'password: some rule the page does not know', 'some rule the page does not know'],
+  ] as const)("in %s shows %j as the sentence %j, in the page's language, without the field name", async (locale, message, shown) => {
+    loginAnswer = { status: 400, body: { status: 400, message } };
+    renderLogin();
+    await screen.findByRole('img');
+    await fillIn({ username: 'admin', password: 'bad', code: '5' });
+    // Switched after the answer came: what is shown follows the page's language.
+    act(() => setLocale(locale, false));
+    await waitFor(() => expect(screen.getByText(shown)).toBeTruthy());
+    expect(screen.queryByText(message)).toBeNull();
+    setLocale('en-US', false);
   });
 
   it('a second try sends the new captcha uuid', async () => {

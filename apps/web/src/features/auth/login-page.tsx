@@ -1,5 +1,6 @@
 import { POINT_COOKIE } from '@cloud-classroom/shared/constants';
 import type { Captcha } from '@cloud-classroom/shared/auth';
+import { fieldOfMessage, localizeMessage } from '@cloud-classroom/shared/messages';
 import Cookies from 'js-cookie';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -64,7 +65,10 @@ export function LoginPage() {
       const home = canUseBackOffice(useUserStore.getState().roles) ? '/dashboard' : '/';
       navigate(safeRedirect(searchParams.get('redirect')) ?? home, { replace: true });
     } catch (error) {
-      setFormError(error instanceof HttpError ? error.message : String(error));
+      // A message naming a field of this form goes under it, without the name.
+      const { field, text } = fieldOfMessage(error instanceof HttpError ? error.message : String(error));
+      if (field === 'username' || field === 'password' || field === 'code') setErrors({ [field]: text });
+      else setFormError(text);
       // A captcha is good for one try, right or wrong.
       refreshCaptcha();
       setSubmitting(false);
@@ -84,7 +88,7 @@ export function LoginPage() {
         value={values[name]}
         onChange={(event) => setValues((current) => ({ ...current, [name]: event.target.value }))}
       />
-      {errors[name] && <div className="login-field__error">{errors[name]}</div>}
+      {errors[name] && <div className="login-field__error">{localizeMessage(language, errors[name])}</div>}
     </div>
   );
 
@@ -117,7 +121,7 @@ export function LoginPage() {
         </label>
         {formError && (
           <div className="login-form-error" role="alert">
-            {formError}
+            {localizeMessage(language, formError)}
           </div>
         )}
         <button type="submit" className="button button--primary login-submit" disabled={submitting}>

@@ -148,6 +148,7 @@ describe('DeptListPage', () => {
     fireEvent.click(screen.getByLabelText('Head office: Enabled'));
     const confirm = await screen.findByRole('dialog');
     expect(within(confirm).getByText('Disable the department "Head office"?')).toBeTruthy();
+    expect(within(confirm).getAllByText('Disable department').length).toBeGreaterThan(0);
     clickText('confirm', confirm);
     await waitFor(() => expect(api.callsTo('PUT api/dept')).toHaveLength(1));
     expect(api.callsTo('PUT api/dept')[0]?.body).toEqual({ id: 1, name: 'Head office', pid: null, deptSort: 1, enabled: false });

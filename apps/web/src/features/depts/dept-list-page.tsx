@@ -42,7 +42,7 @@ export default function DeptListPage() {
 
   const confirmEnabled = (dept: Dept, enabled: boolean) => {
     modal.confirm({
-      title: t('depts.enabled'),
+      title: t(enabled ? 'depts.enableTitle' : 'depts.disableTitle'),
       content: t(enabled ? 'depts.enableConfirm' : 'depts.disableConfirm', { name: dept.name }),
       okText: tl('common.confirm'),
       cancelText: tl('common.cancel'),
@@ -89,7 +89,7 @@ export default function DeptListPage() {
       render: (_value, dept) => (
         <RowActions
           edit={{ permission: EDIT, onClick: () => setDialog({ open: true, dept }) }}
-          del={{ permission: DEL, warning: t('depts.deleteSubtree'), onConfirm: () => remove([dept.id]) }}
+          del={{ permission: DEL, name: dept.name, warning: t('depts.deleteSubtree'), onConfirm: () => remove([dept.id]) }}
         />
       ),
     });

@@ -18,6 +18,8 @@ export const useDeptMessages = registerMessages({
     'depts.disable': '停用',
     'depts.deleteSubtree': '它们的所有下级部门会一起删除；仍有用户或被角色数据权限引用的部门无法删除。',
     'depts.exportName': '部门数据',
+    'depts.enableTitle': '启用部门',
+    'depts.disableTitle': '停用部门',
     'depts.enableConfirm': '确定启用部门“{{name}}”吗？',
     'depts.disableConfirm': '确定停用部门“{{name}}”吗？',
   },
@@ -39,6 +41,8 @@ export const useDeptMessages = registerMessages({
     'depts.deleteSubtree':
       'Every department below them is deleted too; a department that still has users or is in a role’s data scope cannot be deleted.',
     'depts.exportName': 'departments',
+    'depts.enableTitle': 'Enable department',
+    'depts.disableTitle': 'Disable department',
     'depts.enableConfirm': 'Enable the department "{{name}}"?',
     'depts.disableConfirm': 'Disable the department "{{name}}"?',
   },

@@ -72,7 +72,7 @@ export function DictDetailPanel({ dict }: { dict: Dict }) {
                   render: (_value: unknown, detail: DictDetail) => (
                     <RowActions
                       edit={{ permission: EDIT, onClick: () => setDialog({ open: true, detail }) }}
-                      del={{ permission: DEL, onConfirm: () => remove(detail) }}
+                      del={{ permission: DEL, name: detail.label, onConfirm: () => remove(detail) }}
                     />
                   ),
                 },

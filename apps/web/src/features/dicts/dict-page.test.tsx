@@ -153,7 +153,7 @@ describe('DictPage', () => {
     await screen.findByText('Entries of user_status');
     clickText('Delete', screen.getByText('user_status', { selector: 'td, td *' }).closest('tr')!);
     const confirm = await screen.findByRole('dialog');
-    expect(within(confirm).getByText(/Their entries are deleted too/)).toBeTruthy();
+    expect(within(confirm).getByText('Delete the dictionary "user_status"? Its entries are deleted too.')).toBeTruthy();
     clickText('confirm', confirm);
     await waitFor(() => expect(api.callsTo('DELETE api/dict')[0]?.body).toEqual([1]));
     expect(await screen.findByText('Click a dictionary on the left to see its entries')).toBeTruthy();

@@ -40,7 +40,7 @@ export default function DictPage() {
     const ids = dicts.map((dict) => dict.id);
     modal.confirm({
       title: tl('list.deleteTitle'),
-      content: t('dicts.deleteConfirm', { count: ids.length }),
+      content: dicts.length === 1 ? t('dicts.deleteNamed', { name: dicts[0]?.name ?? '' }) : t('dicts.deleteConfirm', { count: ids.length }),
       okText: tl('common.confirm'),
       cancelText: tl('common.cancel'),
       okButtonProps: { danger: true },

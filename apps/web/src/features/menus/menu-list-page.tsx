@@ -70,7 +70,7 @@ export default function MenuListPage() {
       render: (_value, menu) => (
         <RowActions
           edit={{ permission: EDIT, onClick: () => setDialog({ open: true, menu }) }}
-          del={{ permission: DEL, warning: menu.hasChildren ? t('menus.deleteSubtree') : undefined, onConfirm: () => remove([menu.id]) }}
+          del={{ permission: DEL, name: menu.title, warning: menu.hasChildren ? t('menus.deleteSubtree') : undefined, onConfirm: () => remove([menu.id]) }}
         />
       ),
     });

@@ -88,7 +88,7 @@ describe('online users page', { timeout: 120_000 }, () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'confirm' }));
     await waitFor(() => expect(calls.filter((call) => call.method === 'DELETE')).toHaveLength(1));
     expect(calls.find((call) => call.method === 'DELETE')?.body).toEqual(['s1']);
-    expect(await screen.findByText('1 session(s) ended')).toBeTruthy();
+    expect(await screen.findByText('1 session ended')).toBeTruthy();
     await waitFor(() => expect(screen.queryByText('alice')).toBeNull());
   });
 

@@ -63,7 +63,7 @@ export default function RoleListPage() {
           <span onClick={(event) => event.stopPropagation()}>
             <RowActions
               edit={{ permission: EDIT, onClick: () => setEditing(role) }}
-              del={{ permission: DEL, onConfirm: () => list.remove([role.id]) }}
+              del={{ permission: DEL, name: role.name, onConfirm: () => list.remove([role.id]) }}
             />
           </span>
         ) : (
@@ -94,7 +94,7 @@ export default function RoleListPage() {
           }
           add={{ permission: ADD, onClick: () => setEditing(null) }}
           edit={{ permission: EDIT, onClick: (role) => setEditing(role) }}
-          del={{ permission: DEL }}
+          del={{ permission: DEL, rowName: (role) => role.name }}
           exportFile={{ permission: LIST, fileName: t('roles.exportName') }}
           tableProps={{
             onRow: (role) => ({ onClick: () => setCurrent(role), style: { cursor: 'pointer' } }),

@@ -143,7 +143,7 @@ describe('storage page', { timeout: 120_000 }, () => {
     renderWithProviders(<StorageListPage />);
     await screen.findByText('Handbook');
     await userEvent.click(within(rowOf('Handbook')).getByRole('button', { name: 'Delete' }));
-    const dialog = await dialogWith('Delete the 1 selected items?');
+    const dialog = await dialogWith('Delete "Handbook"?');
     await userEvent.click(within(dialog).getByRole('button', { name: 'confirm' }));
     await waitFor(() => expect(calls.find((call) => call.method === 'DELETE')?.body).toEqual([2]));
   });

@@ -93,7 +93,7 @@ export default function StorageListPage() {
       render: (_, file) => (
         <RowActions
           edit={{ permission: EDIT, onClick: () => setRenaming(file) }}
-          del={{ permission: DEL, onConfirm: () => list.remove([file.id]) }}
+          del={{ permission: DEL, name: file.name, onConfirm: () => list.remove([file.id]) }}
         />
       ),
     },
@@ -123,7 +123,7 @@ export default function StorageListPage() {
           </Permission>
         }
         edit={{ permission: EDIT, onClick: (file) => setRenaming(file) }}
-        del={{ permission: DEL }}
+        del={{ permission: DEL, rowName: (file) => file.name }}
         exportFile={{ permission: LIST, fileName: t('storage.exportName') }}
       />
       <StorageUploadDialog open={uploading} onClose={() => setUploading(false)} onUploaded={() => void list.refresh()} t={t} />

@@ -66,7 +66,9 @@ export function ResetPasswordDialog({
       destroyOnHidden
     >
       <Typography.Paragraph>
-        {t('users.resetConfirm', { count: users?.length ?? 0, names: (users ?? []).map((user) => user.username).join(', ') })}
+        {users?.length === 1
+          ? t('users.resetConfirmOne', { name: users[0]?.username ?? '' })
+          : t('users.resetConfirm', { count: users?.length ?? 0, names: (users ?? []).map((user) => user.username).join(', ') })}
       </Typography.Paragraph>
       <Form<ResetValues> form={form} layout="vertical" initialValues={{ mode: 'generate' }} preserve={false}>
         <Form.Item name="mode">

@@ -14,7 +14,7 @@ export function UserEnabledSwitch({ user, disabled, onChanged }: { user: User; d
 
   const toggle = (enabled: boolean) => {
     modal.confirm({
-      title: enabled ? tl('list.enabled') : tl('list.disabled'),
+      title: t(enabled ? 'users.enableTitle' : 'users.disableTitle'),
       content: t(enabled ? 'users.enableConfirm' : 'users.disableConfirm', { name: user.username }),
       okText: tl('common.confirm'),
       cancelText: tl('common.cancel'),

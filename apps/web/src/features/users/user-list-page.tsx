@@ -87,7 +87,7 @@ export default function UserListPage() {
         canManage(user) ? (
           <RowActions
             edit={{ permission: EDIT, onClick: () => setEditing(user) }}
-            del={user.id === me?.id ? undefined : { permission: DEL, onConfirm: () => list.remove([user.id]) }}
+            del={user.id === me?.id ? undefined : { permission: DEL, name: user.username, onConfirm: () => list.remove([user.id]) }}
           >
             <Permission roles={EDIT}>
               <Button type="link" size="small" onClick={() => setResetting([user])}>
@@ -138,7 +138,7 @@ export default function UserListPage() {
           }
           add={{ permission: ADD, onClick: () => setEditing(null) }}
           edit={{ permission: EDIT, onClick: (user) => setEditing(user) }}
-          del={{ permission: DEL }}
+          del={{ permission: DEL, rowName: (user) => user.username }}
           exportFile={{ permission: LIST, fileName: t('users.exportName') }}
           toolbarExtra={
             <Permission roles={EDIT}>
