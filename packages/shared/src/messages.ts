@@ -3,6 +3,7 @@ import type { Locale } from './locale.js';
 const enUS = {
   'validation.externalLink': 'please enter a link starting with http:, https:, mailto: or tel:',
   'validation.username': 'the user name must be admin or editor',
+  'validation.usernameChars': 'please use 2 to 20 letters, digits, _, - or .',
   'validation.url': 'please enter a correct URL',
   'validation.lowerCase': 'please enter lower-case letters only',
   'validation.upperCase': 'please enter upper-case letters only',
@@ -75,6 +76,7 @@ export type MessageCatalogue = Readonly<Record<MessageKey, string>>;
 const zhCN = {
   'validation.externalLink': '请输入以 http:、https:、mailto: 或 tel: 开头的链接',
   'validation.username': '用户名只能是 admin 或 editor',
+  'validation.usernameChars': '用户名为 2 到 20 位字母、数字、_、- 或 .',
   'validation.url': '请输入正确的URL地址',
   'validation.lowerCase': '请输入小写字母',
   'validation.upperCase': '请输入大写字母',

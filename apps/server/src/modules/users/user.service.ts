@@ -1,13 +1,14 @@
 import crypto from 'node:crypto';
-import type {
-  ResetPassword,
-  UpdatePassword,
-  User,
-  UserCenter,
-  UserCreate,
-  UserFilter,
-  UserQuery,
-  UserUpdate,
+import {
+  usernameSchema,
+  type ResetPassword,
+  type UpdatePassword,
+  type User,
+  type UserCenter,
+  type UserCreate,
+  type UserFilter,
+  type UserQuery,
+  type UserUpdate,
 } from '@cloud-classroom/shared/users';
 import { hash, verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
@@ -82,7 +83,13 @@ export class UserService {
   }
 
   async update(caller: Principal, body: UserUpdate): Promise<void> {
-    await this.checkCanManage(caller, await this.existing([body.id]));
+    const targets = await this.existing([body.id]);
+    await this.checkCanManage(caller, targets);
+    // A name from before the user-name rule may stay; a new name must follow the rule.
+    if (targets.some((target) => target.username !== body.username)) {
+      const renamed = usernameSchema.safeParse(body.username);
+      if (!renamed.success) throw new HttpError(400, `username: ${renamed.error.issues[0]?.message ?? 'is not allowed'}`);
+    }
     const roleIds = await this.checkRoles(caller, body.roles);
     await this.checkDept(caller, body.dept.id);
     await this.checkUnique(body, body.id);
