@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from './browser.js';
+import { expectConsoleMessage, launchBrowser, saveScreenshot } from './browser.js';
 import {
   accountPassword,
   addTokenCookie,
@@ -51,6 +51,8 @@ describe('journeys: signing in and out', () => {
     await loginFormReady(page);
     await saveScreenshot(page, 'login');
 
+    // Chromium logs every 4xx answer to a request; this one is the wrong password the journey types.
+    expectConsoleMessage(page, /^console\.error: Failed to load resource: .* 400 \(Bad Request\) \(http:[^ ]+\/auth\/login:1\)$/, 'the wrong password answers 400');
     await fillLogin(page, 'admin', 'not-the-password');
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('username or password is wrong');
     expect(new URL(page.url()).pathname).toBe('/login');
@@ -135,6 +137,8 @@ describe('journeys: signing in and out', () => {
     page.on('request', (request) => {
       if (request.isNavigationRequest()) void request.allHeaders().then((headers) => reloads.push(headers.cookie ?? ''));
     });
+    // The 401 is the point of the journey; Chromium logs it as a failed resource load.
+    expectConsoleMessage(page, /^console\.error: Failed to load resource: .* 401 \(Unauthorized\) \(http:[^ ]+\/api\/monitor:1\)$/, 'the ended session answers 401');
     const ended = await page.request.delete(`${baseUrl}/auth/logout`, { headers: { authorization: token } });
     expect(ended.status()).toBe(200);
 
@@ -155,6 +159,8 @@ describe('journeys: signing in and out', () => {
     await page.goto(`${baseUrl}/user/center`);
     await waitForShell(page);
     await page.route('**/api/monitor', (route) => route.fulfill({ status: 403, json: { status: 403, message: 'forbidden' } }));
+    // The 403 the journey stubs in; Chromium logs it as a failed resource load.
+    expectConsoleMessage(page, /^console\.error: Failed to load resource: .* 403 \(Forbidden\) \(http:[^ ]+\/api\/monitor:1\)$/, 'the stubbed 403');
 
     await page.locator('.sidebar-container').getByText('系统监控', { exact: true }).click();
     await page.locator('.sidebar-container').getByText('服务监控', { exact: true }).click();
