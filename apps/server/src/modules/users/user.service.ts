@@ -14,6 +14,7 @@ import { hash, verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
+import { clearFailures, usernameThrottleKey } from '../auth/login-throttle.repo.js';
 import type { Principal, SessionService } from '../auth/session.service.js';
 import { findRoleSummaries } from '../roles/role.repo.js';
 import { imageKindOf, removeAvatar, saveAvatar } from './avatar-files.js';
@@ -22,6 +23,7 @@ import {
   dataScopesOf,
   deleteUsers,
   deptExists,
+  findLoginCandidate,
   findPasswordHash,
   findUserDtos,
   findUserIds,
@@ -132,6 +134,26 @@ export class UserService {
       caller.sessionId,
     );
     return body.password === undefined ? passwords : undefined;
+  }
+
+  /**
+   * `npm run reset-password -- <username>`, for whoever holds the server's console (a missed
+   * first password, a forgotten one): no caller to check, but the same hashing as the app; the
+   * user's sessions end and a lock from failed logins is lifted. Without a password, one is
+   * generated and answered once.
+   */
+  async resetPasswordFromConsole(username: string, password: string | undefined): Promise<{ password: string; enabled: boolean }> {
+    const user = await findLoginCandidate(this.options.db, username);
+    if (user === undefined) throw new HttpError(404, `no user named '${username}'`);
+    const chosen = password ?? generatePassword();
+    const now = Date.now();
+    await setPasswordHashes(this.options.db, [{ id: user.id, passwordHash: await hash(chosen) }], {
+      pwd_reset_time: now,
+      ...changed('system', now),
+    });
+    await this.options.sessions.endAllOf([user.id], 'password reset');
+    await clearFailures(this.options.db, usernameThrottleKey(user.username));
+    return { password: chosen, enabled: user.enabled };
   }
 
   async updateCenter(caller: Principal, body: UserCenter): Promise<void> {
