@@ -1,18 +1,69 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const screenshotDir = fileURLToPath(new URL('../artifacts/screenshots', import.meta.url));
 
-/** The system Chromium, headless; the project never downloads a browser of its own. */
+const PROBLEM_TYPES = new Set(['error', 'warning', 'assert']);
+/** What the pages of the running test said that a journey must not hear, read by console-guard.ts. */
+const consoleProblems: string[] = [];
+const expectedMessages = new WeakMap<Page, RegExp[]>();
+
+function describeMessage(message: ConsoleMessage): string {
+  const { url, lineNumber } = message.location();
+  return `console.${message.type()}: ${message.text()}${url === '' ? '' : ` (${url}:${lineNumber + 1})`}`;
+}
+
+/** Every page of every journey reports its console errors and warnings, and its uncaught exceptions. */
+function watchPage(page: Page): void {
+  page.on('console', (message) => {
+    if (!PROBLEM_TYPES.has(message.type())) return;
+    const text = describeMessage(message);
+    if ((expectedMessages.get(page) ?? []).some((pattern) => pattern.test(text))) return;
+    consoleProblems.push(`${text}\n    on ${page.url()}`);
+  });
+  page.on('pageerror', (error) => consoleProblems.push(`uncaught ${error.stack ?? error.message}\n    on ${page.url()}`));
+}
+
+/**
+ * Lets this page log a console error or warning matching `pattern` (matched against
+ * "console.<type>: <text> (<url>:<line>)"), for a journey that provokes it on purpose; say why in
+ * `reason`. Anything else still fails the test.
+ */
+export function expectConsoleMessage(page: Page, pattern: RegExp, reason: string): void {
+  if (reason.trim() === '') throw new Error('say why the message is expected');
+  expectedMessages.set(page, [...(expectedMessages.get(page) ?? []), pattern]);
+}
+
+/** The problems heard since the last call, emptied. */
+export function takeConsoleProblems(): string[] {
+  return consoleProblems.splice(0);
+}
+
+/**
+ * The system Chromium, headless; the project never downloads a browser of its own. Every page
+ * opened through it is watched (see console-guard.ts), so no journey has to remember to.
+ */
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(chromiumPath)) {
     throw new Error(
       `Chromium not found at ${chromiumPath}. Install it (apt-get install -y chromium fonts-wqy-microhei) or set CHROMIUM_PATH.`,
     );
   }
+  const browser = await launchChromium();
+  // browser.newPage() goes through newContext() too.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    context.on('page', watchPage);
+    return context;
+  };
+  return browser;
+}
+
+function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     headless: true,

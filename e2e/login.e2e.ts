@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from './browser.js';
+import { expectConsoleMessage, launchBrowser, saveScreenshot } from './browser.js';
 import {
   accountPassword,
   addTokenCookie,
@@ -51,6 +51,8 @@ describe('journeys: signing in and out', () => {
     await loginFormReady(page);
     await saveScreenshot(page, 'login');
 
+    // Chromium logs every 4xx answer to a request; this one is the wrong password the journey types.
+    expectConsoleMessage(page, /^console\.error: Failed to load resource: .* 400 \(Bad Request\) \(http:[^ ]+\/auth\/login:1\)$/, 'the wrong password answers 400');
     await fillLogin(page, 'admin', 'not-the-password');
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('username or password is wrong');
     expect(new URL(page.url()).pathname).toBe('/login');
@@ -72,7 +74,50 @@ describe('journeys: signing in and out', () => {
     await expectPath(page, '/home');
     expect(await hops()).toContain('/');
     expect((await hops()).indexOf('/')).toBeLessThan((await hops()).indexOf('/home'));
-    await page.getByRole('link', { name: 'Back office' }).waitFor();
+    await page.getByRole('main').getByRole('link', { name: 'Open the back office' }).waitFor();
+  });
+
+  it('opening / and signing in as admin lands on /home, whose back-office card opens the dashboard', async () => {
+    const page = await newPage();
+    await page.goto(`${baseUrl}/`);
+    await expectPath(page, '/login?redirect=%2F');
+    await loginFormReady(page);
+    await fillLogin(page, 'admin', accountPassword);
+    await expectPath(page, '/home');
+    const backOffice = page.getByRole('main').getByRole('link', { name: 'Open the back office' });
+    await backOffice.waitFor();
+    await saveScreenshot(page, 'home-admin');
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await backOffice.isVisible()).toBe(true);
+    await saveScreenshot(page, 'home-admin-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await backOffice.click();
+    await expectPath(page, '/dashboard');
+    await waitForShell(page);
+  });
+
+  it("the home page asks before logging out in the product's own dialog: cancel keeps the session, confirm ends it", async () => {
+    const token = await apiLogin('learner2');
+    const page = await newPage('zh-CN', token);
+    await page.goto(`${baseUrl}/home`);
+    const logout = page.getByRole('button', { name: '退出登录' });
+    await logout.click();
+    const dialog = page.getByRole('dialog', { name: '提示' });
+    await dialog.waitFor();
+    expect(await dialog.getByText('确定注销并退出系统吗？').isVisible()).toBe(true);
+    await saveScreenshot(page, 'home-logout-confirm', { fullPage: false });
+
+    await dialog.getByRole('button', { name: '取消' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await cookieNamed(page.context(), TOKEN_COOKIE)).toBeDefined();
+    expect((await fetch(`${baseUrl}/auth/info`, { headers: { authorization: token } })).status).toBe(200);
+
+    await logout.click();
+    await dialog.getByRole('button', { name: '确定' }).click();
+    await expectPath(page, '/login');
+    await page.locator('input[name=username]').waitFor();
+    expect(await cookieNamed(page.context(), TOKEN_COOKIE)).toBeUndefined();
+    expect((await fetch(`${baseUrl}/auth/info`, { headers: { authorization: token } })).status).toBe(401);
   });
 
   it('without remember me, the token is a session cookie and the admin lands on the dashboard', async () => {
@@ -135,6 +180,8 @@ describe('journeys: signing in and out', () => {
     page.on('request', (request) => {
       if (request.isNavigationRequest()) void request.allHeaders().then((headers) => reloads.push(headers.cookie ?? ''));
     });
+    // The 401 is the point of the journey; Chromium logs it as a failed resource load.
+    expectConsoleMessage(page, /^console\.error: Failed to load resource: .* 401 \(Unauthorized\) \(http:[^ ]+\/api\/monitor:1\)$/, 'the ended session answers 401');
     const ended = await page.request.delete(`${baseUrl}/auth/logout`, { headers: { authorization: token } });
     expect(ended.status()).toBe(200);
 
@@ -173,6 +220,8 @@ describe('journeys: signing in and out', () => {
     await page.goto(`${baseUrl}/user/center`);
     await waitForShell(page);
     await page.route('**/api/monitor', (route) => route.fulfill({ status: 403, json: { status: 403, message: 'forbidden' } }));
+    // The 403 the journey stubs in; Chromium logs it as a failed resource load.
+    expectConsoleMessage(page, /^console\.error: Failed to load resource: .* 403 \(Forbidden\) \(http:[^ ]+\/api\/monitor:1\)$/, 'the stubbed 403');
 
     await page.locator('.sidebar-container').getByText('系统监控', { exact: true }).click();
     await page.locator('.sidebar-container').getByText('服务监控', { exact: true }).click();
@@ -194,7 +243,7 @@ describe('journeys: signing in and out', () => {
     await fillLogin(page, 'learner1', accountPassword);
     await expectPath(page, '/home');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Welcome, 李明');
-    expect(await page.getByRole('link', { name: 'Back office' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: /back office/i }).count()).toBe(0);
     expect(await page.locator('.sidebar-container, .ant-menu').count()).toBe(0);
     await saveScreenshot(page, 'learner-home');
 

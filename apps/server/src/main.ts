@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
+import { consoleBox, emphasis, listOf } from './console-box.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -16,7 +17,9 @@ async function main(): Promise<void> {
   const database = await openDatabase(config);
   const applied = await migrateToLatest(database);
   const seeded = await seedIfEmpty(database.db, config.adminPassword);
-  const app = await buildApp({ config, database, logger: { level: config.logLevel } });
+  // Through process.stdout, like console.log: pino's own writer is asynchronous, and its lines
+  // (the listening address) would land after the notice that must come last.
+  const app = await buildApp({ config, database, logger: { level: config.logLevel, stream: process.stdout } });
   if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
 
   let closing = false;
@@ -42,21 +45,33 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  if (seeded.seeded) {
-    // Shown once, on the start that created the accounts; it is stored only as a hash.
-    console.log(
-      `First start: created the demo organisation. Accounts ${seeded.usernames.join(', ')} ` +
-        (seeded.passwordWasGenerated
-          ? `share the generated password ${seeded.adminPassword} (shown only now; set ADMIN_PASSWORD to choose it).`
-          : 'share the password from ADMIN_PASSWORD.'),
-    );
-  }
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   // Plain stdout, not the JSON log: this line is for the person who just typed `npm start`.
   console.log(
     `Cloud Classroom is running at http://${shownHost}:${port}/ (${database.dialect}: ${database.location})` +
       (config.webDistDir === undefined ? ' — API only, the web app is not built' : ''),
   );
+  if (seeded.seeded) console.log(firstStartNotice(seeded.usernames, seeded.passwordWasGenerated ? seeded.adminPassword : undefined));
+}
+
+/**
+ * Shown once, last of all (after the build's output and the address), on the start that created
+ * the accounts: a generated password is stored only as a hash and cannot be shown again.
+ */
+function firstStartNotice(usernames: readonly string[], generatedPassword: string | undefined): string {
+  if (generatedPassword === undefined) {
+    return `First start: created the demo organisation; the accounts ${listOf(usernames)} share the password from ADMIN_PASSWORD.`;
+  }
+  const box = consoleBox([
+    'First start: created the demo organisation. The accounts',
+    `${listOf(usernames)} share this generated password,`,
+    'shown only now:',
+    '',
+    `    ${generatedPassword}`,
+    '',
+    'Missed it? Set a new one with: npm run reset-password -- admin',
+  ]);
+  return `\n${box.replace(generatedPassword, emphasis(generatedPassword))}\n`;
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,7 @@ import type { Locale } from './locale.js';
 const enUS = {
   'validation.externalLink': 'please enter a link starting with http:, https:, mailto: or tel:',
   'validation.username': 'the user name must be admin or editor',
+  'validation.usernameChars': 'please use 2 to 20 letters, digits, _, - or .',
   'validation.url': 'please enter a correct URL',
   'validation.lowerCase': 'please enter lower-case letters only',
   'validation.upperCase': 'please enter upper-case letters only',
@@ -64,6 +65,8 @@ const enUS = {
   'route.home': 'Home',
   'route.download': 'Download',
   'home.backOffice': 'Back office',
+  'home.backOfficeText': 'Courses, exams, certificates, people and the system are managed there.',
+  'home.openBackOffice': 'Open the back office',
   'home.logout': 'Log out',
   'home.welcome': 'Welcome, {{name}}',
   'home.empty': 'Your courses, exams and certificates will appear here once they are assigned to you.',
@@ -81,6 +84,7 @@ export type MessageCatalogue = Readonly<Record<MessageKey, string>>;
 const zhCN = {
   'validation.externalLink': '请输入以 http:、https:、mailto: 或 tel: 开头的链接',
   'validation.username': '用户名只能是 admin 或 editor',
+  'validation.usernameChars': '用户名为 2 到 20 位字母、数字、_、- 或 .',
   'validation.url': '请输入正确的URL地址',
   'validation.lowerCase': '请输入小写字母',
   'validation.upperCase': '请输入大写字母',
@@ -141,6 +145,8 @@ const zhCN = {
   'route.home': '首页',
   'route.download': '下载',
   'home.backOffice': '后台管理',
+  'home.backOfficeText': '在这里管理课程、考试、证书、人员和系统。',
+  'home.openBackOffice': '进入后台管理',
   'home.logout': '退出登录',
   'home.welcome': '欢迎，{{name}}',
   'home.empty': '为你分配的课程、考试和证书将显示在这里。',

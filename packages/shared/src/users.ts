@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createTimeRangeSchema, pageQuerySchema, queryFlagSchema, sortableBy } from './http.js';
+import { createTimeRangeSchema, pageQuerySchema, queryFlagSchema, REQUIRED, sortableBy } from './http.js';
 import { translate } from './messages.js';
 import { formValidators, type FormValidator } from './validators.js';
 
@@ -81,9 +81,25 @@ const profileFields = {
   email: optionalText(128, formValidators.email),
 };
 
+/**
+ * A user name: ASCII letters, digits, `_`, `-` and `.`, 2 to 20 characters, so it can be typed on
+ * any keyboard and read aloud; the nick name carries the person's name in any script.
+ */
+export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{2,20}$/;
+export const usernameSchema = z
+  .string(REQUIRED)
+  .trim()
+  .regex(USERNAME_PATTERN, translate('en-US', 'validation.usernameChars'));
+
+/**
+ * Before the rule, a name was any 2 to 20 characters. Such an account keeps its name when edited
+ * (the service refuses only a change to a name outside the rule), and logs in as before.
+ */
+const legacyUsernameSchema = z.string().trim().min(2, 'must be 2 to 20 characters').max(20, 'must be 2 to 20 characters');
+
 /** What an administrator may set on a user; anything else in the body is dropped, never stored. */
 export const userCreateSchema = z.object({
-  username: z.string().trim().min(2, 'must be 2 to 20 characters').max(20, 'must be 2 to 20 characters'),
+  username: usernameSchema,
   ...profileFields,
   enabled: z.boolean(),
   dept: idRefSchema,
@@ -91,7 +107,7 @@ export const userCreateSchema = z.object({
 });
 export type UserCreate = z.output<typeof userCreateSchema>;
 
-export const userUpdateSchema = userCreateSchema.extend({ id: idSchema });
+export const userUpdateSchema = userCreateSchema.extend({ id: idSchema, username: legacyUsernameSchema });
 export type UserUpdate = z.output<typeof userUpdateSchema>;
 
 /** The only time a generated password is shown: the server keeps nothing but its hash. */

@@ -36,9 +36,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<AppDatabas
     : openPostgres(options.databaseUrl, options.schema);
 }
 
+/** Where the embedded database of a data folder lives. */
+export const sqliteFileOf = (dataDir: string): string => path.join(dataDir, SQLITE_FILE_NAME);
+
 function openSqlite(dataDir: string): AppDatabase {
   fs.mkdirSync(dataDir, { recursive: true });
-  const file = path.join(dataDir, SQLITE_FILE_NAME);
+  const file = sqliteFileOf(dataDir);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   // FULL: an acknowledged write (an exam answer, say) must survive a crash, not only a restart.

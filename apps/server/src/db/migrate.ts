@@ -3,6 +3,7 @@ import type { AppDatabase } from './database.js';
 import * as appSetting from './migrations/0001-app-setting.js';
 import * as identity from './migrations/0002-identity.js';
 import * as storagePathIndex from './migrations/0003-storage-path-index.js';
+import * as dictDetailValueUnique from './migrations/0004-dict-detail-value-unique.js';
 
 // Listed here rather than read from a folder, so the compiled server and the tests see the
 // same set without touching the file system. Names sort in the order they must run.
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0001-app-setting': appSetting,
   '0002-identity': identity,
   '0003-storage-path-index': storagePathIndex,
+  '0004-dict-detail-value-unique': dictDetailValueUnique,
 };
 
 export async function migrateToLatest({ db, schema }: AppDatabase): Promise<string[]> {

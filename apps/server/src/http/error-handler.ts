@@ -1,6 +1,7 @@
 import type { ErrorBody } from '@cloud-classroom/shared/http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isReferenceViolation, isUniqueViolation } from '../db/constraint-violation.js';
 import { HttpError } from './http-error.js';
 
 export function errorBody(status: number, message: string): ErrorBody {
@@ -26,14 +27,10 @@ const fastifyClientErrors: Record<string, { status: number; message: string }> =
 
 // Services check uniqueness and references first and answer with the field named; these catch
 // the race where two requests pass that check at once, which must still be a 409, not a 500.
-const UNIQUE_VIOLATIONS = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
-const REFERENCE_VIOLATIONS = new Set(['23503', 'SQLITE_CONSTRAINT_FOREIGNKEY']);
-
+// A service that can name the field catches the violation itself (dictionary entry values do).
 function constraintViolation(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return undefined;
-  if (UNIQUE_VIOLATIONS.has(code)) return 'conflict: a record with the same value already exists';
-  if (REFERENCE_VIOLATIONS.has(code)) return 'conflict: the record refers to, or is referred to by, another record';
+  if (isUniqueViolation(error)) return 'conflict: a record with the same value already exists';
+  if (isReferenceViolation(error)) return 'conflict: the record refers to, or is referred to by, another record';
   return undefined;
 }
 

@@ -10,8 +10,10 @@ import { RootLayout } from './root-layout';
 const HomePage = lazy(async () => ({ default: (await import('../features/home/home-page')).HomePage }));
 const AdminLayout = lazy(async () => ({ default: (await import('./admin-layout')).AdminLayout }));
 
+const pageLoading = <div className="page-loading" aria-busy="true" />;
+
 function loading(page: ReactNode) {
-  return <Suspense fallback={<div className="page-loading" aria-busy="true" />}>{page}</Suspense>;
+  return <Suspense fallback={pageLoading}>{page}</Suspense>;
 }
 
 /**
@@ -23,6 +25,9 @@ export function createAppRoutes(): RouteObject[] {
   return [
     {
       element: <RootLayout />,
+      // The first visit to a route.lazy page (/login, /download) waits for its chunk before
+      // anything renders; this is what shows meanwhile, as for the React.lazy pages.
+      hydrateFallbackElement: pageLoading,
       children: [
         {
           element: <GuestOnly />,

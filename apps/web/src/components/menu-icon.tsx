@@ -1,6 +1,17 @@
+import FontSizeOutlined from '@ant-design/icons/FontSizeOutlined';
+import FullscreenExitOutlined from '@ant-design/icons/FullscreenExitOutlined';
+import FullscreenOutlined from '@ant-design/icons/FullscreenOutlined';
+import GlobalOutlined from '@ant-design/icons/GlobalOutlined';
+import SearchOutlined from '@ant-design/icons/SearchOutlined';
+import UserOutlined from '@ant-design/icons/UserOutlined';
 import { createElement, lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 
 type IconModule = { default: ComponentType };
+
+// These six are in the admin shell's first chunk already (its navbar and antd's inputs import
+// them), so a dynamic import could not move them out of it (Vite's INEFFECTIVE_DYNAMIC_IMPORT):
+// the sidebar, which is in that chunk too, takes them as they are, at no cost.
+const inShell = (icon: ComponentType) => async (): Promise<IconModule> => ({ default: icon });
 
 /**
  * eladmin stores a menu's icon as the name of one of its bundled SVGs. Each name is mapped to the
@@ -14,7 +25,7 @@ const LOADERS: [string, () => Promise<IconModule>][] = [
   ['system', () => import('@ant-design/icons/SettingOutlined')],
   ['peoples', () => import('@ant-design/icons/TeamOutlined')],
   ['people', () => import('@ant-design/icons/ContactsOutlined')],
-  ['user', () => import('@ant-design/icons/UserOutlined')],
+  ['user', inShell(UserOutlined)],
   ['role', () => import('@ant-design/icons/IdcardOutlined')],
   ['menu', () => import('@ant-design/icons/MenuOutlined')],
   ['dept', () => import('@ant-design/icons/ApartmentOutlined')],
@@ -51,8 +62,8 @@ const LOADERS: [string, () => Promise<IconModule>][] = [
   ['message', () => import('@ant-design/icons/MessageOutlined')],
   ['sms', () => import('@ant-design/icons/CommentOutlined')],
   ['gonggao', () => import('@ant-design/icons/NotificationOutlined')],
-  ['exit-fullscreen', () => import('@ant-design/icons/FullscreenExitOutlined')],
-  ['fullscreen', () => import('@ant-design/icons/FullscreenOutlined')],
+  ['exit-fullscreen', inShell(FullscreenExitOutlined)],
+  ['fullscreen', inShell(FullscreenOutlined)],
   ['guide', () => import('@ant-design/icons/CompassOutlined')],
   ['icon', () => import('@ant-design/icons/SmileOutlined')],
   ['international', () => import('@ant-design/icons/TranslationOutlined')],
@@ -66,13 +77,13 @@ const LOADERS: [string, () => Promise<IconModule>][] = [
   ['anq', () => import('@ant-design/icons/SecurityScanOutlined')],
   ['login', () => import('@ant-design/icons/LoginOutlined')],
   ['nested', () => import('@ant-design/icons/PartitionOutlined')],
-  ['search', () => import('@ant-design/icons/SearchOutlined')],
+  ['search', inShell(SearchOutlined)],
   ['skill', () => import('@ant-design/icons/ThunderboltOutlined')],
   ['star', () => import('@ant-design/icons/StarOutlined')],
   ['table', () => import('@ant-design/icons/TableOutlined')],
   ['tab', () => import('@ant-design/icons/SwitcherOutlined')],
   ['theme', () => import('@ant-design/icons/SkinOutlined')],
-  ['size', () => import('@ant-design/icons/FontSizeOutlined')],
+  ['size', inShell(FontSizeOutlined)],
   ['fwb', () => import('@ant-design/icons/FormOutlined')],
   ['tree', () => import('@ant-design/icons/ClusterOutlined')],
   ['tree-table', () => import('@ant-design/icons/NodeIndexOutlined')],
@@ -80,7 +91,7 @@ const LOADERS: [string, () => Promise<IconModule>][] = [
   ['image', () => import('@ant-design/icons/PictureOutlined')],
   ['download', () => import('@ant-design/icons/DownloadOutlined')],
   ['backup', () => import('@ant-design/icons/SaveOutlined')],
-  ['web', () => import('@ant-design/icons/GlobalOutlined')],
+  ['web', inShell(GlobalOutlined)],
   ['visits', () => import('@ant-design/icons/EyeOutlined')],
   ['ipvisits', () => import('@ant-design/icons/AimOutlined')],
   ['phone', () => import('@ant-design/icons/PhoneOutlined')],

@@ -35,7 +35,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   // Public, like eladmin's: a client with a dead token must still be able to "log out".
   app.delete('/auth/logout', { config: { access: { public: true }, audit: 'logout' } }, async (request, reply) => {
-    const sessionId = await sessions.sessionIdOf(request.headers.authorization);
+    // Read before the session ends, so the audit log names who logged out.
+    const principal = await sessions.authenticate(request.headers.authorization);
+    if (principal !== undefined) request.principal = principal;
+    const sessionId = principal?.sessionId ?? (await sessions.sessionIdOf(request.headers.authorization));
     if (sessionId !== undefined) await sessions.end([sessionId], 'logout');
     return reply.code(200).send();
   });

@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
 import { dataScopesOf, findLoginCandidate, findUserDto, permissionsOf } from '../users/user.repo.js';
 import { checkCaptcha } from './captcha.service.js';
-import { clearFailures, countAttempt, recordFailure } from './login-throttle.repo.js';
+import { clearFailures, countAttempt, recordFailure, usernameThrottleKey } from './login-throttle.repo.js';
 import type { SessionService } from './session.service.js';
 
 export const LOGIN_WINDOW_MS = 60 * 1000;
@@ -35,7 +35,7 @@ export class AuthService {
   async login(request: LoginRequest): Promise<LoginResponse> {
     const { db, sessions, captchaEnabled } = this.options;
     const now = Date.now();
-    const userKey = `user:${request.username.toLowerCase()}`;
+    const userKey = usernameThrottleKey(request.username);
     const [byIp, byUser] = [
       await countAttempt(db, `ip:${request.ip}`, now, LOGIN_WINDOW_MS),
       await countAttempt(db, userKey, now, LOGIN_WINDOW_MS),

@@ -1,6 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
+/** The throttle key of failed logins under one user name, whatever its case. */
+export const usernameThrottleKey = (username: string): string => `user:${username.toLowerCase()}`;
+
 export type ThrottleState = { attempts: number; consecutiveFailures: number; lockedUntil: number | null };
 
 /** Counts one attempt in the key's fixed window (starting a new window when the old one is over). */

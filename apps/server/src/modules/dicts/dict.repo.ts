@@ -170,6 +170,12 @@ export async function dictDetailExists(db: Kysely<Database>, id: number): Promis
   return (await db.selectFrom('sys_dict_detail').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
+/** The entry of this dictionary holding this value, if any. */
+export async function findDictDetailIdByValue(db: Kysely<Database>, dictId: number, value: string): Promise<number | undefined> {
+  const row = await db.selectFrom('sys_dict_detail').select('id').where('dict_id', '=', dictId).where('value', '=', value).executeTakeFirst();
+  return row?.id;
+}
+
 type DetailValues = { dictId: number; label: string; value: string; dictSort: number };
 
 const detailColumns = ({ dictId, label, value, dictSort }: DetailValues) => ({ dict_id: dictId, label, value, dict_sort: dictSort });

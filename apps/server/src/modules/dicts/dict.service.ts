@@ -11,6 +11,7 @@ import type {
 } from '@cloud-classroom/shared/dicts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { isUniqueViolation } from '../../db/constraint-violation.js';
 import { HttpError } from '../../http/http-error.js';
 import {
   countDictDetails,
@@ -21,6 +22,7 @@ import {
   existingDictIds,
   findDictDetails,
   findDictDetailsByNames,
+  findDictDetailIdByValue,
   findDictDetailsOf,
   findDictIdByName,
   findDicts,
@@ -96,18 +98,24 @@ export class DictService {
   }
 
   async createDetail({ label, value, dictSort, dict }: DictDetailBody, by: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await assertDictsExist(trx, [dict.id], 400);
-      await insertDictDetail(trx, { dictId: dict.id, label, value, dictSort }, stamp(by));
-    });
+    await valueConflictAs409(value, () =>
+      this.db.transaction().execute(async (trx) => {
+        await assertDictsExist(trx, [dict.id], 400);
+        await assertValueFree(trx, dict.id, value);
+        await insertDictDetail(trx, { dictId: dict.id, label, value, dictSort }, stamp(by));
+      }),
+    );
   }
 
   async updateDetail({ id, label, value, dictSort, dict }: DictDetailUpdateBody, by: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      if (!(await dictDetailExists(trx, id))) throw new HttpError(404, `id: no dictionary entry ${id}`);
-      await assertDictsExist(trx, [dict.id], 400);
-      await updateDictDetail(trx, id, { dictId: dict.id, label, value, dictSort }, stamp(by));
-    });
+    await valueConflictAs409(value, () =>
+      this.db.transaction().execute(async (trx) => {
+        if (!(await dictDetailExists(trx, id))) throw new HttpError(404, `id: no dictionary entry ${id}`);
+        await assertDictsExist(trx, [dict.id], 400);
+        await assertValueFree(trx, dict.id, value, id);
+        await updateDictDetail(trx, id, { dictId: dict.id, label, value, dictSort }, stamp(by));
+      }),
+    );
   }
 
   async deleteDetail(id: number): Promise<void> {
@@ -120,6 +128,23 @@ const stamp = (by: string): Stamp => ({ by, time: Date.now() });
 async function assertNameFree(db: Kysely<Database>, name: string, exceptId?: number): Promise<void> {
   const holder = await findDictIdByName(db, name);
   if (holder !== undefined && holder !== exceptId) throw new HttpError(409, `name: a dictionary named '${name}' already exists`);
+}
+
+const valueTaken = (value: string) => new HttpError(409, `value: the dictionary already has an entry with the value '${value}'`);
+
+/** A value names one entry of its dictionary: the stored data holds the value, the screens show its label. */
+async function assertValueFree(db: Kysely<Database>, dictId: number, value: string, exceptId?: number): Promise<void> {
+  const holder = await findDictDetailIdByValue(db, dictId, value);
+  if (holder !== undefined && holder !== exceptId) throw valueTaken(value);
+}
+
+/** Two requests may both pass the check above; the unique index stops the second, which is the same conflict. */
+async function valueConflictAs409(value: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    throw isUniqueViolation(error) ? valueTaken(value) : error;
+  }
 }
 
 /**

@@ -402,6 +402,35 @@ describe('POST /api/dictDetail', () => {
     );
   });
 
+  it('answers 409 naming value when the dictionary already has an entry with that value', async () => {
+    const dict = await createDict('level');
+    await createDetail(dict.id, 'low', 'l', 1);
+    const again = await call(admin, { method: 'POST', url: '/api/dictDetail', payload: { label: 'lower', value: ' l ', dict: { id: dict.id } } });
+    await expectError(again, 409, "value: the dictionary already has an entry with the value 'l'");
+    // Another dictionary may use the same value.
+    const other = await createDict('level_other');
+    await createDetail(other.id, 'low', 'l', 1);
+    expect((await detailsOf('level')).content.map((detail) => detail.label)).toEqual(['low']);
+  });
+
+  it('answers 409 naming value to requests racing to add the same value', async () => {
+    const dict = await createDict('raced');
+    const add = (label: string) => call(admin, { method: 'POST', url: '/api/dictDetail', payload: { label, value: 'same', dict: { id: dict.id } } });
+    const answers = await Promise.all([add('one'), add('two'), add('three')]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 409, 409]);
+    for (const answer of answers.filter((candidate) => candidate.statusCode === 409)) {
+      expect(answer.json().message).toMatch(/^value: /);
+    }
+    expect((await detailsOf('raced')).totalElements).toBe(1);
+  });
+
+  it('has the database refuse a second entry with the same value in one dictionary', async () => {
+    const dict = await createDict('guarded');
+    await createDetail(dict.id, 'one', '1', 1);
+    const row = { dict_id: dict.id, label: 'uno', value: '1', dict_sort: 2, create_by: 'x', update_by: 'x', create_time: 0, update_time: 0 };
+    await expect(db.insertInto('sys_dict_detail').values(row).execute()).rejects.toThrow();
+  });
+
   it.each([
     [{ value: 'x', dict: { id: 1 } }, 'label: '],
     [{ label: 'x', dict: { id: 1 } }, 'value: '],
@@ -431,6 +460,20 @@ describe('PUT /api/dictDetail', () => {
       expect.objectContaining({ id: detail?.id, label: 'Small', value: 'small', dictSort: 7, dict: { id: to.id }, createBy: 'admin' }),
     ]);
     await expectAudited('修改字典详情');
+  });
+
+  it('answers 409 naming value when another entry of the dictionary has the value, keeping its own', async () => {
+    const dict = await createDict('weekday');
+    await createDetail(dict.id, 'Monday', 'mon', 1);
+    await createDetail(dict.id, 'Tuesday', 'tue', 2);
+    const [monday, tuesday] = (await detailsOf('weekday')).content;
+    const edit = (payload: Record<string, unknown>) => call(admin, { method: 'PUT', url: '/api/dictDetail', payload: { dict: { id: dict.id }, ...payload } });
+    await expectError(await edit({ id: tuesday?.id, label: 'Tuesday', value: 'mon' }), 409, "value: the dictionary already has an entry with the value 'mon'");
+    expect((await edit({ id: monday?.id, label: 'Mon.', value: 'mon' })).statusCode).toBe(204);
+    // Moving an entry into a dictionary that already has its value is the same conflict.
+    const other = await createDict('weekday_other');
+    await createDetail(other.id, 'Dienstag', 'tue', 1);
+    await expectError(await edit({ id: tuesday?.id, label: 'Tuesday', value: 'tue', dict: { id: other.id } }), 409, 'value: ');
   });
 
   it('answers 404 for an unknown entry, 400 for an unknown dictionary or a missing id', async () => {

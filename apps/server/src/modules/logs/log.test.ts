@@ -314,6 +314,19 @@ describe('audit log', () => {
       expect(success?.params).not.toContain(TEST_PASSWORD);
     });
 
+    it('records who logged out, and a logout without a live session as nobody', async () => {
+      const learner2 = await loginAs(app, 'learner2');
+      expect((await del('/auth/logout', learner2)).statusCode).toBe(200);
+      // The same token again: its session is over, so nobody is named.
+      expect((await del('/auth/logout', learner2)).statusCode).toBe(200);
+      const logouts = async () =>
+        logPage.parse((await get('/api/logs?blurry=/auth/logout&sort=id,asc')).json()).content.map((row) => [row.description, row.username]);
+      await expect.poll(logouts).toEqual([
+        ['logout', 'learner2'],
+        ['logout', null],
+      ]);
+    });
+
     it('masks secret-looking fields at any depth', async () => {
       const body = {
         note: 'kept',

@@ -1,18 +1,20 @@
 import crypto from 'node:crypto';
-import type {
-  ResetPassword,
-  UpdatePassword,
-  User,
-  UserCenter,
-  UserCreate,
-  UserFilter,
-  UserQuery,
-  UserUpdate,
+import {
+  usernameSchema,
+  type ResetPassword,
+  type UpdatePassword,
+  type User,
+  type UserCenter,
+  type UserCreate,
+  type UserFilter,
+  type UserQuery,
+  type UserUpdate,
 } from '@cloud-classroom/shared/users';
 import { hash, verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
+import { clearFailures, usernameThrottleKey } from '../auth/login-throttle.repo.js';
 import type { Principal, SessionService } from '../auth/session.service.js';
 import { findRoleSummaries } from '../roles/role.repo.js';
 import { imageKindOf, removeAvatar, saveAvatar } from './avatar-files.js';
@@ -21,6 +23,7 @@ import {
   dataScopesOf,
   deleteUsers,
   deptExists,
+  findLoginCandidate,
   findPasswordHash,
   findUserDtos,
   findUserIds,
@@ -82,7 +85,13 @@ export class UserService {
   }
 
   async update(caller: Principal, body: UserUpdate): Promise<void> {
-    await this.checkCanManage(caller, await this.existing([body.id]));
+    const targets = await this.existing([body.id]);
+    await this.checkCanManage(caller, targets);
+    // A name from before the user-name rule may stay; a new name must follow the rule.
+    if (targets.some((target) => target.username !== body.username)) {
+      const renamed = usernameSchema.safeParse(body.username);
+      if (!renamed.success) throw new HttpError(400, `username: ${renamed.error.issues[0]?.message ?? 'is not allowed'}`);
+    }
     const roleIds = await this.checkRoles(caller, body.roles);
     await this.checkDept(caller, body.dept.id);
     await this.checkUnique(body, body.id);
@@ -125,6 +134,26 @@ export class UserService {
       caller.sessionId,
     );
     return body.password === undefined ? passwords : undefined;
+  }
+
+  /**
+   * `npm run reset-password -- <username>`, for whoever holds the server's console (a missed
+   * first password, a forgotten one): no caller to check, but the same hashing as the app; the
+   * user's sessions end and a lock from failed logins is lifted. Without a password, one is
+   * generated and answered once.
+   */
+  async resetPasswordFromConsole(username: string, password: string | undefined): Promise<{ password: string; enabled: boolean }> {
+    const user = await findLoginCandidate(this.options.db, username);
+    if (user === undefined) throw new HttpError(404, `no user named '${username}'`);
+    const chosen = password ?? generatePassword();
+    const now = Date.now();
+    await setPasswordHashes(this.options.db, [{ id: user.id, passwordHash: await hash(chosen) }], {
+      pwd_reset_time: now,
+      ...changed('system', now),
+    });
+    await this.options.sessions.endAllOf([user.id], 'password reset');
+    await clearFailures(this.options.db, usernameThrottleKey(user.username));
+    return { password: chosen, enabled: user.enabled };
   }
 
   async updateCenter(caller: Principal, body: UserCenter): Promise<void> {

@@ -1,8 +1,9 @@
 import { authInfoSchema } from '@cloud-classroom/shared/auth';
 import { pageOf } from '@cloud-classroom/shared/http';
-import { resetPasswordResultSchema, userCreatedSchema, userSchema, type User } from '@cloud-classroom/shared/users';
+import { resetPasswordResultSchema, userCreatedSchema, userCreateSchema, userSchema, type User } from '@cloud-classroom/shared/users';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seedUsers } from '../../db/seed/seed-data.js';
 import { sheetRows } from '../../test/sheet-rows.js';
 import { buildTestApp, call as callApp, loginAs, TEST_PASSWORD } from '../../test/test-app.js';
 
@@ -209,8 +210,19 @@ describe('POST /api/users', () => {
     expect((await call('POST', '/api/users', admin, await newUserBody({ username: 'other', email: null }))).statusCode).toBe(201);
   });
 
+  it('takes user names of letters, digits, _, - and . from 2 to 20 characters', async () => {
+    const response = await call('POST', '/api/users', admin, await newUserBody({ username: 'Ann.b-c_20' }));
+    expect(response.statusCode, response.body).toBe(201);
+    await loginAs(app, 'Ann.b-c_20', userCreatedSchema.parse(response.json()).password);
+  });
+
   it.each([
     [{ username: '' }, /^username: /],
+    [{ username: 'a b!' }, /^username: please use 2 to 20 letters, digits, _, - or \.$/],
+    [{ username: 'a' }, /^username: please use 2 to 20 letters, digits, _, - or \.$/],
+    [{ username: 'a'.repeat(21) }, /^username: please use 2 to 20 letters, digits, _, - or \.$/],
+    [{ username: 'li/ming' }, /^username: /],
+    [{ username: '李明' }, /^username: /],
     [{ nickName: undefined }, /^nickName: /],
     [{ email: 'not-an-address' }, /^email: please enter a correct e-mail address$/],
     [{ phone: '12345' }, /^phone: please enter a correct phone number$/],
@@ -298,6 +310,29 @@ describe('PUT /api/users', () => {
     expect(noId.json().message).toMatch(/^id: /);
     const email = await call('PUT', '/api/users', admin, await editBody('learner1', { email: 'x@' }));
     expect(email.json().message).toBe('email: please enter a correct e-mail address');
+  });
+
+  it('refuses to rename a user to a name outside the rule, naming the field', async () => {
+    const response = await call('PUT', '/api/users', admin, await editBody('learner1', { username: 'a b!' }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('username: please use 2 to 20 letters, digits, _, - or .');
+    expect(usernames(await list('?blurry=learner1'))).toEqual(['learner1']);
+  });
+
+  it('seeds only accounts whose names fit the rule', () => {
+    expect(seedUsers.map((user) => user.username).filter((name) => !userCreateSchema.shape.username.safeParse(name).success)).toEqual([]);
+  });
+
+  it('keeps an account whose name predates the rule: it logs in and is edited without a rename', async () => {
+    // Names were only 2 to 20 characters of anything before the rule; such accounts must not be locked out.
+    await db().updateTable('sys_user').set({ username: 'old name!' }).where('username', '=', 'learner2').execute();
+    await loginAs(app, 'old name!');
+    const body = await editBody('old name!', { nickName: '王芳芳' });
+    expect((await call('PUT', '/api/users', admin, body)).statusCode).toBe(204);
+    expect((await list('?blurry=old')).content[0]).toMatchObject({ username: 'old name!', nickName: '王芳芳' });
+    const renamed = await call('PUT', '/api/users', admin, { ...body, username: 'older name!' });
+    expect(renamed.statusCode).toBe(400);
+    expect(renamed.json().message).toMatch(/^username: /);
   });
 
   it('needs a session and user:edit', async () => {

@@ -28,6 +28,11 @@ const roleIdsSchema: FieldSchema = {
   safeParse: (value) => shape.roles.safeParse(Array.isArray(value) ? value.map((id: unknown) => ({ id })) : value),
 };
 
+// As on the server: a name from before the user-name rule may stay, a new name must follow the rule.
+const usernameSchema = (current: string | undefined): FieldSchema => ({
+  safeParse: (value) => (current !== undefined && value === current ? { success: true } : shape.username.safeParse(value)),
+});
+
 function toBody(values: UserFormValues): UserCreate {
   return {
     username: values.username,
@@ -93,7 +98,7 @@ export function UserFormDialog({ editing, callerLevel, onClose, onSaved }: UserF
       onSuccess={onSaved}
       onClose={onClose}
     >
-      <Form.Item name="username" label={t('users.username')} rules={[zodRule(shape.username)]}>
+      <Form.Item name="username" label={t('users.username')} rules={[zodRule(usernameSchema(editing?.username))]}>
         <Input autoComplete="off" />
       </Form.Item>
       <Form.Item name="nickName" label={t('users.nickName')} rules={[zodRule(shape.nickName)]}>

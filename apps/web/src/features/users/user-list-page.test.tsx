@@ -111,10 +111,21 @@ describe('user list page', { timeout: 180_000 }, () => {
     fireEvent.change(within(dialog).getByLabelText('User name'), { target: { value: 'c' } });
     fireEvent.change(within(dialog).getByLabelText('E-mail'), { target: { value: 'no-at-sign' } });
     await userEvent.click(within(dialog).getByRole('button', { name: 'confirm' }));
-    expect(await within(dialog).findByText('Must be 2 to 20 characters')).toBeTruthy();
+    expect(await within(dialog).findByText('please use 2 to 20 letters, digits, _, - or .')).toBeTruthy();
     expect(within(dialog).getByText('please enter a correct e-mail address')).toBeTruthy();
     // Nick name, department and roles are required.
     expect(await within(dialog).findAllByText('This field is required')).toHaveLength(3);
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+  });
+
+  it('refuses the user name "a b!": letters, digits, _, - and . only', async () => {
+    renderWithProviders(<UserListPage />);
+    await screen.findByText('bob');
+    await userEvent.click(screen.getByRole('button', { name: /Add/ }));
+    const dialog = await findDialog('New user');
+    fireEvent.change(within(dialog).getByLabelText('User name'), { target: { value: 'a b!' } });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'confirm' }));
+    expect(await within(dialog).findByText('please use 2 to 20 letters, digits, _, - or .')).toBeTruthy();
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
