@@ -97,9 +97,12 @@ export async function recordHops(page: Page): Promise<() => Promise<string[]>> {
 export async function openFromSidebar(page: Page, directory: string, item: string): Promise<void> {
   const sidebar = page.locator('.sidebar-container');
   const entry = sidebar.locator('.ant-menu-item').filter({ hasText: new RegExp(`^${item}$`) });
+  const settled = () => expect.poll(() => sidebar.locator('[class*="ant-motion-collapse"]').count()).toBe(0);
+  // With unique-opened, the route change before this may still be folding the section away.
+  await settled();
   if (!(await entry.isVisible())) await sidebar.locator('.ant-menu-submenu-title').filter({ hasText: new RegExp(`^${directory}$`) }).click();
   await entry.waitFor();
-  await expect.poll(() => sidebar.locator('[class*="ant-motion-collapse"]').count()).toBe(0);
+  await settled();
   await entry.click();
   // The router keeps the old page until the new one's chunk is in; the item is selected once the
   // new route has rendered, so the next step never races a late route change.
