@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, testConfig, type TestDatabase } from '../test/test-app.js';
 import { migrateToLatest } from './migrate.js';
@@ -38,15 +38,17 @@ describe('migrations', () => {
   it('make dictionary values unique, keeping the oldest entry of a repeated value and marking the others', async () => {
     database = await openTestDatabase(testConfig());
     const { db } = database;
+    // Migrations see an untyped database, as the migrator hands it to them.
+    const untyped = db as unknown as Kysely<unknown>;
     // The state before 0004: repeats were accepted.
-    await dictDetailValueUnique.down(db);
+    await dictDetailValueUnique.down(untyped);
     const stamp = { create_by: 'admin', update_by: 'admin', create_time: 1, update_time: 1 };
     const { id: dictId } = await db.insertInto('sys_dict').values({ name: 'repeats', description: null, ...stamp }).returning('id').executeTakeFirstOrThrow();
     const long = 'v'.repeat(100);
     for (const [label, value] of [['first', 'a'], ['second', 'a'], ['third', 'a'], ['other', 'b'], ['long', long], ['long again', long]]) {
       await db.insertInto('sys_dict_detail').values({ dict_id: dictId, label: label!, value: value!, dict_sort: 1, ...stamp }).execute();
     }
-    await dictDetailValueUnique.up(db);
+    await dictDetailValueUnique.up(untyped);
     const rows = await db.selectFrom('sys_dict_detail').select(['id', 'label', 'value']).where('dict_id', '=', dictId).orderBy('id').execute();
     const [, second, third, , , longAgain] = rows;
     expect(rows.map((row) => [row.label, row.value])).toEqual([

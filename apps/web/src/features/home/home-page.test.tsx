@@ -28,7 +28,7 @@ const user: User = {
 
 describe('the home page', () => {
   let calls: ApiCall[];
-  let assign: ReturnType<typeof vi.fn>;
+  let assign: ReturnType<typeof vi.fn<(url: string | URL) => void>>;
 
   function renderHome(roles: string[]) {
     useUserStore.setState({ token: 'Bearer t', user, roles });
@@ -42,7 +42,7 @@ describe('the home page', () => {
   beforeEach(() => {
     setLocale('zh-CN', false);
     calls = stubApi(() => undefined);
-    assign = vi.fn();
+    assign = vi.fn<(url: string | URL) => void>();
     vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, assign });
   });
   afterEach(() => {
