@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createTimeRangeSchema } from './http.js';
+import { inLocale, type Locale } from './locale.js';
 
 /** 0 directory, 1 page, 2 button. */
 export const MENU_TYPES = [0, 1, 2] as const;
@@ -14,7 +15,10 @@ export const menuSchema = z.object({
   id: z.number().int(),
   pid: z.number().int().nullable(),
   type: menuTypeSchema,
+  /** The Chinese title, which every menu has (eladmin's field). */
   title: z.string(),
+  /** The English title; null when staff gave none, and the Chinese one is shown instead. */
+  titleEn: z.string().nullable(),
   componentName: z.string().nullable(),
   component: z.string().nullable(),
   path: z.string().nullable(),
@@ -50,7 +54,7 @@ export const menuRouteSchema = z.object({
   redirect: z.string().optional(),
   component: z.string().optional(),
   alwaysShow: z.boolean().optional(),
-  meta: z.object({ title: z.string(), icon: z.string().nullable(), noCache: z.boolean() }).optional(),
+  meta: z.object({ title: z.string(), titleEn: z.string().nullable(), icon: z.string().nullable(), noCache: z.boolean() }).optional(),
   get children() {
     return z.array(menuRouteSchema).optional();
   },
@@ -87,6 +91,7 @@ const optionalText = (max: number) =>
 
 export const menuCreateBodySchema = z.object({
   title: z.string().trim().min(1, 'is required').max(100),
+  titleEn: optionalText(100),
   type: menuTypeSchema,
   pid: z
     .number()
@@ -109,6 +114,11 @@ export type MenuInput = z.output<typeof menuCreateBodySchema>;
 
 export const menuUpdateBodySchema = menuCreateBodySchema.extend({ id: z.number().int().positive() });
 export type MenuUpdateBody = z.input<typeof menuUpdateBodySchema>;
+
+/** The title a menu shows in `locale`: its English one in English, else its Chinese one. */
+export function menuTitle(menu: { title: string; titleEn?: string | null }, locale: Locale): string {
+  return inLocale(locale, menu.title, menu.titleEn);
+}
 
 /** An external link's path is the address itself. */
 export function isExternalMenuPath(path: string | null): boolean {

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { LOCALES } from './locale.js';
-import { messages, translate, type MessageKey } from './messages.js';
+import { auditDescription, auditKeyOfDescription, messages, translate, type MessageKey } from './messages.js';
 
 describe('messages', () => {
   it('has the same keys in every locale', () => {
@@ -44,5 +44,28 @@ describe('translate', () => {
     // @ts-expect-error -- not a catalogue key
     const key: MessageKey = 'error.unknown';
     expect(messages['en-US']).not.toHaveProperty(key);
+  });
+});
+
+describe('auditDescription', () => {
+  it.each([
+    ['en-US', '新增用户', 'Add user'],
+    ['en-US', '用户登录', 'Log in'],
+    ['zh-CN', '新增用户', '新增用户'],
+    // Unknown or older text is shown as it was stored.
+    ['en-US', '导入试题', '导入试题'],
+    ['en-US', 'POST /api/questions', 'POST /api/questions'],
+    ['zh-CN', 'create department', 'create department'],
+    ['en-US', '', ''],
+  ] as const)('%s %j -> %j', (locale, stored, expected) => {
+    expect(auditDescription(locale, stored)).toBe(expected);
+  });
+
+  it('gives every audit text one key, so a stored description is never ambiguous', () => {
+    const texts = Object.entries(messages['zh-CN'])
+      .filter(([key]) => key.startsWith('audit.'))
+      .map(([, text]) => text);
+    expect(new Set(texts).size).toBe(texts.length);
+    for (const text of texts) expect(auditKeyOfDescription(text)).toMatch(/^audit\./);
   });
 });

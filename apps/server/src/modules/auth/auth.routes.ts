@@ -20,7 +20,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   app.post(
     '/auth/login',
     {
-      config: { access: { public: true }, audit: 'login' },
+      config: { access: { public: true }, audit: '用户登录' },
       schema: { body: loginBodySchema, response: { 200: loginResponseSchema } },
     },
     async (request) =>
@@ -34,7 +34,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   );
 
   // Public, like eladmin's: a client with a dead token must still be able to "log out".
-  app.delete('/auth/logout', { config: { access: { public: true }, audit: 'logout' } }, async (request, reply) => {
+  app.delete('/auth/logout', { config: { access: { public: true }, audit: '退出登录' } }, async (request, reply) => {
     const sessionId = await sessions.sessionIdOf(request.headers.authorization);
     if (sessionId !== undefined) await sessions.end([sessionId], 'logout');
     return reply.code(200).send();
