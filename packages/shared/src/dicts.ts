@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { pageQuerySchema, REQUIRED, sortableBy } from './http.js';
-import { inLocale, type Locale } from './locale.js';
 
 const auditFields = {
   createBy: z.string().nullable(),
@@ -95,8 +94,3 @@ export const dictDetailUpdateBodySchema = dictDetailBodySchema.extend({ id: idSc
 export type DictDetailUpdateBody = z.output<typeof dictDetailUpdateBodySchema>;
 
 export const dictDetailIdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
-
-/** The label an entry shows in `locale`: its English one in English, else its Chinese one. */
-export function dictLabel(detail: { label: string; labelEn?: string | null }, locale: Locale): string {
-  return inLocale(locale, detail.label, detail.labelEn);
-}

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { createTimeRangeSchema } from './http.js';
-import { inLocale, type Locale } from './locale.js';
 
 /** 0 directory, 1 page, 2 button. */
 export const MENU_TYPES = [0, 1, 2] as const;
@@ -114,11 +113,6 @@ export type MenuInput = z.output<typeof menuCreateBodySchema>;
 
 export const menuUpdateBodySchema = menuCreateBodySchema.extend({ id: z.number().int().positive() });
 export type MenuUpdateBody = z.input<typeof menuUpdateBodySchema>;
-
-/** The title a menu shows in `locale`: its English one in English, else its Chinese one. */
-export function menuTitle(menu: { title: string; titleEn?: string | null }, locale: Locale): string {
-  return inLocale(locale, menu.title, menu.titleEn);
-}
 
 /** An external link's path is the address itself. */
 export function isExternalMenuPath(path: string | null): boolean {
