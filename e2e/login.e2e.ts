@@ -139,8 +139,8 @@ describe('journeys: signing in and out', () => {
     expect(ended.status()).toBe(200);
 
     // Opening a page that loads data: its first request answers 401.
-    await page.locator('.sidebar-container').getByText('系统监控', { exact: true }).click();
-    await page.locator('.sidebar-container').getByText('服务监控', { exact: true }).click();
+    await page.locator('.sidebar-container').getByText('Monitoring', { exact: true }).click();
+    await page.locator('.sidebar-container').getByText('Server status', { exact: true }).click();
     await expectPath(page, '/login?redirect=%2Fmonitor%2Fserver');
     await expect.poll(() => page.getByRole('status').textContent()).toBe('your session has expired, please log in again');
     expect(reloads.some((cookies) => cookies.includes(`${POINT_COOKIE}=401`) && !cookies.includes(TOKEN_COOKIE))).toBe(true);
@@ -156,8 +156,8 @@ describe('journeys: signing in and out', () => {
     await waitForShell(page);
     await page.route('**/api/monitor', (route) => route.fulfill({ status: 403, json: { status: 403, message: 'forbidden' } }));
 
-    await page.locator('.sidebar-container').getByText('系统监控', { exact: true }).click();
-    await page.locator('.sidebar-container').getByText('服务监控', { exact: true }).click();
+    await page.locator('.sidebar-container').getByText('Monitoring', { exact: true }).click();
+    await page.locator('.sidebar-container').getByText('Server status', { exact: true }).click();
     await expectPath(page, '/401');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('No permission');
     expect(await cookieNamed(page.context(), TOKEN_COOKIE)).toBeDefined();
