@@ -66,30 +66,31 @@ describe('journeys: the back office shell', () => {
     expect(await tabTitles(page)).toEqual(['Dashboard']);
     expect(await breadcrumb(page)).toEqual(['Dashboard']);
 
-    await openFromSidebar(page, '系统管理', '菜单管理');
+    await openFromSidebar(page, 'System', 'Menus');
     await expectPath(page, '/system/menu');
-    await expect.poll(() => breadcrumb(page)).toEqual(['Dashboard', '系统管理', '菜单管理']);
-    await expect.poll(() => page.locator('.sidebar-container .ant-menu-item-selected').innerText()).toBe('菜单管理');
-    await expect.poll(() => page.locator('.tags-view-item.active').innerText()).toBe('菜单管理');
-    expect(await page.title()).toMatch(/^菜单管理 - /);
+    await expect.poll(() => breadcrumb(page)).toEqual(['Dashboard', 'System', 'Menus']);
+    await expect.poll(() => page.locator('.sidebar-container .ant-menu-item-selected').innerText()).toBe('Menus');
+    await expect.poll(() => page.locator('.tags-view-item.active').innerText()).toBe('Menus');
+    expect(await page.title()).toBe('Menus - cloud classroom admin management');
 
     await page.getByRole('button', { name: 'search the menu' }).click();
     const search = page.locator('.header-search__select input');
     await search.waitFor();
+    // Searched by its Chinese title, shown by its English one.
     await search.fill('服务监控');
     const option = page.locator('.ant-select-dropdown .ant-select-item-option').first();
-    await expect.poll(() => option.innerText()).toBe('系统监控 > 服务监控');
+    await expect.poll(() => option.innerText()).toBe('Monitoring > Server status');
     await saveScreenshot(page, 'header-search');
     await option.click();
     await expectPath(page, '/monitor/server');
-    await expect.poll(() => breadcrumb(page)).toEqual(['Dashboard', '系统监控', '服务监控']);
-    await expect.poll(() => page.locator('.tags-view-item.active').innerText()).toBe('服务监控');
+    await expect.poll(() => breadcrumb(page)).toEqual(['Dashboard', 'Monitoring', 'Server status']);
+    await expect.poll(() => page.locator('.tags-view-item.active').innerText()).toBe('Server status');
     // Reached by search, the page's directory unfolds by itself and its item is the selected one.
-    await expect.poll(() => page.locator('.sidebar-container .ant-menu-item-selected').innerText()).toBe('服务监控');
+    await expect.poll(() => page.locator('.sidebar-container .ant-menu-item-selected').innerText()).toBe('Server status');
     await shownView(page).locator('.server-monitor-page .ant-progress').first().waitFor();
     // The search closes itself once it has taken the user somewhere.
     expect(await page.locator('.header-search__select').count()).toBe(0);
-    await expect.poll(() => tabTitles(page)).toEqual(['Dashboard', '菜单管理', '服务监控']);
+    await expect.poll(() => tabTitles(page)).toEqual(['Dashboard', 'Menus', 'Server status']);
     await saveScreenshot(page, 'server-monitor');
     expect(errors).toEqual([]);
   });
@@ -97,18 +98,18 @@ describe('journeys: the back office shell', () => {
   it('tabs: one per path, close by x and middle click, refresh re-mounts, close others and close all keep the affixed dashboard', async () => {
     const page = await openAsAdmin('/dashboard');
     await waitForShell(page);
-    await openFromSidebar(page, '系统监控', '服务监控');
+    await openFromSidebar(page, 'Monitoring', 'Server status');
     await expectPath(page, '/monitor/server');
-    await openFromSidebar(page, '系统管理', '菜单管理');
+    await openFromSidebar(page, 'System', 'Menus');
     await expectPath(page, '/system/menu');
     // A second visit to a path adds no second tab.
-    await openFromSidebar(page, '系统监控', '服务监控');
+    await openFromSidebar(page, 'Monitoring', 'Server status');
     await expectPath(page, '/monitor/server');
-    await tab(page, '菜单管理').click();
+    await tab(page, 'Menus').click();
     await expectPath(page, '/system/menu');
-    await tab(page, '服务监控').click();
+    await tab(page, 'Server status').click();
     await expectPath(page, '/monitor/server');
-    await expect.poll(() => tabTitles(page)).toEqual(['Dashboard', '服务监控', '菜单管理']);
+    await expect.poll(() => tabTitles(page)).toEqual(['Dashboard', 'Server status', 'Menus']);
 
     // The affixed dashboard has no x and no "close" in its menu.
     expect(await tab(page, 'Dashboard').locator('.tags-view-item__close').count()).toBe(0);
@@ -122,7 +123,7 @@ describe('journeys: the back office shell', () => {
     const autoRefresh = monitor.getByRole('switch');
     await autoRefresh.click();
     expect(await autoRefresh.getAttribute('aria-checked')).toBe('false');
-    expect(await openTabMenu(page, '服务监控')).toEqual(['refresh', 'close', 'close others', 'close all']);
+    expect(await openTabMenu(page, 'Server status')).toEqual(['refresh', 'close', 'close others', 'close all']);
     const box = await page.locator('.tags-contextmenu').boundingBox();
     expect(box?.width).toBe(CONTEXT_MENU_WIDTH);
     await saveScreenshot(page, 'tags-contextmenu');
@@ -131,35 +132,35 @@ describe('journeys: the back office shell', () => {
     await reloaded;
     await expectPath(page, '/monitor/server');
     await expect.poll(() => shownView(page).locator('.server-monitor-page').getByRole('switch').getAttribute('aria-checked')).toBe('true');
-    expect(await tabTitles(page)).toEqual(['Dashboard', '服务监控', '菜单管理']);
+    expect(await tabTitles(page)).toEqual(['Dashboard', 'Server status', 'Menus']);
 
     // The x closes a tab that is not showing, and the page stays where it is.
-    await tab(page, '菜单管理').locator('.tags-view-item__close').click();
-    await expect.poll(() => tabTitles(page)).toEqual(['Dashboard', '服务监控']);
+    await tab(page, 'Menus').locator('.tags-view-item__close').click();
+    await expect.poll(() => tabTitles(page)).toEqual(['Dashboard', 'Server status']);
     await expectPath(page, '/monitor/server');
 
     // A middle click closes the showing tab and moves to the last one left.
-    await openFromSidebar(page, '系统管理', '菜单管理');
+    await openFromSidebar(page, 'System', 'Menus');
     await expectPath(page, '/system/menu');
-    await tab(page, '菜单管理').click({ button: 'middle' });
-    await expect.poll(() => tabTitles(page)).toEqual(['Dashboard', '服务监控']);
+    await tab(page, 'Menus').click({ button: 'middle' });
+    await expect.poll(() => tabTitles(page)).toEqual(['Dashboard', 'Server status']);
     await expectPath(page, '/monitor/server');
     expect(page.context().pages()).toHaveLength(1);
 
     // Close others keeps the affixed dashboard and the chosen tab, and shows the chosen one.
-    await openFromSidebar(page, '系统管理', '菜单管理');
+    await openFromSidebar(page, 'System', 'Menus');
     await expectPath(page, '/system/menu');
     await page.getByRole('button', { name: 'search the menu' }).click();
-    await page.locator('.header-search__select input').fill('用户管理');
+    await page.locator('.header-search__select input').fill('Users');
     await page.locator('.ant-select-dropdown .ant-select-item-option').first().click();
     await expectPath(page, '/system/user');
-    await expect.poll(() => tabTitles(page)).toEqual(['Dashboard', '服务监控', '菜单管理', '用户管理']);
-    await chooseInTabMenu(page, '服务监控', 'close others');
-    await expect.poll(() => tabTitles(page)).toEqual(['Dashboard', '服务监控']);
+    await expect.poll(() => tabTitles(page)).toEqual(['Dashboard', 'Server status', 'Menus', 'Users']);
+    await chooseInTabMenu(page, 'Server status', 'close others');
+    await expect.poll(() => tabTitles(page)).toEqual(['Dashboard', 'Server status']);
     await expectPath(page, '/monitor/server');
 
     // Close all keeps only the affixed dashboard, and goes there.
-    await chooseInTabMenu(page, '服务监控', 'close all');
+    await chooseInTabMenu(page, 'Server status', 'close all');
     await expect.poll(() => tabTitles(page)).toEqual(['Dashboard']);
     await expectPath(page, '/dashboard');
     await expect.poll(() => page.locator('.tags-view-item.active').innerText()).toBe('Dashboard');
@@ -288,7 +289,7 @@ describe('journeys: the back office shell', () => {
     expect(await overflow(page)).toBe(0);
     await saveScreenshot(page, 'mobile-sidebar-open', { fullPage: false });
 
-    await openFromSidebar(page, '系统监控', '服务监控');
+    await openFromSidebar(page, 'Monitoring', 'Server status');
     await expectPath(page, '/monitor/server');
     await page.locator('.drawer-bg').waitFor({ state: 'detached' });
     await expect.poll(() => sidebarRight(page)).toBeLessThanOrEqual(0);

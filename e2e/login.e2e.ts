@@ -186,8 +186,8 @@ describe('journeys: signing in and out', () => {
     expect(ended.status()).toBe(200);
 
     // Opening a page that loads data: its first request answers 401.
-    await page.locator('.sidebar-container').getByText('系统监控', { exact: true }).click();
-    await page.locator('.sidebar-container').getByText('服务监控', { exact: true }).click();
+    await page.locator('.sidebar-container').getByText('Monitoring', { exact: true }).click();
+    await page.locator('.sidebar-container').getByText('Server status', { exact: true }).click();
     await expectPath(page, '/login?redirect=%2Fmonitor%2Fserver');
     await expect.poll(() => page.getByRole('status').textContent()).toBe('your session has expired, please log in again');
     expect(reloads.some((cookies) => cookies.includes(`${POINT_COOKIE}=401`) && !cookies.includes(TOKEN_COOKIE))).toBe(true);
@@ -225,8 +225,8 @@ describe('journeys: signing in and out', () => {
     // The 403 the journey stubs in; Chromium logs it as a failed resource load.
     expectConsoleMessage(page, /^console\.error: Failed to load resource: .* 403 \(Forbidden\) \(http:[^ ]+\/api\/monitor:1\)$/, 'the stubbed 403');
 
-    await page.locator('.sidebar-container').getByText('系统监控', { exact: true }).click();
-    await page.locator('.sidebar-container').getByText('服务监控', { exact: true }).click();
+    await page.locator('.sidebar-container').getByText('Monitoring', { exact: true }).click();
+    await page.locator('.sidebar-container').getByText('Server status', { exact: true }).click();
     await expectPath(page, '/401');
     // The router shows the layout until the status page's chunk is in.
     await page.getByRole('heading', { level: 1, name: 'No permission' }).waitFor();

@@ -46,7 +46,7 @@ describe('closing the app', () => {
     await app.close();
     const reopened = await database.openAnother();
     const rows = await reopened.db.selectFrom('sys_log').select(['description', 'status']).execute();
-    expect(rows).toContainEqual({ description: 'login', status: 400 });
+    expect(rows).toContainEqual({ description: '用户登录', status: 400 });
     await reopened.db.destroy();
     await database.dispose();
   });

@@ -40,7 +40,10 @@ export const dictIdsSchema = z.array(idSchema).min(1, 'is required').max(1000);
 
 export const dictDetailSchema = z.object({
   id: z.number().int(),
+  /** The Chinese label, which every entry has (eladmin's field). */
   label: z.string(),
+  /** The English label; null when staff gave none, and the Chinese one is shown instead. */
+  labelEn: z.string().nullable(),
   value: z.string(),
   dictSort: z.number().int(),
   dict: z.object({ id: z.number().int() }),
@@ -50,7 +53,7 @@ export type DictDetail = z.infer<typeof dictDetailSchema>;
 
 export const DICT_DETAIL_SORT_FIELDS = ['id', 'label', 'value', 'dictSort', 'createTime', 'updateTime'] as const;
 
-/** `GET api/dictDetail`: the entries of one dictionary, `label` matching part of the label. */
+/** `GET api/dictDetail`: the entries of one dictionary, `label` matching part of either label. */
 export const dictDetailQuerySchema = pageQuerySchema.extend({
   dictName: z.string(REQUIRED).trim().min(1, 'is required').max(100),
   label: z.string().trim().max(100).optional(),
@@ -74,6 +77,13 @@ export type DictDetailMap = z.infer<typeof dictDetailMapSchema>;
 
 export const dictDetailBodySchema = z.object({
   label: z.string(REQUIRED).trim().min(1, 'is required').max(100),
+  // The form sends '' when there is no English label; it is stored as null.
+  labelEn: z
+    .string()
+    .trim()
+    .max(100)
+    .nullish()
+    .transform((text) => (text ? text : null)),
   value: z.string(REQUIRED).trim().min(1, 'is required').max(100),
   dictSort: z.number().int().min(0).max(999_999).default(999),
   dict: z.object({ id: idSchema }, 'is required'),

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { downloadFileName, formatDateTime, maskEmail, maskMobile, timeAgo, toDate } from './display.js';
+import { dictLabel, downloadFileName, formatDateTime, maskEmail, maskMobile, menuTitle, timeAgo, toDate } from './display.js';
 
 // Built from local-time parts so the expectations hold in any TZ.
 const local = new Date(2024, 0, 2, 3, 4, 5);
@@ -121,5 +121,30 @@ describe('downloadFileName', () => {
     const fileName = downloadFileName(name, extension, local);
     expect(fileName).toBe(expected);
     expect(fileName).not.toMatch(/[: ]/);
+  });
+});
+
+describe('menuTitle', () => {
+  it.each([
+    [{ title: '用户管理', titleEn: 'Users' }, 'en-US', 'Users'],
+    [{ title: '用户管理', titleEn: 'Users' }, 'zh-CN', '用户管理'],
+    // A menu staff created without an English title.
+    [{ title: '考试管理', titleEn: null }, 'en-US', '考试管理'],
+    [{ title: '考试管理' }, 'en-US', '考试管理'],
+    [{ title: '考试管理', titleEn: '  ' }, 'en-US', '考试管理'],
+    [{ title: '考试管理', titleEn: null }, 'zh-CN', '考试管理'],
+  ] as const)('%j in %s -> %s', (menu, locale, expected) => {
+    expect(menuTitle(menu, locale)).toBe(expected);
+  });
+});
+
+describe('dictLabel', () => {
+  it.each([
+    [{ label: '激活', labelEn: 'Active' }, 'en-US', 'Active'],
+    [{ label: '激活', labelEn: 'Active' }, 'zh-CN', '激活'],
+    [{ label: '未知', labelEn: null }, 'en-US', '未知'],
+    [{ label: '未知' }, 'en-US', '未知'],
+  ] as const)('%j in %s -> %s', (detail, locale, expected) => {
+    expect(dictLabel(detail, locale)).toBe(expected);
   });
 });

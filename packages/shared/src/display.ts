@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE, type Locale } from './locale.js';
+import { DEFAULT_LOCALE, inLocale, type Locale } from './locale.js';
 import { translate } from './messages.js';
 
 export type TimeInput = Date | number | string;
@@ -75,4 +75,20 @@ export function timeAgo(time: TimeInput, locale: Locale, now: number = Date.now(
 // Compact timestamp: ':' is illegal in Windows file names, and a name without spaces survives shells and URLs.
 export function downloadFileName(name: string, extension: string, now: Date = new Date()): string {
   return `${formatDateTime(now, '{y}{m}{d}{h}{i}{s}')}-${name}.${extension.replace(/^\./, '')}`;
+}
+
+/** A menu's titles as the API and the web's routes carry them; `titleEn` null or absent when there is none. */
+export type MenuTitles = { title: string; titleEn?: string | null };
+
+/**
+ * The title a menu shows in `locale`: its English one in English, else its Chinese one. Every
+ * place that shows a menu (sidebar, tabs, breadcrumb, browser title, search, trees) asks here.
+ */
+export function menuTitle(menu: MenuTitles, locale: Locale): string {
+  return inLocale(locale, menu.title, menu.titleEn);
+}
+
+/** The label a dictionary entry shows in `locale`: its English one in English, else its Chinese one. */
+export function dictLabel(detail: { label: string; labelEn?: string | null }, locale: Locale): string {
+  return inLocale(locale, detail.label, detail.labelEn);
 }

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { DEFAULT_LOCALE, LOCALES, isLocale, pickLocale } from './locale.js';
+import { DEFAULT_LOCALE, LOCALES, inLocale, isLocale, pickLocale } from './locale.js';
 
 describe('pickLocale', () => {
   it.each([
@@ -40,5 +40,19 @@ describe('isLocale', () => {
     [1, false],
   ] as const)('%j -> %s', (value, expected) => {
     expect(isLocale(value)).toBe(expected);
+  });
+});
+
+describe('inLocale', () => {
+  it.each([
+    ['en-US', '用户管理', 'Users', 'Users'],
+    ['zh-CN', '用户管理', 'Users', '用户管理'],
+    ['en-US', '用户管理', null, '用户管理'],
+    ['en-US', '用户管理', undefined, '用户管理'],
+    ['en-US', '用户管理', '', '用户管理'],
+    ['en-US', '用户管理', '   ', '用户管理'],
+    ['zh-CN', '用户管理', null, '用户管理'],
+  ] as const)('%s of %s / %j -> %s', (locale, chinese, english, expected) => {
+    expect(inLocale(locale, chinese, english)).toBe(expected);
   });
 });

@@ -31,3 +31,12 @@ export function pickLocale(candidates: readonly string[] | string | undefined): 
   }
   return DEFAULT_LOCALE;
 }
+
+/**
+ * What to show in `locale` of a name staff keep in both languages (a menu's title, a dictionary
+ * entry's label): the English one in English when there is one, else the Chinese one, which
+ * every record has.
+ */
+export function inLocale(locale: Locale, chinese: string, english: string | null | undefined): string {
+  return locale === 'en-US' && english !== null && english !== undefined && english.trim() !== '' ? english : chinese;
+}

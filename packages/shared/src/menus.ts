@@ -14,7 +14,10 @@ export const menuSchema = z.object({
   id: z.number().int(),
   pid: z.number().int().nullable(),
   type: menuTypeSchema,
+  /** The Chinese title, which every menu has (eladmin's field). */
   title: z.string(),
+  /** The English title; null when staff gave none, and the Chinese one is shown instead. */
+  titleEn: z.string().nullable(),
   componentName: z.string().nullable(),
   component: z.string().nullable(),
   path: z.string().nullable(),
@@ -50,7 +53,7 @@ export const menuRouteSchema = z.object({
   redirect: z.string().optional(),
   component: z.string().optional(),
   alwaysShow: z.boolean().optional(),
-  meta: z.object({ title: z.string(), icon: z.string().nullable(), noCache: z.boolean() }).optional(),
+  meta: z.object({ title: z.string(), titleEn: z.string().nullable(), icon: z.string().nullable(), noCache: z.boolean() }).optional(),
   get children() {
     return z.array(menuRouteSchema).optional();
   },
@@ -87,6 +90,7 @@ const optionalText = (max: number) =>
 
 export const menuCreateBodySchema = z.object({
   title: z.string().trim().min(1, 'is required').max(100),
+  titleEn: optionalText(100),
   type: menuTypeSchema,
   pid: z
     .number()

@@ -75,6 +75,51 @@ const enUS = {
   'download.login': 'Go to login',
   'page.notInBuild.title': 'Page not found in this build',
   'page.notInBuild.text': 'The menu points to the page "{{component}}", which this version of the web app does not contain.',
+  // What the audit log calls an action. The server stores the Chinese text; auditDescription
+  // shows it in the viewer's language. Entries stay after their route is gone: old rows keep them.
+  'audit.login': 'Log in',
+  'audit.logout': 'Log out',
+  'audit.user.export': 'Export users',
+  'audit.user.add': 'Add user',
+  'audit.user.edit': 'Edit user',
+  'audit.user.del': 'Delete users',
+  'audit.user.resetPassword': 'Reset password',
+  'audit.center.profile': 'Edit own profile',
+  'audit.center.password': 'Change password',
+  'audit.center.avatar': 'Change avatar',
+  'audit.role.export': 'Export roles',
+  'audit.role.add': 'Add role',
+  'audit.role.edit': 'Edit role',
+  'audit.role.menus': 'Edit role menus',
+  'audit.role.del': 'Delete roles',
+  'audit.menu.export': 'Export menus',
+  'audit.menu.add': 'Add menu',
+  'audit.menu.edit': 'Edit menu',
+  'audit.menu.del': 'Delete menus',
+  'audit.menu.superior': 'View parent menus',
+  'audit.dept.export': 'Export departments',
+  'audit.dept.add': 'Add department',
+  'audit.dept.edit': 'Edit department',
+  'audit.dept.del': 'Delete departments',
+  'audit.dept.superior': 'View parent departments',
+  'audit.dict.export': 'Export dictionaries',
+  'audit.dict.add': 'Add dictionary',
+  'audit.dict.edit': 'Edit dictionary',
+  'audit.dict.del': 'Delete dictionaries',
+  'audit.dictDetail.add': 'Add dictionary entry',
+  'audit.dictDetail.edit': 'Edit dictionary entry',
+  'audit.dictDetail.del': 'Delete dictionary entry',
+  'audit.online.kick': 'Force users out',
+  'audit.online.export': 'Export online users',
+  'audit.log.exportInfo': 'Export operation log',
+  'audit.log.exportError': 'Export error log',
+  'audit.log.clearInfo': 'Clear operation log',
+  'audit.log.clearError': 'Clear error log',
+  'audit.storage.export': 'Export files',
+  'audit.storage.upload': 'Upload file',
+  'audit.storage.picture': 'Upload picture',
+  'audit.storage.edit': 'Rename file',
+  'audit.storage.del': 'Delete files',
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -155,6 +200,49 @@ const zhCN = {
   'download.login': '去登录',
   'page.notInBuild.title': '页面未包含在此版本中',
   'page.notInBuild.text': '菜单指向页面“{{component}}”，但当前版本的前端没有这个页面。',
+  'audit.login': '用户登录',
+  'audit.logout': '退出登录',
+  'audit.user.export': '导出用户数据',
+  'audit.user.add': '新增用户',
+  'audit.user.edit': '修改用户',
+  'audit.user.del': '删除用户',
+  'audit.user.resetPassword': '重置密码',
+  'audit.center.profile': '修改个人资料',
+  'audit.center.password': '修改密码',
+  'audit.center.avatar': '修改头像',
+  'audit.role.export': '导出角色数据',
+  'audit.role.add': '新增角色',
+  'audit.role.edit': '修改角色',
+  'audit.role.menus': '修改角色菜单',
+  'audit.role.del': '删除角色',
+  'audit.menu.export': '导出菜单数据',
+  'audit.menu.add': '新增菜单',
+  'audit.menu.edit': '修改菜单',
+  'audit.menu.del': '删除菜单',
+  'audit.menu.superior': '查询上级菜单',
+  'audit.dept.export': '导出部门数据',
+  'audit.dept.add': '新增部门',
+  'audit.dept.edit': '修改部门',
+  'audit.dept.del': '删除部门',
+  'audit.dept.superior': '查询上级部门',
+  'audit.dict.export': '导出字典数据',
+  'audit.dict.add': '新增字典',
+  'audit.dict.edit': '修改字典',
+  'audit.dict.del': '删除字典',
+  'audit.dictDetail.add': '新增字典详情',
+  'audit.dictDetail.edit': '修改字典详情',
+  'audit.dictDetail.del': '删除字典详情',
+  'audit.online.kick': '强制退出用户',
+  'audit.online.export': '导出在线用户',
+  'audit.log.exportInfo': '导出操作日志',
+  'audit.log.exportError': '导出异常日志',
+  'audit.log.clearInfo': '清空操作日志',
+  'audit.log.clearError': '清空异常日志',
+  'audit.storage.export': '导出文件数据',
+  'audit.storage.upload': '上传文件',
+  'audit.storage.picture': '上传图片',
+  'audit.storage.edit': '修改文件',
+  'audit.storage.del': '删除文件',
 } as const satisfies MessageCatalogue;
 
 export const messages = { 'zh-CN': zhCN, 'en-US': enUS } as const satisfies Record<Locale, MessageCatalogue>;
@@ -209,4 +297,28 @@ export function fieldOfMessage(message: string): { field: string | undefined; te
   if (match === null) return { field: undefined, text: message };
   const [field = ''] = (match[1] ?? '').replace(/^body\./, '').split('.');
   return { field, text: match[2] ?? message };
+}
+
+export type AuditKey = Extract<MessageKey, `audit.${string}`>;
+
+// The server stores an action's Chinese text (one language in the database, as the operators
+// who read the log directly are Chinese); this finds its key again.
+const auditKeyOf: ReadonlyMap<string, AuditKey> = new Map(
+  (Object.entries(zhCN) as Array<[MessageKey, string]>)
+    .filter((entry): entry is [AuditKey, string] => entry[0].startsWith('audit.'))
+    .map(([key, text]) => [text, key]),
+);
+
+/** The catalogue key of a stored audit description, if it is one the catalogue knows. */
+export function auditKeyOfDescription(description: string): AuditKey | undefined {
+  return auditKeyOf.get(description);
+}
+
+/**
+ * A stored audit description in the viewer's language. Text the catalogue does not know (an
+ * action of a later version, a `METHOD /path` fallback) is shown as it was stored.
+ */
+export function auditDescription(locale: Locale, description: string): string {
+  const key = auditKeyOf.get(description);
+  return key === undefined ? description : messages[locale][key];
 }

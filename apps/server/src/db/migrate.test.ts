@@ -1,8 +1,51 @@
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openTestDatabase, testConfig, type TestDatabase } from '../test/test-app.js';
-import { migrateToLatest } from './migrate.js';
+import { openBlankTestDatabase, openTestDatabase, testConfig, type TestDatabase } from '../test/test-app.js';
+import { migrateToLatest, migrateUpTo } from './migrate.js';
 import * as dictDetailValueUnique from './migrations/0004-dict-detail-value-unique.js';
+import type { Database } from './schema.js';
+import { seedDicts, seedMenus, type SeedMenu } from './seed/seed-data.js';
+
+const flatten = (menus: readonly SeedMenu[]): SeedMenu[] => menus.flatMap((menu) => [menu, ...flatten(menu.children ?? [])]);
+const SEEDED_MENUS = flatten(seedMenus);
+
+const stamp = { create_by: 'system', update_by: 'system', create_time: 1, update_time: 1 };
+const flags = { i_frame: 0, cache: 0, hidden: 0 } as const;
+
+/** The menus and dictionaries as an install of 0003 seeded them: Chinese names only. */
+async function seedAsBefore(db: Kysely<Database>): Promise<void> {
+  const insertMenus = async (menus: readonly SeedMenu[], pid: number | null): Promise<void> => {
+    for (const [index, menu] of menus.entries()) {
+      const { id } = await db
+        .insertInto('sys_menu')
+        .values({
+          ...stamp,
+          ...flags,
+          pid,
+          type: menu.type,
+          title: menu.title,
+          component_name: menu.componentName ?? null,
+          component: menu.component ?? null,
+          path: menu.path ?? null,
+          icon: menu.icon ?? null,
+          menu_sort: index + 1,
+          permission: menu.permission ?? null,
+          sub_count: menu.children?.length ?? 0,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await insertMenus(menu.children ?? [], id);
+    }
+  };
+  await insertMenus(seedMenus, null);
+  for (const dict of seedDicts) {
+    const { id } = await db.insertInto('sys_dict').values({ ...stamp, name: dict.name, description: dict.description }).returning('id').executeTakeFirstOrThrow();
+    await db
+      .insertInto('sys_dict_detail')
+      .values(dict.details.map(([label, , value], sort) => ({ ...stamp, dict_id: id, label, value, dict_sort: sort + 1 })))
+      .execute();
+  }
+}
 
 describe('migrations', () => {
   let database: TestDatabase | undefined;
@@ -21,6 +64,7 @@ describe('migrations', () => {
       '0002-identity',
       '0003-storage-path-index',
       '0004-dict-detail-value-unique',
+      '0005-english-names',
     ]);
   });
 
@@ -62,5 +106,70 @@ describe('migrations', () => {
     expect(rows.every((row) => row.value.length <= 100)).toBe(true);
     // The seeded dictionaries had no repeats and are untouched.
     expect(await db.selectFrom('sys_dict_detail').select('value').where('value', 'like', '%duplicate%').where('dict_id', '!=', dictId).execute()).toEqual([]);
+  });
+
+  it('seed a fresh install with both names of every menu and dictionary entry', async () => {
+    database = await openTestDatabase(testConfig());
+    const menus = await database.db.selectFrom('sys_menu').select(['title', 'title_en']).execute();
+    expect(menus).toHaveLength(SEEDED_MENUS.length);
+    expect(Object.fromEntries(menus.map((menu) => [menu.title, menu.title_en]))).toEqual(
+      Object.fromEntries(SEEDED_MENUS.map((menu) => [menu.title, menu.titleEn])),
+    );
+    const details = await database.db.selectFrom('sys_dict_detail').select('label_en').execute();
+    expect(details.map((detail) => detail.label_en)).toEqual(seedDicts.flatMap((dict) => dict.details.map(([, labelEn]) => labelEn)));
+  });
+
+  it('0005 gives an install of the previous version the English names of what it seeded, and Chinese audit descriptions', async () => {
+    database = await openBlankTestDatabase(testConfig());
+    expect(await migrateUpTo(database, '0004-dict-detail-value-unique')).toHaveLength(4);
+    const { db } = database;
+    await seedAsBefore(db);
+    // What the install's staff did meanwhile: renamed a seeded page, added a menu and an entry.
+    await db.updateTable('sys_menu').set({ title: '学员管理' }).where('component', '=', 'system/user/index').execute();
+    await db.insertInto('sys_menu').values({ ...stamp, ...flags, pid: null, type: 0, title: '考试管理', path: 'exam', menu_sort: 9, sub_count: 0 }).execute();
+    const gender = await db.selectFrom('sys_dict').select('id').where('name', '=', 'gender').executeTakeFirstOrThrow();
+    await db.insertInto('sys_dict_detail').values({ ...stamp, dict_id: gender.id, label: '未知', value: '未知', dict_sort: 3 }).execute();
+    const log = (description: string) => ({
+      username: 'admin',
+      description,
+      method: 'POST /api/x',
+      params: null,
+      log_type: 'INFO' as const,
+      status: 200,
+      request_ip: '127.0.0.1',
+      browser: 'Chrome',
+      time: 1,
+      exception_detail: null,
+      create_time: 1,
+    });
+    const stored = ['create department', 'login', 'logout', 'edit role menus', '新增用户', 'POST /api/other', 'Login'];
+    await db.insertInto('sys_log').values(stored.map(log)).execute();
+
+    expect(await migrateToLatest(database)).toEqual(['0005-english-names']);
+
+    const menus = await db.selectFrom('sys_menu').select(['title', 'title_en']).execute();
+    const englishOf = new Map(menus.map((menu) => [menu.title, menu.title_en]));
+    for (const menu of SEEDED_MENUS) {
+      const title = menu.title === '用户管理' ? '学员管理' : menu.title;
+      expect(englishOf.get(title), title).toBe(menu.titleEn);
+    }
+    expect(englishOf.get('考试管理')).toBeNull();
+
+    const details = await db.selectFrom('sys_dict_detail').select(['label', 'label_en']).orderBy('id').execute();
+    expect(details).toEqual([
+      ...seedDicts.flatMap((dict) => dict.details.map(([label, labelEn]) => ({ label, label_en: labelEn }))),
+      { label: '未知', label_en: null },
+    ]);
+
+    const descriptions = await db.selectFrom('sys_log').select('description').orderBy('id').execute();
+    expect(descriptions.map((row) => row.description)).toEqual([
+      '新增部门',
+      '用户登录',
+      '退出登录',
+      '修改角色菜单',
+      '新增用户',
+      'POST /api/other',
+      'Login',
+    ]);
   });
 });

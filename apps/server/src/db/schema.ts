@@ -80,6 +80,8 @@ export interface MenuTable extends Audited {
   pid: number | null;
   type: MenuType;
   title: string;
+  /** Null: the Chinese title is shown in English too. */
+  title_en: string | null;
   component_name: string | null;
   component: string | null;
   path: string | null;
@@ -100,6 +102,8 @@ export interface DictTable extends Audited {
 export interface DictDetailTable extends Audited {
   dict_id: number;
   label: string;
+  /** Null: the Chinese label is shown in English too. */
+  label_en: string | null;
   value: string;
   dict_sort: number;
 }

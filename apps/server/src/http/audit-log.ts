@@ -8,7 +8,8 @@ import { isApiPath } from './route-access.js';
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * What the audit log calls this action; reads are logged only when they set it (exports).
+     * What the audit log calls this action, in Chinese; the shared catalogue's `audit.*` entries
+     * show it in the reader's language. Reads are logged only when they set it (exports).
      * `false` keeps a read that travels as a POST (a picker's tree for a list of ids) out of it.
      */
     audit?: string | false;
@@ -19,8 +20,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Resolves once every audit entry of answered requests is written (close waits for it too). */
     auditLogSettled: () => Promise<void>;
+    /** Every audited API route and what its entries are called, for the tests. */
+    auditedRoutes: AuditedRoute[];
   }
 }
+
+/** `description` undefined: the entry is called by its method and path. */
+export type AuditedRoute = { method: string; url: string; description: string | undefined };
 
 const SECRET_KEY = /pass(word)?|secret|token|authorization|credential/i;
 const MAX_PARAMS_LENGTH = 4000;
@@ -69,6 +75,8 @@ export function registerAuditLog(app: FastifyInstance, db: Kysely<Database>): vo
   app.decorate('auditLogSettled', async () => {
     await Promise.all(pending);
   });
+  const auditedRoutes: AuditedRoute[] = [];
+  app.decorate('auditedRoutes', auditedRoutes);
 
   const rememberFailure: onErrorHookHandler = async (request, _reply, error) => {
     request.failure = error;
@@ -103,6 +111,7 @@ export function registerAuditLog(app: FastifyInstance, db: Kysely<Database>): vo
     const audit = route.config?.audit;
     const audited = audit !== false && (audit !== undefined || [route.method].flat().some((method) => !READS.has(method)));
     if (!audited) return;
+    for (const method of [route.method].flat()) auditedRoutes.push({ method, url: route.url, description: audit });
     route.onError = [...(route.onError === undefined ? [] : [route.onError].flat()), rememberFailure];
     route.onResponse = [...(route.onResponse === undefined ? [] : [route.onResponse].flat()), writeEntry];
   });

@@ -31,24 +31,28 @@ async function removeDataDir(config: Config): Promise<void> {
 
 export type TestDatabase = AppDatabase & { dispose: () => Promise<void>; openAnother: () => Promise<AppDatabase> };
 
-export async function openTestDatabase(config: Config): Promise<TestDatabase> {
+/** A fresh database without even the tables, for tests of the migrations themselves. */
+export async function openBlankTestDatabase(config: Config): Promise<TestDatabase> {
   const databaseUrl = process.env.TEST_DATABASE_URL;
   if (databaseUrl === undefined || databaseUrl === '') {
     const database = await openDatabase({ dataDir: config.dataDir });
-    await migrateToLatest(database);
-    await seedIfEmpty(database.db, config.adminPassword);
     return { ...database, dispose: () => removeDataDir(config), openAnother: () => openDatabase({ dataDir: config.dataDir }) };
   }
   const schema = `test_${crypto.randomBytes(6).toString('hex')}`;
   const database = await openDatabase({ databaseUrl, dataDir: config.dataDir, schema });
-  await migrateToLatest(database);
-  await seedIfEmpty(database.db, config.adminPassword);
   return {
     ...database,
     openAnother: () => openDatabase({ databaseUrl, dataDir: config.dataDir, schema }),
     // The schema itself is dropped once all test files are done (test/global-setup.ts).
     dispose: () => removeDataDir(config),
   };
+}
+
+export async function openTestDatabase(config: Config): Promise<TestDatabase> {
+  const database = await openBlankTestDatabase(config);
+  await migrateToLatest(database);
+  await seedIfEmpty(database.db, config.adminPassword);
+  return database;
 }
 
 /** The real app on a fresh database; closing the app also removes the database. */

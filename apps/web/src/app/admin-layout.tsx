@@ -5,7 +5,6 @@ import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
 import { useAppStore } from '../features/layout/app-store';
 import { AppFooter } from '../features/layout/app-footer';
 import { AppMain } from '../features/layout/app-main';
@@ -15,9 +14,8 @@ import { useSettingsStore } from '../features/layout/settings-store';
 import { Sidebar } from '../features/layout/sidebar';
 import { useResizeHandler } from '../features/layout/use-resize-handler';
 import { useViewRoutes } from '../features/layout/use-view-routes';
-import { findPage, pagesOf, type ViewRoute } from '../features/layout/view-routes';
 import { TagsView } from '../features/tags-view/tags-view';
-import { useTagsViewStore } from '../features/tags-view/tags-view-store';
+import { useTabsFollowRoutes } from '../features/tags-view/use-tabs-follow-routes';
 import { NOTIFICATION_DURATION_MS } from '@cloud-classroom/shared/constants';
 import { configureHttpClient } from '../lib/http-client';
 import { showToast } from '../lib/toast';
@@ -35,37 +33,6 @@ const COMPONENT_SIZE: Record<Size, ConfigProviderProps['componentSize']> = {
 const SettingsDrawer = lazy(async () => ({ default: (await import('../features/layout/settings-drawer')).SettingsDrawer }));
 
 const MINI_TOKENS: ThemeConfig['token'] = { fontSize: 12, controlHeightSM: 20 };
-
-function useTabsFollowRoutes(routes: readonly ViewRoute[], loading: boolean): void {
-  const { t } = useTranslation();
-  const { pathname, search } = useLocation();
-  useEffect(() => {
-    if (loading) return;
-    const pages = pagesOf(routes);
-    // Affix tabs open first and stay (SPEC §2).
-    for (const page of pages.filter((candidate) => candidate.meta?.affix)) {
-      useTagsViewStore.getState().addView({
-        path: page.path,
-        fullPath: page.path,
-        query: '',
-        name: page.name,
-        title: page.meta?.title ?? '',
-        meta: page.meta ?? { title: '' },
-      });
-    }
-    const page = findPage(pages, pathname);
-    if (page === undefined || page.meta === undefined) return;
-    useTagsViewStore.getState().addView({
-      path: pathname,
-      fullPath: `${pathname}${search}`,
-      query: search,
-      name: page.name,
-      title: page.meta.title,
-      meta: page.meta,
-    });
-    document.title = `${t(page.meta.title)} - ${t('app.title')}`;
-  }, [routes, loading, pathname, search, t]);
-}
 
 function Shell() {
   const m = useLayoutMessages();

@@ -2,6 +2,7 @@ import type { DataScope, MenuType } from '../schema.js';
 
 export type SeedMenu = {
   title: string;
+  titleEn: string;
   type: MenuType;
   path?: string;
   component?: string;
@@ -13,14 +14,15 @@ export type SeedMenu = {
   children?: SeedMenu[];
 };
 
-const crud = (prefix: string, noun: string): SeedMenu[] => [
-  { title: `${noun}新增`, type: 2, permission: `${prefix}:add` },
-  { title: `${noun}编辑`, type: 2, permission: `${prefix}:edit` },
-  { title: `${noun}删除`, type: 2, permission: `${prefix}:del` },
+const crud = (prefix: string, noun: string, nounEn: string): SeedMenu[] => [
+  { title: `${noun}新增`, titleEn: `Add ${nounEn}`, type: 2, permission: `${prefix}:add` },
+  { title: `${noun}编辑`, titleEn: `Edit ${nounEn}`, type: 2, permission: `${prefix}:edit` },
+  { title: `${noun}删除`, titleEn: `Delete ${nounEn}`, type: 2, permission: `${prefix}:del` },
 ];
 
-const page = (title: string, path: string, component: string, componentName: string, icon: string, permission: string, children: SeedMenu[] = []): SeedMenu => ({
+const page = ([title, titleEn]: [string, string], path: string, component: string, componentName: string, icon: string, permission: string, children: SeedMenu[] = []): SeedMenu => ({
   title,
+  titleEn,
   type: 1,
   path,
   component,
@@ -35,39 +37,42 @@ const page = (title: string, path: string, component: string, componentName: str
 export const seedMenus: SeedMenu[] = [
   {
     title: '系统管理',
+    titleEn: 'System',
     type: 0,
     path: 'system',
     icon: 'system',
     children: [
-      page('用户管理', 'user', 'system/user/index', 'User', 'peoples', 'user:list', crud('user', '用户')),
-      page('角色管理', 'role', 'system/role/index', 'Role', 'role', 'roles:list', crud('roles', '角色')),
-      page('菜单管理', 'menu', 'system/menu/index', 'Menu', 'menu', 'menu:list', crud('menu', '菜单')),
-      page('部门管理', 'dept', 'system/dept/index', 'Dept', 'dept', 'dept:list', crud('dept', '部门')),
-      page('字典管理', 'dict', 'system/dict/index', 'Dict', 'dictionary', 'dict:list', crud('dict', '字典')),
+      page(['用户管理', 'Users'], 'user', 'system/user/index', 'User', 'peoples', 'user:list', crud('user', '用户', 'user')),
+      page(['角色管理', 'Roles'], 'role', 'system/role/index', 'Role', 'role', 'roles:list', crud('roles', '角色', 'role')),
+      page(['菜单管理', 'Menus'], 'menu', 'system/menu/index', 'Menu', 'menu', 'menu:list', crud('menu', '菜单', 'menu')),
+      page(['部门管理', 'Departments'], 'dept', 'system/dept/index', 'Dept', 'dept', 'dept:list', crud('dept', '部门', 'department')),
+      page(['字典管理', 'Dictionaries'], 'dict', 'system/dict/index', 'Dict', 'dictionary', 'dict:list', crud('dict', '字典', 'dictionary')),
     ],
   },
   {
     title: '系统监控',
+    titleEn: 'Monitoring',
     type: 0,
     path: 'monitor',
     icon: 'monitor',
     children: [
-      page('在线用户', 'online', 'monitor/online/index', 'OnlineUser', 'online', 'online:list', [
-        { title: '强制退出', type: 2, permission: 'online:del' },
+      page(['在线用户', 'Online users'], 'online', 'monitor/online/index', 'OnlineUser', 'online', 'online:list', [
+        { title: '强制退出', titleEn: 'Force logout', type: 2, permission: 'online:del' },
       ]),
-      page('操作日志', 'logs', 'monitor/log/index', 'Log', 'log', 'log:list'),
-      page('异常日志', 'errorLog', 'monitor/log/errorLog', 'ErrorLog', 'error', 'log:list'),
-      page('服务监控', 'server', 'monitor/server/index', 'ServerMonitor', 'codeConsole', 'monitor:list'),
+      page(['操作日志', 'Operation log'], 'logs', 'monitor/log/index', 'Log', 'log', 'log:list'),
+      page(['异常日志', 'Error log'], 'errorLog', 'monitor/log/errorLog', 'ErrorLog', 'error', 'log:list'),
+      page(['服务监控', 'Server status'], 'server', 'monitor/server/index', 'ServerMonitor', 'codeConsole', 'monitor:list'),
     ],
   },
   {
     title: '系统工具',
+    titleEn: 'Tools',
     type: 0,
     path: 'sys-tools',
     icon: 'sys-tools',
     children: [
-      page('存储管理', 'storage', 'tools/storage/index', 'Storage', 'qiniu', 'storage:list', crud('storage', '文件')),
-      page('接口文档', 'swagger', 'tools/swagger/index', 'Swagger', 'swagger', 'swagger:list'),
+      page(['存储管理', 'Storage'], 'storage', 'tools/storage/index', 'Storage', 'qiniu', 'storage:list', crud('storage', '文件', 'file')),
+      page(['接口文档', 'API docs'], 'swagger', 'tools/swagger/index', 'Swagger', 'swagger', 'swagger:list'),
     ],
   },
 ];
@@ -127,8 +132,8 @@ export const seedUsers: SeedUser[] = [
   { username: 'learner3', nickName: '赵磊', dept: '学员服务组', roles: ['learner'], gender: '男', email: 'zhaolei@example.com', phone: '13800000004' },
 ];
 
-export const seedDicts: Array<{ name: string; description: string; details: Array<[label: string, value: string]> }> = [
-  { name: 'user_status', description: '用户状态', details: [['激活', 'true'], ['禁用', 'false']] },
-  { name: 'dept_status', description: '部门状态', details: [['启用', 'true'], ['停用', 'false']] },
-  { name: 'gender', description: '性别', details: [['男', '男'], ['女', '女']] },
+export const seedDicts: Array<{ name: string; description: string; details: Array<[label: string, labelEn: string, value: string]> }> = [
+  { name: 'user_status', description: '用户状态', details: [['激活', 'Active', 'true'], ['禁用', 'Disabled', 'false']] },
+  { name: 'dept_status', description: '部门状态', details: [['启用', 'Enabled', 'true'], ['停用', 'Disabled', 'false']] },
+  { name: 'gender', description: '性别', details: [['男', 'Male', '男'], ['女', 'Female', '女']] },
 ];

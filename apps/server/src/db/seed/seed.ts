@@ -56,6 +56,7 @@ async function seed(trx: Transaction<Database>, passwordHash: string): Promise<v
           pid,
           type: menu.type,
           title: menu.title,
+          title_en: menu.titleEn,
           component_name: menu.componentName ?? null,
           component: menu.component ?? null,
           path: menu.path ?? null,
@@ -126,7 +127,7 @@ async function seed(trx: Transaction<Database>, passwordHash: string): Promise<v
       .executeTakeFirstOrThrow();
     await trx
       .insertInto('sys_dict_detail')
-      .values(dict.details.map(([label, value], sort) => ({ ...audit, dict_id: id, label, value, dict_sort: sort + 1 })))
+      .values(dict.details.map(([label, labelEn, value], sort) => ({ ...audit, dict_id: id, label, label_en: labelEn, value, dict_sort: sort + 1 })))
       .execute();
   }
 }

@@ -20,7 +20,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   app.post(
     '/auth/login',
     {
-      config: { access: { public: true }, audit: 'login' },
+      config: { access: { public: true }, audit: '用户登录' },
       schema: { body: loginBodySchema, response: { 200: loginResponseSchema } },
     },
     async (request) =>
@@ -34,7 +34,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   );
 
   // Public, like eladmin's: a client with a dead token must still be able to "log out".
-  app.delete('/auth/logout', { config: { access: { public: true }, audit: 'logout' } }, async (request, reply) => {
+  app.delete('/auth/logout', { config: { access: { public: true }, audit: '退出登录' } }, async (request, reply) => {
     // Read before the session ends, so the audit log names who logged out.
     const principal = await sessions.authenticate(request.headers.authorization);
     if (principal !== undefined) request.principal = principal;

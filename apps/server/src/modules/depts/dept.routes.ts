@@ -37,7 +37,7 @@ export const deptRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.get(
     '/api/dept/download',
-    { config: { access: { permissions: ['dept:list'] }, audit: 'export departments' }, schema: { querystring: deptQuerySchema } },
+    { config: { access: { permissions: ['dept:list'] }, audit: '导出部门数据' }, schema: { querystring: deptQuerySchema } },
     async (request, reply) => sendXlsx(reply, '部门数据', exportColumns, await depts.exportRows(request.query, principalOf(request).userId)),
   );
 
@@ -53,7 +53,7 @@ export const deptRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.post(
     '/api/dept',
-    { config: { access: { permissions: ['dept:add'] }, audit: 'create department' }, schema: { body: deptCreateSchema } },
+    { config: { access: { permissions: ['dept:add'] }, audit: '新增部门' }, schema: { body: deptCreateSchema } },
     async (request, reply) => {
       await depts.create(request.body, principalOf(request).username);
       return reply.code(201).send();
@@ -62,7 +62,7 @@ export const deptRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.put(
     '/api/dept',
-    { config: { access: { permissions: ['dept:edit'] }, audit: 'edit department' }, schema: { body: deptUpdateSchema } },
+    { config: { access: { permissions: ['dept:edit'] }, audit: '修改部门' }, schema: { body: deptUpdateSchema } },
     async (request, reply) => {
       await depts.update(request.body, principalOf(request).username);
       return reply.code(204).send();
@@ -71,7 +71,7 @@ export const deptRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.delete(
     '/api/dept',
-    { config: { access: { permissions: ['dept:del'] }, audit: 'delete departments' }, schema: { body: deptIdsSchema } },
+    { config: { access: { permissions: ['dept:del'] }, audit: '删除部门' }, schema: { body: deptIdsSchema } },
     async (request, reply) => {
       await depts.delete(request.body);
       return reply.code(200).send();

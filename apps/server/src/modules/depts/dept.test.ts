@@ -200,7 +200,7 @@ describe('depts: reading', () => {
     expect(await sheetRows(filtered.rawPayload)).toHaveLength(3);
 
     await expect
-      .poll(() => db(app).selectFrom('sys_log').select(['username', 'method']).where('description', '=', 'export departments').execute())
+      .poll(() => db(app).selectFrom('sys_log').select(['username', 'method']).where('description', '=', '导出部门数据').execute())
       .toContainEqual({ username: 'admin', method: 'GET /api/dept/download' });
   });
 });
@@ -288,7 +288,7 @@ describe('depts: writing', () => {
     expect(children.content).toEqual([expect.objectContaining({ name: '渠道组', enabled: true, leaf: true })]);
     expect((await list(app, admin, `?pid=${await idOf(app, '云课堂')}`)).content[2]).toMatchObject({ name: '市场部', subCount: 1, hasChildren: true, leaf: false });
     await expect
-      .poll(() => db(app).selectFrom('sys_log').select(['username', 'status']).where('description', '=', 'create department').execute())
+      .poll(() => db(app).selectFrom('sys_log').select(['username', 'status']).where('description', '=', '新增部门').execute())
       .toContainEqual({ username: 'admin', status: 201 });
   });
 

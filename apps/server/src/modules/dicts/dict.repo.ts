@@ -43,6 +43,7 @@ const toDict = (row: Selectable<DictTable>): Dict => ({
 const toDetail = (row: Selectable<DictDetailTable>): DictDetail => ({
   id: row.id,
   label: row.label,
+  labelEn: row.label_en,
   value: row.value,
   dictSort: row.dict_sort,
   dict: { id: row.dict_id },
@@ -114,7 +115,7 @@ function detailsMatching(db: Kysely<Database>, { dictName, label }: DictDetailFi
   let query = db
     .selectFrom('sys_dict_detail')
     .where('dict_id', 'in', (eb) => eb.selectFrom('sys_dict').select('id').where('name', '=', dictName));
-  if (label) query = query.where(contains(['label'], label));
+  if (label) query = query.where(contains(['label', 'label_en'], label));
   return query;
 }
 
@@ -176,9 +177,15 @@ export async function findDictDetailIdByValue(db: Kysely<Database>, dictId: numb
   return row?.id;
 }
 
-type DetailValues = { dictId: number; label: string; value: string; dictSort: number };
+type DetailValues = { dictId: number; label: string; labelEn: string | null; value: string; dictSort: number };
 
-const detailColumns = ({ dictId, label, value, dictSort }: DetailValues) => ({ dict_id: dictId, label, value, dict_sort: dictSort });
+const detailColumns = ({ dictId, label, labelEn, value, dictSort }: DetailValues) => ({
+  dict_id: dictId,
+  label,
+  label_en: labelEn,
+  value,
+  dict_sort: dictSort,
+});
 
 export async function insertDictDetail(db: Kysely<Database>, detail: DetailValues, stamp: Stamp): Promise<void> {
   await db

@@ -27,6 +27,7 @@ const exportColumns: XlsxColumn<ExportRow>[] = [
   { header: '字典名称', value: (row) => row.dict.name },
   { header: '字典描述', value: (row) => row.dict.description },
   { header: '字典标签', value: (row) => row.detail?.label },
+  { header: '英文标签', value: (row) => row.detail?.labelEn },
   { header: '字典值', value: (row) => row.detail?.value },
   { header: '排序', value: (row) => row.detail?.dictSort, width: 8 },
   { header: '创建日期', value: (row) => row.dict.createTime, width: 20 },

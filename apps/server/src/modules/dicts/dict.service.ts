@@ -97,23 +97,23 @@ export class DictService {
     return findDictDetailsByNames(this.db, names);
   }
 
-  async createDetail({ label, value, dictSort, dict }: DictDetailBody, by: string): Promise<void> {
+  async createDetail({ label, labelEn, value, dictSort, dict }: DictDetailBody, by: string): Promise<void> {
     await valueConflictAs409(value, () =>
       this.db.transaction().execute(async (trx) => {
         await assertDictsExist(trx, [dict.id], 400);
         await assertValueFree(trx, dict.id, value);
-        await insertDictDetail(trx, { dictId: dict.id, label, value, dictSort }, stamp(by));
+        await insertDictDetail(trx, { dictId: dict.id, label, labelEn, value, dictSort }, stamp(by));
       }),
     );
   }
 
-  async updateDetail({ id, label, value, dictSort, dict }: DictDetailUpdateBody, by: string): Promise<void> {
+  async updateDetail({ id, label, labelEn, value, dictSort, dict }: DictDetailUpdateBody, by: string): Promise<void> {
     await valueConflictAs409(value, () =>
       this.db.transaction().execute(async (trx) => {
         if (!(await dictDetailExists(trx, id))) throw new HttpError(404, `id: no dictionary entry ${id}`);
         await assertDictsExist(trx, [dict.id], 400);
         await assertValueFree(trx, dict.id, value, id);
-        await updateDictDetail(trx, id, { dictId: dict.id, label, value, dictSort }, stamp(by));
+        await updateDictDetail(trx, id, { dictId: dict.id, label, labelEn, value, dictSort }, stamp(by));
       }),
     );
   }

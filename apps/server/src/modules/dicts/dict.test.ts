@@ -180,11 +180,11 @@ describe('GET /api/dict/download', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('spreadsheetml');
     expect(response.headers['content-disposition']).toContain('attachment');
-    const rows = (await sheetRows(response.rawPayload)).map((row) => row.slice(0, 4));
+    const rows = (await sheetRows(response.rawPayload)).map((row) => row.slice(0, 5));
     expect(rows).toEqual([
-      ['字典名称', '字典描述', '字典标签', '字典值'],
-      ['user_status', '用户状态', '激活', 'true'],
-      ['user_status', '用户状态', '禁用', 'false'],
+      ['字典名称', '字典描述', '字典标签', '英文标签', '字典值'],
+      ['user_status', '用户状态', '激活', 'Active', 'true'],
+      ['user_status', '用户状态', '禁用', 'Disabled', 'false'],
     ]);
     await expectAudited('导出字典数据');
   });
@@ -301,9 +301,9 @@ describe('GET /api/dictDetail', () => {
     expect(response.statusCode).toBe(200);
     const body = detailPage.parse(response.json());
     expect(body.totalElements).toBe(2);
-    expect(body.content.map(({ label, value, dictSort }) => ({ label, value, dictSort }))).toEqual([
-      { label: '激活', value: 'true', dictSort: 1 },
-      { label: '禁用', value: 'false', dictSort: 2 },
+    expect(body.content.map(({ label, labelEn, value, dictSort }) => ({ label, labelEn, value, dictSort }))).toEqual([
+      { label: '激活', labelEn: 'Active', value: 'true', dictSort: 1 },
+      { label: '禁用', labelEn: 'Disabled', value: 'false', dictSort: 2 },
     ]);
     expect(body.content[0]).toMatchObject({ dict: { id: userStatus?.id }, createBy: 'system', createTime: expect.any(String) });
   });
@@ -327,10 +327,11 @@ describe('GET /api/dictDetail', () => {
     expect(body.content.map((detail) => detail.label)).toEqual(['item 3', 'item 4']);
   });
 
-  it('filters by part of the label and answers an empty page for an unknown dictionary', async () => {
+  it('filters by part of either label and answers an empty page for an unknown dictionary', async () => {
     const filtered = await detailsOf('user_status', `&label=${encodeURIComponent('激')}`);
     expect(filtered.content.map((detail) => detail.value)).toEqual(['true']);
     expect(filtered.totalElements).toBe(1);
+    expect((await detailsOf('user_status', '&label=disab')).content.map((detail) => detail.value)).toEqual(['false']);
     expect(await detailsOf('no_such_dict')).toEqual({ content: [], totalElements: 0 });
   });
 
@@ -345,12 +346,15 @@ describe('GET /api/dictDetail/map', () => {
   const mapSchema = z.record(z.string(), z.array(dictDetailSchema));
   const labelsOf = (body: z.infer<typeof mapSchema>) =>
     Object.fromEntries(Object.entries(body).map(([name, details]) => [name, details.map((detail) => detail.label)]));
+  const englishLabelsOf = (body: z.infer<typeof mapSchema>) =>
+    Object.fromEntries(Object.entries(body).map(([name, details]) => [name, details.map((detail) => detail.labelEn)]));
 
   it('answers the entries of each name split on ASCII commas, ignoring page and size', async () => {
     const response = await call(learner, { method: 'GET', url: '/api/dictDetail/map?dictName=user_status,gender&page=0&size=9999' });
     expect(response.statusCode).toBe(200);
     const body = mapSchema.parse(response.json());
     expect(labelsOf(body)).toEqual({ user_status: ['激活', '禁用'], gender: ['男', '女'] });
+    expect(englishLabelsOf(body)).toEqual({ user_status: ['Active', 'Disabled'], gender: ['Male', 'Female'] });
     expect(body.gender?.[0]).toMatchObject({ value: '男', dictSort: 1, dict: { id: expect.any(Number) } });
   });
 
@@ -378,7 +382,8 @@ describe('POST /api/dictDetail', () => {
     expect(response.statusCode).toBe(201);
     expect(response.body).toBe('');
     const [detail] = (await detailsOf('colour')).content;
-    expect(detail).toMatchObject({ label: '红', value: 'red', dictSort: 4, dict: { id: dict.id }, createBy: 'admin', updateBy: 'admin' });
+    // No English label given: none is stored, and the Chinese one is shown in English too.
+    expect(detail).toMatchObject({ label: '红', labelEn: null, value: 'red', dictSort: 4, dict: { id: dict.id }, createBy: 'admin', updateBy: 'admin' });
     expect(detail?.id).not.toBe(9999);
     await expectAudited('新增字典详情');
   });
@@ -437,6 +442,7 @@ describe('POST /api/dictDetail', () => {
     [{ label: 'x', value: 'x' }, 'dict: '],
     [{ label: 'x', value: 'x', dict: {} }, 'dict.id: '],
     [{ label: 'x', value: 'x', dictSort: 1.5, dict: { id: 1 } }, 'dictSort: '],
+    [{ label: 'x', labelEn: 'x'.repeat(101), value: 'x', dict: { id: 1 } }, 'labelEn: '],
   ])('answers 400 on %j', async (payload, message) => {
     await expectError(await call(admin, { method: 'POST', url: '/api/dictDetail', payload }), 400, message);
   });
@@ -451,13 +457,13 @@ describe('PUT /api/dictDetail', () => {
     const response = await call(admin, {
       method: 'PUT',
       url: '/api/dictDetail',
-      payload: { id: detail?.id, label: 'Small', value: 'small', dictSort: 7, dict: { id: to.id }, createBy: 'mallory' },
+      payload: { id: detail?.id, label: '小', labelEn: ' Small ', value: 'small', dictSort: 7, dict: { id: to.id }, createBy: 'mallory' },
     });
     expect(response.statusCode).toBe(204);
     expect(response.body).toBe('');
     expect((await detailsOf('size_old')).content).toEqual([]);
     expect((await detailsOf('size_new')).content).toEqual([
-      expect.objectContaining({ id: detail?.id, label: 'Small', value: 'small', dictSort: 7, dict: { id: to.id }, createBy: 'admin' }),
+      expect.objectContaining({ id: detail?.id, label: '小', labelEn: 'Small', value: 'small', dictSort: 7, dict: { id: to.id }, createBy: 'admin' }),
     ]);
     await expectAudited('修改字典详情');
   });

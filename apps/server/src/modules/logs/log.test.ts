@@ -32,7 +32,7 @@ const entry = (fields: Partial<Insertable<LogTable>> & Pick<Insertable<LogTable>
 
 const FIXTURES: Insertable<LogTable>[] = [
   entry({ description: '新增用户', method: 'POST /api/users', params: '{"body":{"username":"Zhang"}}', request_ip: '10.0.0.1', time: 12, create_time: at('2020-01-01 10:00:00') }),
-  entry({ username: 'learner1', description: 'login', method: 'POST /auth/login', params: '{"body":{"username":"learner1","password":"******"}}', request_ip: '10.0.0.2', time: 300, create_time: at('2020-01-02 10:00:00') }),
+  entry({ username: 'learner1', description: '用户登录', method: 'POST /auth/login', params: '{"body":{"username":"learner1","password":"******"}}', request_ip: '10.0.0.2', time: 300, create_time: at('2020-01-02 10:00:00') }),
   entry({ description: '导出用户数据', method: 'GET /api/users/download', request_ip: '10.0.0.3', time: 50, create_time: at('2020-01-03 10:00:00') }),
   entry({ log_type: 'ERROR', status: 500, description: 'PUT /api/users', method: 'PUT /api/users', exception_detail: 'Error: boom\n    at handler (users.ts:1:1)', create_time: at('2020-01-02 12:00:00') }),
   entry({ log_type: 'ERROR', status: 500, username: 'learner1', description: 'POST /api/things', create_time: at('2020-01-04 12:00:00') }),
@@ -118,7 +118,7 @@ describe('audit log', () => {
       expect(await blurry('ZHANG')).toEqual([fixture(0)]);
       expect(await blurry('10.0.0.2')).toEqual([fixture(1)]);
       expect(await blurry('download')).toEqual([fixture(2)]);
-      expect(await blurry('用户')).toEqual([fixture(2), fixture(0)]);
+      expect(await blurry('用户')).toEqual([fixture(2), fixture(1), fixture(0)]);
       expect(await blurry('learner1')).toEqual([fixture(1)]);
       expect(await blurry('%')).toEqual([]);
     });
@@ -265,7 +265,7 @@ describe('audit log', () => {
       expect(info.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
       const rows = await sheetRows(info.rawPayload);
       expect(rows[0]).toEqual(['用户名', 'IP', '描述', '方法', '参数', '状态', '浏览器', '请求耗时(ms)', '创建日期']);
-      expect(rows.slice(1).map((row) => row[2])).toEqual(['新增用户', '导出用户数据', 'login']);
+      expect(rows.slice(1).map((row) => row[2])).toEqual(['新增用户', '导出用户数据', '用户登录']);
 
       const errors = await get(`/api/logs/error/download?${IN_2020}`);
       expect(errors.statusCode).toBe(200);
@@ -309,7 +309,7 @@ describe('audit log', () => {
       await expect.poll(async () => (await loginEntries('learner2')).map((row) => row.status)).toEqual([400, 200]);
 
       const [failure, success] = await loginEntries('learner2');
-      expect(failure).toMatchObject({ username: 'learner2', description: 'login', logType: 'INFO', requestIp: '127.0.0.1' });
+      expect(failure).toMatchObject({ username: 'learner2', description: '用户登录', logType: 'INFO', requestIp: '127.0.0.1' });
       expect(failure?.params).toBe(JSON.stringify({ body: { username: 'learner2', password: '******', code: '', uuid: '' } }));
       expect(success?.params).not.toContain(TEST_PASSWORD);
     });
@@ -322,8 +322,8 @@ describe('audit log', () => {
       const logouts = async () =>
         logPage.parse((await get('/api/logs?blurry=/auth/logout&sort=id,asc')).json()).content.map((row) => [row.description, row.username]);
       await expect.poll(logouts).toEqual([
-        ['logout', 'learner2'],
-        ['logout', null],
+        ['退出登录', 'learner2'],
+        ['退出登录', null],
       ]);
     });
 

@@ -19,6 +19,7 @@ function toMenu(row: Selectable<MenuTable>): Menu {
     pid: row.pid,
     type: row.type,
     title: row.title,
+    titleEn: row.title_en,
     componentName: row.component_name,
     component: row.component,
     path: row.path,
@@ -43,7 +44,7 @@ export async function findMenus(db: Kysely<Database>, filter: MenuFilter): Promi
   let query = db.selectFrom('sys_menu').selectAll();
   if (filter.pid === null) query = query.where('pid', 'is', null);
   else if (filter.pid !== undefined) query = query.where('pid', '=', filter.pid);
-  if (filter.blurry) query = query.where(contains(['title', 'component', 'permission'], filter.blurry));
+  if (filter.blurry) query = query.where(contains(['title', 'title_en', 'component', 'permission'], filter.blurry));
   if (filter.createTime !== undefined) query = query.where(within('create_time', filter.createTime));
   const rows = await query.orderBy('menu_sort').orderBy('id').execute();
   return rows.map(toMenu);
@@ -52,14 +53,14 @@ export async function findMenus(db: Kysely<Database>, filter: MenuFilter): Promi
 /** The fields the menu tree is built from, of the menus a user sees: not buttons, not hidden. */
 export type RouteMenuRow = Pick<
   Selectable<MenuTable>,
-  'id' | 'pid' | 'type' | 'title' | 'component_name' | 'component' | 'path' | 'icon' | 'i_frame' | 'cache'
+  'id' | 'pid' | 'type' | 'title' | 'title_en' | 'component_name' | 'component' | 'path' | 'icon' | 'i_frame' | 'cache'
 >;
 
 /** `userId` undefined: every menu (an administrator). In menu order. */
 export async function findRouteMenus(db: Kysely<Database>, userId: number | undefined): Promise<RouteMenuRow[]> {
   let query = db
     .selectFrom('sys_menu')
-    .select(['id', 'pid', 'type', 'title', 'component_name', 'component', 'path', 'icon', 'i_frame', 'cache'])
+    .select(['id', 'pid', 'type', 'title', 'title_en', 'component_name', 'component', 'path', 'icon', 'i_frame', 'cache'])
     .where('type', '!=', 2)
     .where('hidden', '=', 0);
   if (userId !== undefined) {
@@ -94,6 +95,7 @@ const columnsOf = (menu: MenuInput) => ({
   pid: menu.pid,
   type: menu.type,
   title: menu.title,
+  title_en: menu.titleEn,
   component_name: menu.componentName,
   component: menu.component,
   path: menu.path,

@@ -24,6 +24,7 @@ const yesNo = (flag: boolean) => (flag ? '是' : '否');
 
 const exportColumns: XlsxColumn<Menu>[] = [
   { header: '菜单标题', value: (menu) => menu.title, width: 24 },
+  { header: '英文标题', value: (menu) => menu.titleEn, width: 24 },
   { header: '菜单类型', value: (menu) => MENU_TYPE_NAMES[menu.type] },
   { header: '权限标识', value: (menu) => menu.permission },
   { header: '组件路径', value: (menu) => menu.component, width: 28 },
@@ -60,7 +61,7 @@ export const menuRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.get(
     '/api/menus/download',
-    { config: { access: canList, audit: 'export menus' }, schema: { querystring: menuQuerySchema } },
+    { config: { access: canList, audit: '导出菜单数据' }, schema: { querystring: menuQuerySchema } },
     async (request, reply) => sendXlsx(reply, '菜单数据', exportColumns, await menus.export(request.query)),
   );
 
@@ -88,7 +89,7 @@ export const menuRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.post(
     '/api/menus',
-    { config: { access: { permissions: ['menu:add'] }, audit: 'create menu' }, schema: { body: menuCreateBodySchema } },
+    { config: { access: { permissions: ['menu:add'] }, audit: '新增菜单' }, schema: { body: menuCreateBodySchema } },
     async (request, reply) => {
       await menus.create(request.body, principalOf(request).username);
       return reply.code(201).send();
@@ -97,7 +98,7 @@ export const menuRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.put(
     '/api/menus',
-    { config: { access: { permissions: ['menu:edit'] }, audit: 'edit menu' }, schema: { body: menuUpdateBodySchema } },
+    { config: { access: { permissions: ['menu:edit'] }, audit: '修改菜单' }, schema: { body: menuUpdateBodySchema } },
     async (request, reply) => {
       const { id, ...input } = request.body;
       await menus.update(id, input, principalOf(request).username);
@@ -107,7 +108,7 @@ export const menuRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.delete(
     '/api/menus',
-    { config: { access: { permissions: ['menu:del'] }, audit: 'delete menu' }, schema: { body: menuDeleteBodySchema } },
+    { config: { access: { permissions: ['menu:del'] }, audit: '删除菜单' }, schema: { body: menuDeleteBodySchema } },
     async (request, reply) => {
       await menus.delete(request.body);
       return reply.code(200).send();

@@ -64,7 +64,7 @@ export function routesOf(rows: readonly RouteMenuRow[]): MenuRoute[] {
   const children = byParent(rows);
   const routeOf = (menu: RouteMenuRow, topLevel: boolean): MenuRoute => {
     const name = menu.component_name ?? menu.title;
-    const meta = { title: menu.title, icon: menu.icon, noCache: menu.cache !== 1 };
+    const meta = { title: menu.title, titleEn: menu.title_en, icon: menu.icon, noCache: menu.cache !== 1 };
     const external = menu.i_frame === 1;
     const ownPath = menu.path ?? '';
     const path = external || !topLevel ? ownPath : `/${ownPath.replace(/^\/+/, '')}`;

@@ -52,6 +52,8 @@ async function build(app: FastifyInstance, token: string): Promise<MenuRoute[]> 
 const titles = (menus: readonly Menu[]) => menus.map((menu) => menu.title);
 const SEEDED_TOP = ['系统管理', '系统监控', '系统工具'];
 const SYSTEM_PAGES = ['用户管理', '角色管理', '菜单管理', '部门管理', '字典管理'];
+const SEEDED_TOP_EN = ['System', 'Monitoring', 'Tools'];
+const SYSTEM_PAGES_EN = ['Users', 'Roles', 'Menus', 'Departments', 'Dictionaries'];
 
 describe('menus: access', () => {
   let app: FastifyInstance;
@@ -107,6 +109,7 @@ describe('menus', () => {
         expect(response.statusCode).toBe(200);
         const menus = menuListSchema.parse(response.json());
         expect(titles(menus)).toEqual(SEEDED_TOP);
+        expect(menus.map((menu) => menu.titleEn)).toEqual(SEEDED_TOP_EN);
         expect(menus[0]).toMatchObject({
           pid: null,
           type: 0,
@@ -126,6 +129,7 @@ describe('menus', () => {
       const systemId = await idOf(app, '系统管理');
       const children = menuListSchema.parse((await call(app, 'GET', `/api/menus/lazy?pid=${systemId}`, admin)).json());
       expect(titles(children)).toEqual(SYSTEM_PAGES);
+      expect(children.map((menu) => menu.titleEn)).toEqual(SYSTEM_PAGES_EN);
       expect(children[0]).toMatchObject({
         pid: systemId,
         type: 1,
@@ -150,10 +154,11 @@ describe('menus', () => {
       expect(response.statusCode).toBe(200);
       const body = pageOf(menuSchema).parse(response.json());
       expect(titles(body.content)).toEqual(SEEDED_TOP);
+      expect(body.content.map((menu) => menu.titleEn)).toEqual(SEEDED_TOP_EN);
       expect(body.totalElements).toBe(3);
     });
 
-    it('filters by pid, by blurry text in title, component or permission (any case, any level)', async () => {
+    it('filters by pid, by blurry text in either title, component or permission (any case, any level)', async () => {
       const systemId = await idOf(app, '系统管理');
       const list = async (query: string) => {
         const response = await call(app, 'GET', `/api/menus?${query}`, admin);
@@ -165,6 +170,7 @@ describe('menus', () => {
       expect((await list(`blurry=${encodeURIComponent('用户')}`)).sort()).toEqual(['在线用户', '用户删除', '用户管理', '用户编辑', '用户新增'].sort());
       expect(await list('blurry=system%2Fdict')).toEqual(['字典管理']);
       expect(await list('blurry=MONITOR%3AList')).toEqual(['服务监控']);
+      expect(await list('blurry=online%20USERS')).toEqual(['在线用户']);
       expect(await list('blurry=%25')).toEqual([]);
     });
 
@@ -202,9 +208,9 @@ describe('menus', () => {
       expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
       expect(response.headers['content-disposition']).toContain('.xlsx');
       const [header, ...rows] = await sheetRows(response.rawPayload);
-      expect(header?.[0]).toBe('菜单标题');
+      expect(header?.slice(0, 2)).toEqual(['菜单标题', '英文标题']);
       expect(rows).toHaveLength(4);
-      expect(rows).toContainEqual(expect.arrayContaining(['角色管理', '菜单', 'roles:list', 'system/role/index', '否', '是']));
+      expect(rows).toContainEqual(expect.arrayContaining(['角色管理', 'Roles', '菜单', 'roles:list', 'system/role/index', '否', '是']));
 
       const everything = await call(app, 'GET', '/api/menus/download', admin);
       const all = await sheetRows(everything.rawPayload);
@@ -212,7 +218,7 @@ describe('menus', () => {
       expect(all).toHaveLength(Number(count) + 1);
 
       await app.auditLogSettled();
-      const log = await db(app).selectFrom('sys_log').select(['username', 'method']).where('description', '=', 'export menus').execute();
+      const log = await db(app).selectFrom('sys_log').select(['username', 'method']).where('description', '=', '导出菜单数据').execute();
       expect(log).toContainEqual({ username: 'admin', method: 'GET /api/menus/download' });
     });
 
@@ -237,6 +243,8 @@ describe('menus', () => {
       const tree = menuListSchema.parse(response.json());
       expect(titles(tree)).toEqual(SEEDED_TOP);
       expect(titles(tree[0]?.children ?? [])).toEqual(SYSTEM_PAGES.filter((title) => title !== '用户管理'));
+      expect(tree.map((menu) => menu.titleEn)).toEqual(SEEDED_TOP_EN);
+      expect(tree[0]?.children?.map((menu) => menu.titleEn)).toEqual(SYSTEM_PAGES_EN.filter((title) => title !== 'Users'));
       // Buttons are not siblings of any level here, so the pages carry no children.
       expect(tree[0]?.children?.every((menu) => menu.children === undefined)).toBe(true);
       expect(tree[1]?.children).toBeUndefined();
@@ -290,15 +298,17 @@ describe('menus', () => {
         component: 'Layout',
         alwaysShow: true,
         redirect: 'noredirect',
-        meta: { title: '系统管理', icon: 'system', noCache: true },
+        meta: { title: '系统管理', titleEn: 'System', icon: 'system', noCache: true },
       });
       expect(routes[0]?.children?.[0]).toEqual({
         name: 'User',
         path: 'user',
         hidden: false,
         component: 'system/user/index',
-        meta: { title: '用户管理', icon: 'peoples', noCache: false },
+        meta: { title: '用户管理', titleEn: 'Users', icon: 'peoples', noCache: false },
       });
+      expect(routes.map((route) => route.meta?.titleEn)).toEqual(SEEDED_TOP_EN);
+      expect(routes[0]?.children?.map((route) => route.meta?.titleEn)).toEqual(SYSTEM_PAGES_EN);
       expect(routes[0]?.children?.map((route) => route.name)).toEqual(['User', 'Role', 'Menu', 'Dept', 'Dict']);
       const all = JSON.stringify(routes);
       expect(all).not.toContain('用户新增');
@@ -319,7 +329,7 @@ describe('menus: building the tree', () => {
     const systemId = await idOf(app, '系统管理');
     const nested = await create(app, admin, { title: '嵌套目录', type: 0, path: 'nested', icon: 'tree', pid: systemId, menuSort: 0 });
     await create(app, admin, page('Deep', { pid: nested, menuSort: 1 }));
-    await create(app, admin, { title: '文档', type: 1, path: 'https://example.com/docs', iFrame: true, pid: nested, menuSort: 9 });
+    await create(app, admin, { title: '文档', titleEn: 'Docs', type: 1, path: 'https://example.com/docs', iFrame: true, pid: nested, menuSort: 9 });
     await create(app, admin, page('Dashboard', { menuSort: 0, icon: 'index' }));
     const hiddenDir = await create(app, admin, { title: '隐藏目录', type: 0, path: 'secret', hidden: true });
     await create(app, admin, page('UnderHidden', { pid: hiddenDir }));
@@ -332,7 +342,7 @@ describe('menus: building the tree', () => {
       hidden: false,
       component: 'Layout',
       children: [
-        { name: 'Dashboard', path: 'index', hidden: false, component: 'demo/dashboard/index', meta: { title: 'Dashboard', icon: 'index', noCache: false } },
+        { name: 'Dashboard', path: 'index', hidden: false, component: 'demo/dashboard/index', meta: { title: 'Dashboard', titleEn: null, icon: 'index', noCache: false } },
       ],
     });
     const system = routes[1];
@@ -343,10 +353,10 @@ describe('menus: building the tree', () => {
       component: 'ParentView',
       alwaysShow: true,
       redirect: 'noredirect',
-      meta: { title: '嵌套目录', icon: 'tree', noCache: true },
+      meta: { title: '嵌套目录', titleEn: null, icon: 'tree', noCache: true },
       children: [
         { name: 'Deep', path: 'deep', component: 'demo/deep/index' },
-        { name: '文档', path: 'https://example.com/docs', meta: { title: '文档', icon: null, noCache: true } },
+        { name: '文档', path: 'https://example.com/docs', meta: { title: '文档', titleEn: 'Docs', icon: null, noCache: true } },
       ],
     });
     expect(system?.children?.[0]?.children?.[1]).not.toHaveProperty('component');
@@ -413,6 +423,8 @@ describe('menus: writes', () => {
       const children = menuListSchema.parse((await call(app, 'GET', `/api/menus/lazy?pid=${monitorId}`, admin)).json());
       expect(children.at(-1)).toMatchObject({
         title: 'Created',
+        // None given: the Chinese title is shown in English too.
+        titleEn: null,
         pid: monitorId,
         type: 1,
         path: 'created',
@@ -434,6 +446,20 @@ describe('menus: writes', () => {
       const top = await create(app, admin, { title: 'Top level', type: 0, pid: 0 });
       const row = await db(app).selectFrom('sys_menu').select(['pid', 'component_name']).where('id', '=', top).executeTakeFirstOrThrow();
       expect(row).toEqual({ pid: null, component_name: null });
+    });
+
+    it('keeps an English title beside the Chinese one, and a blank one as none', async () => {
+      const id = await create(app, admin, page('考试管理', { titleEn: ' Exams ' }));
+      const stored = async () =>
+        (await db(app).selectFrom('sys_menu').select(['title', 'title_en']).where('id', '=', id).executeTakeFirstOrThrow());
+      expect(await stored()).toEqual({ title: '考试管理', title_en: 'Exams' });
+      const routes = await build(app, admin);
+      expect(routes.find((route) => route.path === '/考试管理')?.children?.[0]?.meta).toMatchObject({ title: '考试管理', titleEn: 'Exams' });
+
+      const cleared = await call(app, 'PUT', '/api/menus', admin, { ...page('考试管理', { titleEn: '' }), id });
+      expect(cleared.statusCode, cleared.body).toBe(204);
+      expect(await stored()).toEqual({ title: '考试管理', title_en: null });
+      await expectError(await call(app, 'POST', '/api/menus', admin, page('Long', { titleEn: 'x'.repeat(101) })), 400, 'titleEn');
     });
 
     it('answers 400 naming the field for bad input', async () => {
@@ -504,7 +530,7 @@ describe('menus: writes', () => {
       expect(await subCountOf(app, '系统管理')).toBe(before - 1);
 
       await app.auditLogSettled();
-      const log = await db(app).selectFrom('sys_log').select('status').where('description', '=', 'delete menu').execute();
+      const log = await db(app).selectFrom('sys_log').select('status').where('description', '=', '删除菜单').execute();
       expect(log).toContainEqual({ status: 200 });
     });
 

@@ -48,7 +48,7 @@ export const roleRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.get(
     '/api/roles/download',
-    { config: { access: { permissions: ['roles:list'] }, audit: 'export roles' }, schema: { querystring: roleQuerySchema } },
+    { config: { access: { permissions: ['roles:list'] }, audit: '导出角色数据' }, schema: { querystring: roleQuerySchema } },
     async (request, reply) => sendXlsx(reply, '角色数据', exportColumns, await roles.all(request.query)),
   );
 
@@ -63,7 +63,7 @@ export const roleRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.post(
     '/api/roles',
-    { config: { access: { permissions: ['roles:add'] }, audit: 'create role' }, schema: { body: roleCreateSchema } },
+    { config: { access: { permissions: ['roles:add'] }, audit: '新增角色' }, schema: { body: roleCreateSchema } },
     async (request, reply) => {
       await roles.create(request.body, principalOf(request));
       return reply.code(201).send();
@@ -72,7 +72,7 @@ export const roleRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.put(
     '/api/roles',
-    { config: { access: { permissions: ['roles:edit'] }, audit: 'edit role' }, schema: { body: roleUpdateSchema } },
+    { config: { access: { permissions: ['roles:edit'] }, audit: '修改角色' }, schema: { body: roleUpdateSchema } },
     async (request, reply) => {
       await roles.update(request.body, principalOf(request));
       return reply.code(204).send();
@@ -81,7 +81,7 @@ export const roleRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.put(
     '/api/roles/menu',
-    { config: { access: { permissions: ['roles:edit'] }, audit: 'edit role menus' }, schema: { body: roleMenusSchema } },
+    { config: { access: { permissions: ['roles:edit'] }, audit: '修改角色菜单' }, schema: { body: roleMenusSchema } },
     async (request, reply) => {
       await roles.updateMenus(request.body, principalOf(request));
       return reply.code(204).send();
@@ -90,7 +90,7 @@ export const roleRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.delete(
     '/api/roles',
-    { config: { access: { permissions: ['roles:del'] }, audit: 'delete roles' }, schema: { body: roleIdsSchema } },
+    { config: { access: { permissions: ['roles:del'] }, audit: '删除角色' }, schema: { body: roleIdsSchema } },
     async (request, reply) => {
       await roles.delete(request.body, principalOf(request));
       return reply.code(200).send();

@@ -224,7 +224,7 @@ describe('roles: reading', () => {
     expect(await sheetRows(filtered.rawPayload)).toHaveLength(2);
 
     await expect
-      .poll(() => db(app).selectFrom('sys_log').select(['username', 'method']).where('description', '=', 'export roles').execute())
+      .poll(() => db(app).selectFrom('sys_log').select(['username', 'method']).where('description', '=', '导出角色数据').execute())
       .toContainEqual({ username: 'admin', method: 'GET /api/roles/download' });
   });
 
@@ -277,7 +277,7 @@ describe('roles: writing', () => {
       updateBy: 'admin',
     });
     await expect
-      .poll(() => db(app).selectFrom('sys_log').select(['username', 'status']).where('description', '=', 'create role').execute())
+      .poll(() => db(app).selectFrom('sys_log').select(['username', 'status']).where('description', '=', '新增角色').execute())
       .toContainEqual({ username: 'admin', status: 201 });
   });
 

@@ -19,6 +19,8 @@ export type LazyParentSelectProps<Row extends ParentRow> = {
   isDisabled?: (row: Row) => boolean;
   /** A fake root with id 0 (eladmin's 顶级类目) holding `roots`. */
   topLabel?: string;
+  /** What a row is called; the server's `label` unless given (menus show their title in the chosen language). */
+  labelOf?: (row: Row) => string;
   placeholder?: string;
   loading?: boolean;
 };
@@ -33,6 +35,7 @@ export function LazyParentSelect<Row extends ParentRow>({
   exclude,
   isDisabled,
   topLabel,
+  labelOf = (row) => row.label,
   placeholder,
   loading,
 }: LazyParentSelectProps<Row>) {
@@ -45,7 +48,7 @@ export function LazyParentSelect<Row extends ParentRow>({
         const children = (row.children as Row[] | undefined) ?? loaded.get(row.id);
         return {
           value: row.id,
-          title: row.label,
+          title: labelOf(row),
           isLeaf: !row.hasChildren,
           disabled: isDisabled?.(row) ?? false,
           children: children === undefined ? undefined : toNodes(children),

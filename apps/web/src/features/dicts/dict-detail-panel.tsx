@@ -1,3 +1,4 @@
+import { dictLabel } from '@cloud-classroom/shared/display';
 import type { Dict, DictDetail } from '@cloud-classroom/shared/dicts';
 import { App, Form, Input } from 'antd';
 import { useState } from 'react';
@@ -7,6 +8,7 @@ import { RowActions } from '../../components/list-page/row-actions';
 import { SearchBar } from '../../components/list-page/search-bar';
 import { useListPage } from '../../components/list-page/use-list-page';
 import { useCheckPermission } from '../../components/permission';
+import { useLanguage } from '../../lib/use-menu-title';
 import { DictDetailFormDialog } from './dict-form-dialogs';
 import { useDictMessages } from './dict-messages';
 import { deleteDictDetail } from './dicts-api';
@@ -25,6 +27,7 @@ export function DictDetailPanel({ dict }: { dict: Dict }) {
   const tl = useListMessages();
   const { message } = App.useApp();
   const can = useCheckPermission();
+  const language = useLanguage();
   const list = useListPage<DictDetail, DetailFilter>({
     queryKey: 'dictDetails',
     path: 'api/dictDetail',
@@ -60,7 +63,14 @@ export function DictDetailPanel({ dict }: { dict: Dict }) {
         }
         add={{ permission: ADD, onClick: () => setDialog({ open: true }) }}
         columns={[
-          { key: 'label', title: t('dicts.label'), dataIndex: 'label', sortable: true },
+          // In the reader's language; the dialog shows both.
+          {
+            key: 'label',
+            title: t('dicts.label'),
+            dataIndex: 'label',
+            sortable: true,
+            render: (_label: string, detail: DictDetail) => dictLabel(detail, language),
+          },
           { key: 'value', title: t('dicts.value'), dataIndex: 'value', sortable: true },
           { key: 'dictSort', title: t('dicts.dictSort'), dataIndex: 'dictSort', sortable: true, width: 90, align: 'center' },
           ...(can(EDIT) || can(DEL)

@@ -41,7 +41,7 @@ export function DictFormDialog({ dict, onClose, onSaved }: DictFormDialogProps) 
   );
 }
 
-type DictDetailFormValues = { label: string; value: string; dictSort: number };
+type DictDetailFormValues = { label: string; labelEn?: string; value: string; dictSort: number };
 
 export type DictDetailFormDialogProps = {
   /** The dictionary the entry belongs to. */
@@ -62,10 +62,16 @@ export function DictDetailFormDialog({ dict, detail, onClose, onSaved }: DictDet
     <FormDialog<DictDetailFormValues>
       open
       title={editing ? t('dicts.editDetailTitle') : t('dicts.addDetailTitle')}
-      initialValues={{ label: detail?.label ?? '', value: detail?.value ?? '', dictSort: detail?.dictSort ?? 999 }}
+      initialValues={{ label: detail?.label ?? '', labelEn: detail?.labelEn ?? '', value: detail?.value ?? '', dictSort: detail?.dictSort ?? 999 }}
       width={500}
       onSubmit={(values) => {
-        const body = { label: values.label.trim(), value: values.value.trim(), dictSort: values.dictSort, dict: { id: dict.id } };
+        const body = {
+          label: values.label.trim(),
+          labelEn: values.labelEn?.trim() || null,
+          value: values.value.trim(),
+          dictSort: values.dictSort,
+          dict: { id: dict.id },
+        };
         return editing ? updateDictDetail({ ...body, id: detail.id }) : createDictDetail(body);
       }}
       onSuccess={onSaved}
@@ -76,6 +82,9 @@ export function DictDetailFormDialog({ dict, detail, onClose, onSaved }: DictDet
       </Form.Item>
       <Form.Item name="label" label={t('dicts.label')} rules={[zodRule(detailShape.label)]}>
         <Input maxLength={100} />
+      </Form.Item>
+      <Form.Item name="labelEn" label={t('dicts.labelEn')} rules={[zodRule(detailShape.labelEn)]}>
+        <Input maxLength={100} placeholder={t('dicts.labelEnPlaceholder')} />
       </Form.Item>
       <Form.Item name="value" label={t('dicts.value')} rules={[zodRule(detailShape.value)]}>
         <Input maxLength={100} />

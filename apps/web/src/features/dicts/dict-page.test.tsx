@@ -13,9 +13,10 @@ await vi.hoisted(async () => {
 const userStatus: Dict = { id: 1, name: 'user_status', description: 'account status', ...AUDIT };
 const deptStatus: Dict = { id: 2, name: 'dept_status', description: 'department status', ...AUDIT };
 
-const detail = (id: number, label: string, value: string, dictId: number): DictDetail => ({
+const detail = (id: number, label: string, value: string, dictId: number, labelEn: string | null = null): DictDetail => ({
   id,
   label,
+  labelEn,
   value,
   dictSort: id,
   dict: { id: dictId },
@@ -23,7 +24,7 @@ const detail = (id: number, label: string, value: string, dictId: number): DictD
 });
 
 const entries: Record<string, DictDetail[]> = {
-  user_status: [detail(11, 'Active', 'true', 1), detail(12, 'Locked', 'false', 1)],
+  user_status: [detail(11, '激活', 'true', 1, 'Active'), detail(12, 'Locked', 'false', 1)],
   dept_status: [detail(21, 'Enabled', 'true', 2)],
 };
 
@@ -74,6 +75,9 @@ describe('DictPage', () => {
     await pickDict('user_status');
     expect(await screen.findByText('Locked')).toBeTruthy();
     expect(screen.getByText('Entries of user_status')).toBeTruthy();
+    // An entry's English label in English; the Chinese one only where there is none.
+    expect(screen.getByText('Active')).toBeTruthy();
+    expect(screen.queryByText('激活')).toBeNull();
     const call = api.callsTo('GET api/dictDetail')[0]!;
     expect([call.params.get('dictName'), call.params.get('sort'), call.params.get('page')]).toEqual(['user_status', 'dictSort,asc', '0']);
 
@@ -119,11 +123,12 @@ describe('DictPage', () => {
     expect((within(dialog).getByDisplayValue('user_status') as HTMLInputElement).disabled).toBe(true);
     clickText('confirm');
     expect(await within(dialog).findAllByText('This field is required')).toHaveLength(2);
-    fill(within(dialog).getByLabelText('Label'), 'Pending');
+    fill(within(dialog).getByLabelText('Label'), '待定');
+    fill(within(dialog).getByLabelText('English label'), ' Pending ');
     fill(within(dialog).getByLabelText('Value'), 'pending');
     clickText('confirm');
     await waitFor(() => expect(api.callsTo('POST api/dictDetail')).toHaveLength(1));
-    expect(api.callsTo('POST api/dictDetail')[0]?.body).toEqual({ label: 'Pending', value: 'pending', dictSort: 999, dict: { id: 1 } });
+    expect(api.callsTo('POST api/dictDetail')[0]?.body).toEqual({ label: '待定', labelEn: 'Pending', value: 'pending', dictSort: 999, dict: { id: 1 } });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
     clickText('Delete', within(panel).getByText('Locked').closest('tr')!);

@@ -1,21 +1,34 @@
 import { Select } from 'antd';
+import type { Locale } from '@cloud-classroom/shared/locale';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useLanguage } from '../../lib/use-menu-title';
 import { useLayoutMessages } from './layout-messages';
 import { createRouteSearch } from './route-search';
-import { isExternalPath, searchEntriesOf, type ViewRoute } from './view-routes';
+import { isExternalPath, searchEntriesOf, type SearchEntry, type ViewRoute } from './view-routes';
+
+const OTHER_LOCALE: Record<Locale, Locale> = { 'zh-CN': 'en-US', 'en-US': 'zh-CN' };
+
+/**
+ * The views to search, each shown titled in `locale` but found by its titles in either language:
+ * people often know a menu by the name it has in the other one.
+ */
+function searchableEntries(routes: readonly ViewRoute[], locale: Locale): Array<SearchEntry & { label: string }> {
+  const other = searchEntriesOf(routes, OTHER_LOCALE[locale]);
+  return searchEntriesOf(routes, locale).map((entry, index) => ({
+    path: entry.path,
+    title: [...new Set([...entry.title, ...(other[index]?.title ?? [])])],
+    label: entry.title.join(' > '),
+  }));
+}
 
 export default function HeaderSearchBox({ routes, onClose }: { routes: readonly ViewRoute[]; onClose: () => void }) {
-  const { t } = useTranslation();
+  const language = useLanguage();
   const m = useLayoutMessages();
   const navigate = useNavigate();
   const [pattern, setPattern] = useState('');
-  const search = useMemo(
-    () => createRouteSearch(searchEntriesOf(routes).map((entry) => ({ ...entry, title: entry.title.map((title) => t(title)) }))),
-    [routes, t],
-  );
-  const options = search(pattern).map((entry) => ({ value: entry.path, label: entry.title.join(' > ') }));
+  const search = useMemo(() => createRouteSearch(searchableEntries(routes, language)), [routes, language]);
+  const options = search(pattern).map((entry) => ({ value: entry.path, label: entry.label }));
 
   // SPEC §2: a result opens in the router, or in a new window when it is an http(s) address.
   const choose = (path: string) => {

@@ -2,8 +2,11 @@ import { clampSearchPattern, FUSE_OPTIONS } from '@cloud-classroom/shared/consta
 import Fuse from 'fuse.js';
 import type { SearchEntry } from './view-routes';
 
-/** SPEC §9's fuzzy search; titles arrive already translated so either language finds its views. */
-export function createRouteSearch(entries: readonly SearchEntry[]): (pattern: string) => SearchEntry[] {
+/**
+ * SPEC §9's fuzzy search over entries' `title` and `path`; titles arrive already translated, and
+ * may hold a view's titles in both languages so that either finds it.
+ */
+export function createRouteSearch<Entry extends SearchEntry>(entries: readonly Entry[]): (pattern: string) => Entry[] {
   const fuse = new Fuse(entries, FUSE_OPTIONS);
   return (pattern) => {
     const clamped = clampSearchPattern(pattern.trim());

@@ -3,9 +3,10 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { MenuIcon } from '../../components/menu-icon';
+import { useMenuTitle } from '../../lib/use-menu-title';
 import { useAppStore } from './app-store';
 import { useSettingsStore } from './settings-store';
-import { isExternalPath, isPage, routeTrail, type ViewRoute } from './view-routes';
+import { isExternalPath, isPage, routeTrail, type ViewMeta, type ViewRoute } from './view-routes';
 
 type MenuItem = Required<MenuProps>['items'][number];
 
@@ -14,18 +15,18 @@ function visibleChildren(route: ViewRoute): ViewRoute[] {
 }
 
 /** eladmin's rule: a container with one visible child shows that child in its place, unless alwaysShow. */
-function toMenuItems(routes: readonly ViewRoute[], translate: (title: string) => string): MenuItem[] {
+function toMenuItems(routes: readonly ViewRoute[], titleOf: (meta: ViewMeta) => string): MenuItem[] {
   return routes
     .filter((route) => !route.hidden)
     .map((route): MenuItem => {
       const children = visibleChildren(route);
       const only = children.length === 1 && !route.alwaysShow && !isPage(route) ? children[0] : undefined;
       const shown = only !== undefined && only.children.every((child) => child.hidden) ? only : route;
-      const label = translate(shown.meta?.title ?? shown.path);
+      const label = shown.meta ? titleOf(shown.meta) : shown.path;
       const icon = <MenuIcon name={shown.meta?.icon ?? route.meta?.icon} />;
       const below = shown === route ? children : visibleChildren(shown);
       if (below.length > 0 && !isPage(shown)) {
-        return { key: shown.path, icon, label, children: toMenuItems(below, translate) };
+        return { key: shown.path, icon, label, children: toMenuItems(below, titleOf) };
       }
       return { key: shown.path, icon, label };
     });
@@ -37,6 +38,7 @@ function rootKeyOf(routes: readonly ViewRoute[], key: string): string | undefine
 
 export function Sidebar({ routes }: { routes: readonly ViewRoute[] }) {
   const { t } = useTranslation();
+  const titleOf = useMenuTitle();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const opened = useAppStore((state) => state.sidebar.opened);
@@ -44,7 +46,7 @@ export function Sidebar({ routes }: { routes: readonly ViewRoute[] }) {
   const showLogo = useSettingsStore((state) => state.sidebarLogo);
   const uniqueOpened = useSettingsStore((state) => state.uniqueOpened);
 
-  const items = useMemo(() => toMenuItems(routes, (title) => t(title)), [routes, t]);
+  const items = useMemo(() => toMenuItems(routes, titleOf), [routes, titleOf]);
   const trail = routeTrail(routes, pathname);
   const active = trail.at(-1)?.meta?.activeMenu ?? pathname;
   const trailKeys = trail.slice(0, -1).map((route) => route.path);

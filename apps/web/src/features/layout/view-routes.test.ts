@@ -11,7 +11,7 @@ import {
   type ViewRoute,
 } from './view-routes';
 
-const meta = (title: string, icon: string | null = null, noCache = false) => ({ title, icon, noCache });
+const meta = (title: string, icon: string | null = null, noCache = false, titleEn: string | null = null) => ({ title, titleEn, icon, noCache });
 
 /**
  * What `GET api/menus/build` answers for the seed's menus (menu.service.ts `routesOf`): top-level
@@ -26,9 +26,9 @@ const MENU_BUILD: MenuRoute[] = [
     component: 'Layout',
     alwaysShow: true,
     redirect: 'noredirect',
-    meta: meta('系统管理', 'system', true),
+    meta: meta('系统管理', 'system', true, 'System'),
     children: [
-      { name: 'User', path: 'user', hidden: false, component: 'system/user/index', meta: meta('用户管理', 'peoples') },
+      { name: 'User', path: 'user', hidden: false, component: 'system/user/index', meta: meta('用户管理', 'peoples', false, 'Users') },
       { name: 'Role', path: 'role', hidden: false, component: 'system/role/index', meta: meta('角色管理', 'role') },
       { name: 'Menu', path: 'menu', hidden: false, component: 'system/menu/index', meta: meta('菜单管理', 'menu') },
     ],
@@ -119,7 +119,7 @@ describe('toViewRoutes', () => {
       redirect: 'noredirect',
       hidden: false,
       alwaysShow: true,
-      meta: { title: '系统管理', icon: 'system', noCache: true },
+      meta: { title: '系统管理', titleEn: 'System', icon: 'system', noCache: true },
     });
     expect(system?.children[0]?.children).toEqual([]);
   });
@@ -165,16 +165,16 @@ describe('findPage', () => {
 
 describe('breadcrumbOf', () => {
   it('leads with the dashboard as a link; a noredirect directory and the last item are plain text', () => {
-    expect(breadcrumbOf(ROUTES, '/system/user')).toEqual([
-      { title: 'route.dashboard', path: '/dashboard', link: true },
+    expect(breadcrumbOf(ROUTES, '/system/user', 'zh-CN')).toEqual([
+      { title: '首页', path: '/dashboard', link: true },
       { title: '系统管理', path: '/system', link: false },
       { title: '用户管理', path: '/system/user', link: false },
     ]);
   });
 
   it('walks nested ParentView directories', () => {
-    expect(breadcrumbOf(ROUTES, '/monitor/log/logs').map(({ title, link }) => [title, link])).toEqual([
-      ['route.dashboard', true],
+    expect(breadcrumbOf(ROUTES, '/monitor/log/logs', 'zh-CN').map(({ title, link }) => [title, link])).toEqual([
+      ['首页', true],
       ['系统监控', false],
       ['日志', false],
       ['操作日志', false],
@@ -182,11 +182,11 @@ describe('breadcrumbOf', () => {
   });
 
   it('shows the dashboard once, as plain text, on the dashboard', () => {
-    expect(breadcrumbOf(ROUTES, '/dashboard')).toEqual([{ title: 'route.dashboard', path: '/dashboard', link: false }]);
+    expect(breadcrumbOf(ROUTES, '/dashboard', 'zh-CN')).toEqual([{ title: '首页', path: '/dashboard', link: false }]);
   });
 
   it('leaves out an untitled Layout wrapper', () => {
-    expect(breadcrumbOf(ROUTES, '/swagger/index').map((item) => item.title)).toEqual(['route.dashboard', '接口文档']);
+    expect(breadcrumbOf(ROUTES, '/swagger/index', 'zh-CN').map((item) => item.title)).toEqual(['首页', '接口文档']);
   });
 
   it('links a directory with a real redirect to that redirect, and links pages that are not last', () => {
@@ -209,8 +209,8 @@ describe('breadcrumbOf', () => {
         ],
       },
     ];
-    expect(breadcrumbOf(routes, '/edu/lessons/edit')).toEqual([
-      { title: 'route.dashboard', path: '/dashboard', link: true },
+    expect(breadcrumbOf(routes, '/edu/lessons/edit', 'zh-CN')).toEqual([
+      { title: '首页', path: '/dashboard', link: true },
       { title: '教务', path: '/edu/lessons', link: true },
       { title: '课时', path: '/edu/lessons', link: true },
       { title: '编辑课时', path: '/edu/lessons/edit', link: false },
@@ -229,18 +229,23 @@ describe('breadcrumbOf', () => {
         children: [{ path: '/edu/exam', component: 'edu/exam', hidden: false, meta: { title: '考试' }, children: [] }],
       },
     ];
-    expect(breadcrumbOf(routes, '/edu/exam').map((item) => item.title)).toEqual(['route.dashboard', '考试']);
+    expect(breadcrumbOf(routes, '/edu/exam', 'zh-CN').map((item) => item.title)).toEqual(['首页', '考试']);
+  });
+
+  it('titles the trail in English with the menus’ English titles, falling back to the Chinese one', () => {
+    expect(breadcrumbOf(ROUTES, '/system/user', 'en-US').map((item) => item.title)).toEqual(['Dashboard', 'System', 'Users']);
+    expect(breadcrumbOf(ROUTES, '/system/role', 'en-US').map((item) => item.title)).toEqual(['Dashboard', 'System', '角色管理']);
   });
 
   it('is only the dashboard for a path nothing matches', () => {
-    expect(breadcrumbOf(ROUTES, '/nowhere')).toEqual([{ title: 'route.dashboard', path: '/dashboard', link: false }]);
+    expect(breadcrumbOf(ROUTES, '/nowhere', 'zh-CN')).toEqual([{ title: '首页', path: '/dashboard', link: false }]);
   });
 });
 
 describe('searchEntriesOf', () => {
   it('lists titled, visible pages and links, prefixed with their parents’ titles', () => {
-    expect(searchEntriesOf(ROUTES)).toEqual([
-      { path: '/dashboard', title: ['route.dashboard'] },
+    expect(searchEntriesOf(ROUTES, 'zh-CN')).toEqual([
+      { path: '/dashboard', title: ['首页'] },
       { path: '/system/user', title: ['系统管理', '用户管理'] },
       { path: '/system/role', title: ['系统管理', '角色管理'] },
       { path: '/system/menu', title: ['系统管理', '菜单管理'] },
@@ -250,6 +255,14 @@ describe('searchEntriesOf', () => {
       { path: 'https://github.com/elunez/eladmin', title: ['系统监控', '项目源码'] },
       { path: '/swagger/index', title: ['接口文档'] },
       { path: 'https://example.com/docs', title: ['文档站'] },
+    ]);
+  });
+
+  it('titles the entries in English when asked, falling back to the Chinese titles', () => {
+    expect(searchEntriesOf(ROUTES, 'en-US').slice(0, 3)).toEqual([
+      { path: '/dashboard', title: ['Dashboard'] },
+      { path: '/system/user', title: ['System', 'Users'] },
+      { path: '/system/role', title: ['System', '角色管理'] },
     ]);
   });
 
@@ -264,8 +277,8 @@ describe('searchEntriesOf', () => {
       },
       { path: '/shown', component: 'y', hidden: false, meta: { title: '显示' }, children: [] },
     ];
-    expect(searchEntriesOf(routes)).toEqual([{ path: '/shown', title: ['显示'] }]);
-    expect(searchEntriesOf(ROUTES).some((entry) => entry.path === '/user/center')).toBe(false);
+    expect(searchEntriesOf(routes, 'zh-CN')).toEqual([{ path: '/shown', title: ['显示'] }]);
+    expect(searchEntriesOf(ROUTES, 'zh-CN').some((entry) => entry.path === '/user/center')).toBe(false);
   });
 
   it('offers a directory with a real redirect, never a noredirect one', () => {
@@ -273,6 +286,6 @@ describe('searchEntriesOf', () => {
       { path: '/a', component: 'Layout', redirect: 'noredirect', hidden: false, meta: { title: 'A' }, children: [] },
       { path: '/b', component: 'b/index', redirect: '/b/x', hidden: false, meta: { title: 'B' }, children: [] },
     ];
-    expect(searchEntriesOf(routes)).toEqual([{ path: '/b', title: ['B'] }]);
+    expect(searchEntriesOf(routes, 'zh-CN')).toEqual([{ path: '/b', title: ['B'] }]);
   });
 });

@@ -1,10 +1,15 @@
 import { NO_REDIRECT } from '@cloud-classroom/shared/constants';
+import { menuTitle } from '@cloud-classroom/shared/display';
+import type { Locale } from '@cloud-classroom/shared/locale';
 import type { MenuRoute } from '@cloud-classroom/shared/menus';
+import { messages, type MessageKey } from '@cloud-classroom/shared/messages';
 import { matchPath } from 'react-router';
 
 export type ViewMeta = {
-  /** A message key for the app's own views; the menu's own (data) titles for the rest, shown as they are. */
+  /** The Chinese title, as menus carry it (eladmin's field); shown through `menuTitle`. */
   title: string;
+  /** The English title; none: the Chinese one is shown in English too. */
+  titleEn?: string | null;
   icon?: string | null;
   noCache?: boolean;
   affix?: boolean;
@@ -28,6 +33,11 @@ export const LAYOUT_COMPONENT = 'Layout';
 export const PARENT_VIEW_COMPONENT = 'ParentView';
 export const DASHBOARD_PATH = '/dashboard';
 
+/** The titles of one of the app's own views, from the catalogue, in the shape menus carry them. */
+function ownTitles(key: MessageKey): Pick<ViewMeta, 'title' | 'titleEn'> {
+  return { title: messages['zh-CN'][key], titleEn: messages['en-US'][key] };
+}
+
 /** The back office's own views; the server's menu tree adds the rest after login. */
 export const STATIC_VIEW_ROUTES: ViewRoute[] = [
   {
@@ -35,7 +45,7 @@ export const STATIC_VIEW_ROUTES: ViewRoute[] = [
     name: 'Dashboard',
     component: 'dashboard/index',
     hidden: false,
-    meta: { title: 'route.dashboard', icon: 'index', affix: true, noCache: true },
+    meta: { ...ownTitles('route.dashboard'), icon: 'index', affix: true, noCache: true },
     children: [],
   },
   {
@@ -43,7 +53,7 @@ export const STATIC_VIEW_ROUTES: ViewRoute[] = [
     name: 'UserCenter',
     component: 'system/user/center',
     hidden: true,
-    meta: { title: 'route.userCenter', icon: 'user', noCache: true },
+    meta: { ...ownTitles('route.userCenter'), icon: 'user', noCache: true },
     children: [],
   },
 ];
@@ -104,14 +114,14 @@ export type BreadcrumbItem = { title: string; path: string; link: boolean };
 
 /**
  * SPEC §2: the last item and items whose redirect is 'noredirect' are plain text, the others
- * links; the dashboard leads every trail that does not start with it.
+ * links; the dashboard leads every trail that does not start with it. Titles in `locale`.
  */
-export function breadcrumbOf(routes: readonly ViewRoute[], pathname: string): BreadcrumbItem[] {
+export function breadcrumbOf(routes: readonly ViewRoute[], pathname: string, locale: Locale): BreadcrumbItem[] {
   const trail = routeTrail(routes, pathname).filter((route) => route.meta?.title && route.meta.breadcrumb !== false);
   const dashboard = routes.find((route) => route.path === DASHBOARD_PATH);
   if (dashboard?.meta && trail[0]?.path !== DASHBOARD_PATH) trail.unshift(dashboard);
   return trail.map((route, index) => ({
-    title: route.meta?.title ?? '',
+    title: route.meta ? menuTitle(route.meta, locale) : '',
     path: route.redirect !== undefined && route.redirect !== NO_REDIRECT ? route.redirect : route.path,
     link: index < trail.length - 1 && route.redirect !== NO_REDIRECT && (isPage(route) || route.redirect !== undefined),
   }));
@@ -120,18 +130,19 @@ export function breadcrumbOf(routes: readonly ViewRoute[], pathname: string): Br
 export type SearchEntry = { path: string; title: string[] };
 
 /**
- * What the header search looks through: titled routes that are not hidden, each titled with its
- * ancestors' titles ('系统管理 > 用户管理'); 'noredirect' directories only lend their title.
+ * What the header search looks through: titled routes that are not hidden, each titled in
+ * `locale` with its ancestors' titles ('System > Users'); 'noredirect' directories only lend
+ * their title.
  */
-export function searchEntriesOf(routes: readonly ViewRoute[], prefix: string[] = []): SearchEntry[] {
+export function searchEntriesOf(routes: readonly ViewRoute[], locale: Locale, prefix: string[] = []): SearchEntry[] {
   const entries: SearchEntry[] = [];
   for (const route of routes) {
     if (route.hidden) continue;
-    const title = route.meta?.title ? [...prefix, route.meta.title] : prefix;
+    const title = route.meta?.title ? [...prefix, menuTitle(route.meta, locale)] : prefix;
     if (route.meta?.title && route.redirect !== NO_REDIRECT && (isPage(route) || isExternalPath(route.path))) {
       entries.push({ path: route.path, title });
     }
-    entries.push(...searchEntriesOf(route.children, title));
+    entries.push(...searchEntriesOf(route.children, locale, title));
   }
   return entries;
 }

@@ -7,6 +7,7 @@ import { ListPage } from '../../components/list-page/list-page';
 import { SearchBar } from '../../components/list-page/search-bar';
 import { useListPage } from '../../components/list-page/use-list-page';
 import { Permission, useCheckPermission } from '../../components/permission';
+import { useLanguage } from '../../lib/use-menu-title';
 import { LogClearButton } from './log-clear-button';
 import { logColumns, LogRowDetails } from './log-columns';
 import { ERROR_LOGS_KEY, ERROR_LOGS_PATH, fetchErrorDetail } from './logs-api';
@@ -53,11 +54,12 @@ function ErrorDetailDialog({ id, onClose, t }: { id: number | undefined; onClose
 /** 异常日志: failed requests; administrators open an entry's stack trace and may clear the log. */
 export default function ErrorLogListPage() {
   const t = useLogsMessages();
+  const language = useLanguage();
   const can = useCheckPermission();
   const list = useListPage<Log, ErrorLogFilter>({ queryKey: ERROR_LOGS_KEY, path: ERROR_LOGS_PATH, defaultSort: ['createTime,desc'] });
   const [detailOf, setDetailOf] = useState<number>();
 
-  const columns = logColumns(t);
+  const columns = logColumns(t, language);
   // The server opens stack traces to administrators only: nobody else is offered the button.
   if (can(['admin'])) {
     columns.push({

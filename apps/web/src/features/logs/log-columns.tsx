@@ -1,4 +1,6 @@
+import type { Locale } from '@cloud-classroom/shared/locale';
 import type { Log } from '@cloud-classroom/shared/logs';
+import { auditDescription } from '@cloud-classroom/shared/messages';
 import { Descriptions, Tag, Typography } from 'antd';
 import type { ListColumn } from '../../components/list-page/list-page';
 import type { LogsTranslate } from './logs-messages';
@@ -6,12 +8,21 @@ import type { LogsTranslate } from './logs-messages';
 // Requests slower than this are worth a second look; the colour draws the eye to them.
 const SLOW_MS = 1000;
 
-/** The columns both logs share; the error log adds its details action. */
-export function logColumns(t: LogsTranslate): ListColumn<Log>[] {
+/**
+ * The columns both logs share; the error log adds its details action. Descriptions are stored
+ * in Chinese and shown in `language` (text the catalogue does not know, as stored).
+ */
+export function logColumns(t: LogsTranslate, language: Locale): ListColumn<Log>[] {
   return [
     { key: 'username', title: t('logs.username'), dataIndex: 'username', sortable: true, render: (name: string | null) => name ?? t('logs.anonymous') },
     { key: 'requestIp', title: t('logs.ip'), dataIndex: 'requestIp', sortable: true },
-    { key: 'description', title: t('logs.description'), dataIndex: 'description', sortable: true },
+    {
+      key: 'description',
+      title: t('logs.description'),
+      dataIndex: 'description',
+      sortable: true,
+      render: (description: string) => auditDescription(language, description),
+    },
     { key: 'method', title: t('logs.method'), dataIndex: 'method', sortable: true, ellipsis: true },
     {
       key: 'status',

@@ -2,6 +2,7 @@ import { isExternalMenuPath, menuCreateBodySchema, type Menu, type MenuCreateBod
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Col, Form, Input, InputNumber, Radio, Row, type FormRule } from 'antd';
 import { FormDialog } from '../../components/list-page/form-dialog';
+import { useMenuTitle } from '../../lib/use-menu-title';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { IconPicker } from './icon-picker';
@@ -14,6 +15,7 @@ type MenuType = Menu['type'];
 export type MenuFormValues = {
   type: MenuType;
   title: string;
+  titleEn?: string | null;
   icon?: string | null;
   iFrame?: boolean;
   cache?: boolean;
@@ -45,6 +47,7 @@ export function menuBodyOf(values: MenuFormValues): MenuCreateBody {
   return {
     type,
     title: values.title.trim(),
+    titleEn: blankToNull(values.titleEn),
     pid: values.pid,
     menuSort: values.menuSort,
     icon: type === BUTTON ? null : blankToNull(values.icon),
@@ -60,11 +63,12 @@ export function menuBodyOf(values: MenuFormValues): MenuCreateBody {
 
 function initialValuesOf(menu: Menu | undefined): MenuFormValues {
   if (menu === undefined) {
-    return { type: DIRECTORY, title: '', icon: null, iFrame: false, cache: false, hidden: false, menuSort: 999, pid: 0 };
+    return { type: DIRECTORY, title: '', titleEn: '', icon: null, iFrame: false, cache: false, hidden: false, menuSort: 999, pid: 0 };
   }
   return {
     type: menu.type,
     title: menu.title,
+    titleEn: menu.titleEn ?? '',
     icon: menu.icon,
     iFrame: menu.iFrame,
     cache: menu.cache,
@@ -89,6 +93,7 @@ export type MenuFormDialogProps = {
 export function MenuFormDialog({ open, menu, onClose, onSaved }: MenuFormDialogProps) {
   const t = useMenuMessages();
   const tl = useListMessages();
+  const titleOf = useMenuTitle();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<MenuFormValues>();
   const type = Form.useWatch('type', form) ?? menu?.type ?? DIRECTORY;
@@ -182,6 +187,15 @@ export function MenuFormDialog({ open, menu, onClose, onSaved }: MenuFormDialogP
             <Input maxLength={100} />
           </Form.Item>
         </Col>
+        <Col xs={24} sm={12}>
+          <Form.Item
+            name="titleEn"
+            label={type === BUTTON ? t('menus.buttonTitleEn') : t('menus.titleEn')}
+            rules={[zodRule(shape.titleEn)]}
+          >
+            <Input maxLength={100} placeholder={t('menus.titleEnPlaceholder')} />
+          </Form.Item>
+        </Col>
         {type !== DIRECTORY && (
           <Col xs={24} sm={12}>
             <Form.Item name="permission" label={t('menus.permission')} rules={[zodRule(shape.permission)]}>
@@ -233,6 +247,7 @@ export function MenuFormDialog({ open, menu, onClose, onSaved }: MenuFormDialogP
           }
           exclude={menu?.id}
           isDisabled={(row) => row.type === BUTTON}
+          labelOf={titleOf}
           topLabel={t('menus.topLevel')}
         />
       </Form.Item>

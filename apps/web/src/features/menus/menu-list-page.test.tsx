@@ -18,6 +18,7 @@ function menu(fields: Partial<Menu> & Pick<Menu, 'id' | 'title'>): Menu {
   return {
     pid: null,
     type: 0,
+    titleEn: null,
     componentName: null,
     component: null,
     path: fields.title.toLowerCase(),
@@ -145,7 +146,8 @@ describe('MenuListPage', () => {
     const dialog = await openAddDialog();
     clickText('Page', dialog);
     fill(await within(dialog).findByLabelText('Component path'), 'edu/course/index');
-    fill(within(dialog).getByLabelText('Title'), ' Courses ');
+    fill(within(dialog).getByLabelText('Title'), ' 课程 ');
+    fill(within(dialog).getByLabelText('English title'), ' Courses ');
     fill(within(dialog).getByLabelText('Route path'), 'course');
     fill(within(dialog).getByLabelText('Component name'), 'Course');
     fill(within(dialog).getByLabelText('Permission'), 'course:list');
@@ -160,7 +162,8 @@ describe('MenuListPage', () => {
     await waitFor(() => expect(api.callsTo('POST api/menus')).toHaveLength(1));
     expect(api.callsTo('POST api/menus')[0]?.body).toEqual({
       type: 1,
-      title: 'Courses',
+      title: '课程',
+      titleEn: 'Courses',
       pid: 0,
       menuSort: 999,
       icon: 'education',
@@ -206,6 +209,30 @@ describe('MenuListPage', () => {
     clickText('confirm');
     await waitFor(() => expect(api.callsTo('PUT api/menus')).toHaveLength(1));
     expect(api.callsTo('PUT api/menus')[0]?.body).toMatchObject({ id: 10, title: 'Toolbox', icon: 'sys-tools', pid: 0, type: 0 });
+  });
+
+  it('shows each menu by its English title in English, the Chinese one where there is none, and edits both', async () => {
+    const courses = menu({ id: 30, title: '课程管理', titleEn: 'Courses' });
+    const exams = menu({ id: 31, title: '考试管理' });
+    const api = stubRoutes({
+      'GET api/menus': () => ({ content: [courses, exams], totalElements: 2 }),
+      'GET api/menus/lazy': () => [courses, exams],
+      'POST api/menus/superior': () => [exams],
+      'PUT api/menus': () => undefined,
+    });
+    renderWithProviders(<MenuListPage />);
+    const coursesRow = (await screen.findByText('Courses')).closest('tr')!;
+    expect(screen.getByText('考试管理')).toBeTruthy();
+    expect(screen.queryByText('课程管理')).toBeNull();
+
+    clickText('Edit', coursesRow);
+    const dialog = await screen.findByRole('dialog');
+    expect((within(dialog).getByLabelText('Title') as HTMLInputElement).value).toBe('课程管理');
+    expect((within(dialog).getByLabelText('English title') as HTMLInputElement).value).toBe('Courses');
+    fill(within(dialog).getByLabelText('English title'), '  ');
+    clickText('confirm');
+    await waitFor(() => expect(api.callsTo('PUT api/menus')).toHaveLength(1));
+    expect(api.callsTo('PUT api/menus')[0]?.body).toMatchObject({ id: 30, title: '课程管理', titleEn: null });
   });
 
   it('warns that deleting a menu takes its subtree and sends its id', async () => {

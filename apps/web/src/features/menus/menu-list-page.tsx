@@ -10,6 +10,7 @@ import { useListPage } from '../../components/list-page/use-list-page';
 import { MenuIcon } from '../../components/menu-icon';
 import { useCheckPermission } from '../../components/permission';
 import { downloadFile } from '../../lib/download';
+import { useMenuTitle } from '../../lib/use-menu-title';
 import { MenuFormDialog } from './menu-form-dialog';
 import { useMenuMessages } from './menu-messages';
 import { fetchMenuChildren } from './menus-api';
@@ -30,6 +31,7 @@ export default function MenuListPage() {
   const t = useMenuMessages();
   const tl = useListMessages();
   const can = useCheckPermission();
+  const titleOf = useMenuTitle();
   // GET api/menus answers every match at once (no paging): the top level, or matches at any level while filtered.
   const list = useListPage<Menu, MenuFilter>({ queryKey: 'menus', path: 'api/menus' });
   const tree = useLazyTree<Menu>({ queryKey: 'menus', rows: list.rows, fetchChildren: fetchMenuChildren });
@@ -44,7 +46,7 @@ export default function MenuListPage() {
   const showActions = can(EDIT) || can(DEL);
 
   const columns: TableColumnType<Menu>[] = [
-    { key: 'title', title: t('menus.col.title'), dataIndex: 'title', width: 200, ellipsis: true },
+    { key: 'title', title: t('menus.col.title'), dataIndex: 'title', width: 200, ellipsis: true, render: (_title: string, menu) => titleOf(menu) },
     { key: 'icon', title: t('menus.col.icon'), dataIndex: 'icon', width: 60, align: 'center', render: (icon: string | null) => <MenuIcon name={icon} /> },
     {
       key: 'type',

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Spin, Tag, Tree, type TreeDataNode } from 'antd';
 import { useMemo, useState } from 'react';
 import { Permission, useCheckPermission } from '../../components/permission';
+import { useMenuTitle } from '../../lib/use-menu-title';
 import { useRoleMessages } from './role-messages';
 import { fetchMenuTree, fetchRole, ROLES_KEY, updateRoleMenus, type MenuNode } from './roles-api';
 
@@ -35,6 +36,7 @@ function ancestorsOf(links: Links, id: number): number[] {
  */
 export function MenuAssignPanel({ roleId, editable }: { roleId: number | undefined; editable: boolean }) {
   const t = useRoleMessages();
+  const titleOf = useMenuTitle();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const tree = useQuery({ queryKey: [ROLES_KEY, 'menu-tree'], queryFn: () => fetchMenuTree(), enabled: roleId !== undefined });
@@ -60,15 +62,15 @@ export function MenuAssignPanel({ roleId, editable }: { roleId: number | undefin
         title:
           node.type === 2 ? (
             <>
-              {node.title} <Tag variant="filled">{t('roles.button')}</Tag>
+              {titleOf(node)} <Tag variant="filled">{t('roles.button')}</Tag>
             </>
           ) : (
-            node.title
+            titleOf(node)
           ),
         children: node.children && toData(node.children),
       }));
     return toData(tree.data ?? []);
-  }, [t, tree.data]);
+  }, [t, titleOf, tree.data]);
 
   if (roleId === undefined) {
     return (

@@ -20,7 +20,7 @@ function role(id: number, name: string, level: number, menus: number[] = []): Ro
 
 function menu(id: number, title: string, type: 0 | 1 | 2, pid: number | null, subCount = 0): Menu {
   return {
-    id, pid, type, title, componentName: null, component: null, path: null, icon: null, menuSort: id, permission: null,
+    id, pid, type, title, titleEn: null, componentName: null, component: null, path: null, icon: null, menuSort: id, permission: null,
     iFrame: false, cache: false, hidden: false, subCount, hasChildren: subCount > 0, leaf: subCount === 0, label: title, ...stamp,
   };
 }

@@ -17,7 +17,7 @@ export const fetchAllRoles = () => http.get<Role[]>(`${ROLES_PATH}/all`);
 export const fetchRoleLevel = () => http.get<RoleLevel>(`${ROLES_PATH}/level`);
 
 /** A menu or button as the assignment tree shows it. */
-export type MenuNode = { key: number; title: string; type: Menu['type']; children?: MenuNode[] };
+export type MenuNode = { key: number; title: string; titleEn: string | null; type: Menu['type']; children?: MenuNode[] };
 
 /**
  * The whole menu and button tree. Role managers may read only the lazy endpoint (one level per
@@ -29,6 +29,7 @@ export async function fetchMenuTree(pid?: number): Promise<MenuNode[]> {
     menus.map(async (menu) => ({
       key: menu.id,
       title: menu.title,
+      titleEn: menu.titleEn,
       type: menu.type,
       children: menu.hasChildren ? await fetchMenuTree(menu.id) : undefined,
     })),

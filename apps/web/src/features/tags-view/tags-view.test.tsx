@@ -1,7 +1,7 @@
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { initI18n } from '../../lib/i18n';
+import { changeLocale, initI18n } from '../../lib/i18n';
 import type { VisitedView } from './tags-view-rules';
 import { scrollTabIntoView, TagsView } from './tags-view';
 import { useTagsViewStore } from './tags-view-store';
@@ -10,7 +10,7 @@ function view(path: string, title: string, extra: Partial<VisitedView> = {}): Vi
   return { path, fullPath: path, query: '', name: title, title, meta: { title }, ...extra };
 }
 
-const dashboard = view('/dashboard', 'route.dashboard', { name: 'Dashboard', meta: { title: 'route.dashboard', affix: true, noCache: true } });
+const dashboard = view('/dashboard', '首页', { name: 'Dashboard', meta: { title: '首页', titleEn: 'Dashboard', affix: true, noCache: true } });
 const users = view('/system/user', '用户管理', { fullPath: '/system/user?page=2', query: '?page=2' });
 const roles = view('/system/role', '角色管理');
 const menus = view('/system/menu', '菜单管理');
@@ -52,6 +52,17 @@ describe('TagsView', () => {
     expect(tab('用户管理').getAttribute('href')).toBe('/system/user?page=2');
     expect(tab('用户管理').classList.contains('active')).toBe(true);
     expect(tab('角色管理').classList.contains('active')).toBe(false);
+  });
+
+  it('names a tab by its menu’s English title in English, and follows a language switch at once', async () => {
+    const servers = view('/monitor/server', '服务监控', { meta: { title: '服务监控', titleEn: 'Server status' } });
+    renderAt('/monitor/server', [dashboard, servers, roles]);
+    const texts = () => [...document.querySelectorAll('.tags-view-item')].map((item) => item.textContent);
+    expect(texts()).toEqual(['Dashboard', 'Server status', '角色管理']);
+    await act(() => changeLocale('zh-CN'));
+    expect(texts()).toEqual(['首页', '服务监控', '角色管理']);
+    await act(() => changeLocale('en-US'));
+    expect(texts()).toEqual(['Dashboard', 'Server status', '角色管理']);
   });
 
   it('offers no close on an affixed tab', () => {

@@ -1,8 +1,8 @@
 import CloseOutlined from '@ant-design/icons/CloseOutlined';
 import { CONTEXT_MENU_WIDTH_PX, TAGS_SCROLL_PADDING_PX } from '@cloud-classroom/shared/constants';
 import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { useMenuTitle } from '../../lib/use-menu-title';
 import { useLayoutMessages } from '../layout/layout-messages';
 import { DASHBOARD_PATH } from '../layout/view-routes';
 import { viewAfterClosing, type VisitedView } from './tags-view-rules';
@@ -19,7 +19,7 @@ export function scrollTabIntoView(container: HTMLElement, tab: HTMLElement): voi
 }
 
 export function TagsView() {
-  const { t } = useTranslation();
+  const titleOf = useMenuTitle();
   const m = useLayoutMessages();
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -86,7 +86,7 @@ export function TagsView() {
             onAuxClick={(event) => event.preventDefault()}
             onContextMenu={(event) => openMenu(event, view)}
           >
-            {t(view.title)}
+            {titleOf({ title: view.title, titleEn: view.meta.titleEn })}
             {!view.meta.affix && (
               <CloseOutlined
                 className="tags-view-item__close"

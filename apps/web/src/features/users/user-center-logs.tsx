@@ -1,9 +1,11 @@
 import type { Log } from '@cloud-classroom/shared/logs';
+import { auditDescription } from '@cloud-classroom/shared/messages';
 import { Form, Input, Tag } from 'antd';
 import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
 import { ListPage, type ListColumn } from '../../components/list-page/list-page';
 import { SearchBar } from '../../components/list-page/search-bar';
 import { useListPage } from '../../components/list-page/use-list-page';
+import { useLanguage } from '../../lib/use-menu-title';
 import { MY_LOGS_PATH } from './user-center-api';
 import type { UserCenterTranslate } from './user-center-messages';
 
@@ -11,10 +13,17 @@ type MyLogFilter = { blurry?: string; createTime?: TimeRangeValue };
 
 /** The person's own audit trail (`GET api/logs/user`), newest first. */
 export function UserCenterLogs({ t }: { t: UserCenterTranslate }) {
+  const language = useLanguage();
   const list = useListPage<Log, MyLogFilter>({ queryKey: 'logs', path: MY_LOGS_PATH, defaultSort: ['createTime,desc'] });
 
   const columns: ListColumn<Log>[] = [
-    { key: 'description', dataIndex: 'description', title: t('userCenter.logDescription') },
+    {
+      key: 'description',
+      dataIndex: 'description',
+      title: t('userCenter.logDescription'),
+      // Stored in Chinese; shown in the reader's language.
+      render: (description: string) => auditDescription(language, description),
+    },
     { key: 'requestIp', dataIndex: 'requestIp', title: t('userCenter.logIp') },
     { key: 'browser', dataIndex: 'browser', title: t('userCenter.logBrowser') },
     {

@@ -270,10 +270,11 @@ describe('UserCenterPage', { timeout: 30_000 }, () => {
     });
   });
 
-  it('lists my own operations, newest first, and searches them', async () => {
+  it('lists my own operations, newest first, described in my language, and searches them', async () => {
     const user = userEvent.setup();
     renderAt('/user/center?tab=logs');
-    const row = (await screen.findByText('修改个人资料')).closest('tr')!;
+    // Stored as 修改个人资料.
+    const row = (await screen.findByText('Edit own profile')).closest('tr')!;
     expect(within(row).getByText('10.1.2.3')).toBeTruthy();
     expect(within(row).getByText('18 ms')).toBeTruthy();
     expect(callsTo('GET', '/api/logs/user')[0]?.search.getAll('sort')).toEqual(['createTime,desc']);

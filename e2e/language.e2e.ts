@@ -1,0 +1,117 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, saveScreenshot } from './browser.js';
+import { addTokenCookie, baseUrl, collectErrors, expectPath, openFromSidebar, sharedAdminToken, waitForShell } from './session.js';
+
+/**
+ * Menu titles, dictionary labels and audit descriptions are data; with English chosen, the back
+ * office shows them in English (seeded menus have English titles), switching without a reload.
+ */
+describe('journeys: the back office in English', () => {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  async function openInChinese(path: string, viewport: { width: number; height: number }): Promise<Page> {
+    const context = await browser.newContext({ locale: 'zh-CN', viewport });
+    contexts.push(context);
+    await addTokenCookie(context, sharedAdminToken);
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}${path}`);
+    await waitForShell(page);
+    return page;
+  }
+
+  /** Switches with the navbar's language menu, and checks the page was not reloaded for it. */
+  async function switchToEnglish(page: Page): Promise<void> {
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    await page.getByRole('button', { name: '语言' }).click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await page.getByRole('button', { name: 'language' }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  }
+
+  const sidebarTexts = (page: Page) => page.locator('.sidebar-container .ant-menu-title-content').allInnerTexts();
+  const activeTab = (page: Page) => page.locator('.tags-view-item.active').innerText();
+  const selectedItem = (page: Page) => page.locator('.sidebar-container .ant-menu-item-selected').innerText();
+  const breadcrumb = async (page: Page) =>
+    (await page.locator('.app-breadcrumb .ant-breadcrumb-link').allInnerTexts()).map((text) => text.trim());
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('at 1440 px: sidebar, tabs, breadcrumb, browser title, header search, role menus and the log turn English', async () => {
+    const page = await openInChinese('/system/user', { width: 1440, height: 900 });
+    const errors = collectErrors(page);
+    await expect.poll(() => selectedItem(page)).toBe('用户管理');
+    expect(await breadcrumb(page)).toEqual(['首页', '系统管理', '用户管理']);
+    expect(await page.title()).toBe('用户管理 - 云课堂后台管理');
+
+    await switchToEnglish(page);
+    await expect.poll(() => selectedItem(page)).toBe('Users');
+    expect(await sidebarTexts(page)).toEqual(
+      expect.arrayContaining(['Dashboard', 'System', 'Users', 'Roles', 'Menus', 'Departments', 'Dictionaries', 'Monitoring', 'Tools']),
+    );
+    expect(await activeTab(page)).toBe('Users');
+    expect(await page.locator('.tags-view-item').allInnerTexts()).toEqual(['Dashboard', 'Users']);
+    expect(await breadcrumb(page)).toEqual(['Dashboard', 'System', 'Users']);
+    expect(await page.title()).toBe('Users - cloud classroom admin management');
+    await saveScreenshot(page, 'english-users-1440');
+
+    await page.getByRole('button', { name: 'search the menu' }).click();
+    await page.locator('.header-search__select input').fill('server');
+    const option = page.locator('.ant-select-dropdown .ant-select-item-option').first();
+    await expect.poll(() => option.innerText()).toBe('Monitoring > Server status');
+    await saveScreenshot(page, 'english-header-search-1440', { fullPage: false });
+    await option.click();
+    await expectPath(page, '/monitor/server');
+    await expect.poll(() => activeTab(page)).toBe('Server status');
+    expect(await breadcrumb(page)).toEqual(['Dashboard', 'Monitoring', 'Server status']);
+    expect(await page.title()).toBe('Server status - cloud classroom admin management');
+
+    // The role form's menu tree.
+    await openFromSidebar(page, 'System', 'Roles');
+    await expectPath(page, '/system/role');
+    const view = page.locator('.app-view:not([hidden])');
+    await view.locator('.ant-table-row').filter({ hasText: 'teacher' }).click();
+    await view.locator('.ant-tree-title').filter({ hasText: /^Users$/ }).waitFor();
+    expect(await view.locator('.ant-tree-title').allInnerTexts()).toEqual(expect.arrayContaining(['System', 'Monitoring', 'Add user button']));
+    await saveScreenshot(page, 'english-role-menus-1440');
+
+    // Audit descriptions are stored in Chinese and read in English: the journeys' own logins.
+    await openFromSidebar(page, 'Monitoring', 'Operation log');
+    await expectPath(page, '/monitor/logs');
+    await view.locator('.ant-table-row').first().waitFor();
+    expect(await view.locator('.ant-table-row').filter({ hasText: 'Log in' }).count()).toBeGreaterThan(0);
+    expect(await view.getByText('用户登录').count()).toBe(0);
+    await saveScreenshot(page, 'english-operation-log-1440');
+    expect(errors).toEqual([]);
+  });
+
+  it('at 375 px: the sidebar and the tab turn English, and so does the browser title', async () => {
+    const page = await openInChinese('/system/dict', { width: 375, height: 800 });
+    const errors = collectErrors(page);
+    await expect.poll(() => activeTab(page)).toBe('字典管理');
+    await switchToEnglish(page);
+    await expect.poll(() => activeTab(page)).toBe('Dictionaries');
+    expect(await page.title()).toBe('Dictionaries - cloud classroom admin management');
+    // Seeded dictionary entries have English labels too.
+    const view = page.locator('.app-view:not([hidden])');
+    await view.locator('.ant-table-row').filter({ hasText: 'user_status' }).click();
+    await view.getByText('Active', { exact: true }).waitFor();
+    await saveScreenshot(page, 'english-dicts-375');
+
+    await page.getByRole('button', { name: 'toggle the sidebar' }).click();
+    await page.locator('.drawer-bg').waitFor();
+    await expect.poll(() => selectedItem(page)).toBe('Dictionaries');
+    expect(await sidebarTexts(page)).toEqual(expect.arrayContaining(['Dashboard', 'System', 'Users', 'Monitoring', 'Tools']));
+    await saveScreenshot(page, 'english-sidebar-375', { fullPage: false });
+    expect(errors).toEqual([]);
+  });
+});
