@@ -143,9 +143,18 @@ describe('journeys: signing in and out', () => {
     await waitForShell(page);
 
     const openLogout = async () => {
-      await page.locator('.avatar-button').click();
-      await page.getByRole('menuitem', { name: '退出登录' }).click();
-      await page.locator('.ant-modal-confirm').waitFor();
+      // On a loaded machine a click can land while the dropdown is still opening and go nowhere:
+      // try again rather than wait out the test's time.
+      for (let attempt = 1; ; attempt += 1) {
+        if (!(await page.getByRole('menuitem', { name: '退出登录' }).isVisible())) await page.locator('.avatar-button').click();
+        await page.getByRole('menuitem', { name: '退出登录' }).click();
+        try {
+          await page.locator('.ant-modal-confirm').waitFor({ timeout: 5_000 });
+          return;
+        } catch (error) {
+          if (attempt === 3) throw error;
+        }
+      }
     };
     await openLogout();
     expect(await page.locator('.ant-modal-confirm-title').textContent()).toBe('提示');
