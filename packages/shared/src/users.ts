@@ -116,11 +116,14 @@ export type UserCreated = z.infer<typeof userCreatedSchema>;
 
 export const userIdsSchema = z.array(idSchema).min(1, 'choose at least one user').max(1000);
 
-export const resetPasswordSchema = z.object({
+const resetPasswordBodySchema = z.object({
   ids: userIdsSchema,
   /** Absent: each user gets a generated password, answered once. */
   password: passwordSchema.optional(),
 });
+
+/** `{ ids, password? }`, or eladmin's body: a bare array of ids (generated passwords). */
+export const resetPasswordSchema = z.preprocess((body) => (Array.isArray(body) ? { ids: body } : body), resetPasswordBodySchema);
 export type ResetPassword = z.output<typeof resetPasswordSchema>;
 
 export const resetPasswordResultSchema = z.object({

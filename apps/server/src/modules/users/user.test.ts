@@ -417,6 +417,17 @@ describe('PUT /api/users/resetPwd', () => {
     expect((await call('GET', '/auth/info', admin)).statusCode).toBe(200);
   });
 
+  it("takes eladmin's body too, a bare array of ids, with the same answer", async () => {
+    const ids = [await idOf('sys_user', 'learner1'), await idOf('sys_user', 'learner3')];
+    const response = await call('PUT', '/api/users/resetPwd', admin, ids);
+    expect(response.statusCode, response.body).toBe(200);
+    const { passwords } = resetPasswordResultSchema.parse(response.json());
+    expect(passwords.map((entry) => entry.username).sort()).toEqual(['learner1', 'learner3']);
+    for (const { username, password } of passwords) await loginAs(app, username, password);
+    expect((await call('PUT', '/api/users/resetPwd', admin, [])).json().message).toMatch(/^ids: /);
+    expect((await call('PUT', '/api/users/resetPwd', admin, ['x'])).statusCode).toBe(400);
+  });
+
   it('sets a chosen password for all of them', async () => {
     const learner = await loginAs(app, 'learner3');
     const ids = [await idOf('sys_user', 'learner2'), await idOf('sys_user', 'learner3')];
