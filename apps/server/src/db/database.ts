@@ -39,9 +39,24 @@ export async function openDatabase(options: DatabaseOptions): Promise<AppDatabas
 /** Where the embedded database of a data folder lives. */
 export const sqliteFileOf = (dataDir: string): string => path.join(dataDir, SQLITE_FILE_NAME);
 
-function openSqlite(dataDir: string): AppDatabase {
-  fs.mkdirSync(dataDir, { recursive: true });
+/**
+ * The data folder and the database file are the server's alone: the file holds password hashes
+ * and the token signing secret. SQLite gives its WAL and shared-memory files the database file's
+ * permissions, so creating that file 0600 covers them; an older install's looser modes are tightened.
+ */
+function privateSqliteFile(dataDir: string): string {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = sqliteFileOf(dataDir);
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  if (process.platform !== 'win32') {
+    fs.chmodSync(dataDir, 0o700);
+    fs.chmodSync(file, 0o600);
+  }
+  return file;
+}
+
+function openSqlite(dataDir: string): AppDatabase {
+  const file = privateSqliteFile(dataDir);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   // FULL: an acknowledged write (an exam answer, say) must survive a crash, not only a restart.

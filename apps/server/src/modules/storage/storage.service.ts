@@ -119,9 +119,9 @@ export class StorageService {
     const absolutePath = path.join(this.dataDir, relativePath);
     const check = new ContentCheck(extension, rules.maxBytes);
     try {
-      await fs.promises.mkdir(path.dirname(absolutePath), { recursive: true });
+      await fs.promises.mkdir(path.dirname(absolutePath), { recursive: true, mode: 0o700 });
       // flush: the row that follows must never point at a file a crash could still lose.
-      await pipeline(upload.content, check, fs.createWriteStream(absolutePath, { flags: 'wx', flush: true }));
+      await pipeline(upload.content, check, fs.createWriteStream(absolutePath, { flags: 'wx', flush: true, mode: 0o600 }));
       const row = await insertStoredFile(this.db, {
         real_name: path.basename(relativePath),
         name: displayName || originalName.slice(0, STORAGE_NAME_MAX_LENGTH),

@@ -108,6 +108,11 @@ describe('local storage', () => {
       const picture = await stored(app, learner, 'pasted.png', PNG, '/api/localStorage/pictures');
       expect(picture).toMatchObject({ name: 'pasted.png', suffix: 'png', type: '图片', createBy: 'learner1' });
       expect(fs.readFileSync(diskPath(dataDir, picture))).toEqual(PNG);
+      // Only the server reads what people upload.
+      if (process.platform !== 'win32') {
+        expect(fs.statSync(diskPath(dataDir, picture)).mode & 0o777).toBe(0o600);
+        expect(fs.statSync(path.dirname(diskPath(dataDir, picture))).mode & 0o777).toBe(0o700);
+      }
     });
   });
 

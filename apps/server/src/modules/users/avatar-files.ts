@@ -28,8 +28,8 @@ const avatarDir = (dataDir: string) => path.join(dataDir, 'avatar');
 /** Stores the image under a new unguessable name and returns that name. */
 export async function saveAvatar(dataDir: string, bytes: Buffer, kind: ImageKind): Promise<string> {
   const name = `${crypto.randomBytes(16).toString('hex')}.${kind.extension}`;
-  await fs.mkdir(avatarDir(dataDir), { recursive: true });
-  await fs.writeFile(path.join(avatarDir(dataDir), name), bytes, { flag: 'wx' });
+  await fs.mkdir(avatarDir(dataDir), { recursive: true, mode: 0o700 });
+  await fs.writeFile(path.join(avatarDir(dataDir), name), bytes, { flag: 'wx', mode: 0o600 });
   return name;
 }
 
