@@ -59,6 +59,7 @@ const LANGUAGES = [
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 375, height: 740 };
+const THEME_GREEN = '#11a983';
 
 /**
  * What is wrong with the lists in the shown view, measured in the page: header cells under a
@@ -131,6 +132,23 @@ async function shoot(page: Page, name: string): Promise<void> {
   if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height });
   await saveScreenshot(page, name, { fullPage: false });
   if (height > viewport.height) await page.setViewportSize(viewport);
+}
+
+/** Hue in degrees and saturation (0–1) of a computed `rgb(…)` colour. */
+function hueOf(colour: string): { hue: number; saturation: number } {
+  const [r, g, b] = (colour.match(/[\d.]+/g) ?? []).slice(0, 3).map((part) => Number(part) / 255) as [number, number, number];
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  const delta = max - min;
+  const lightness = (max + min) / 2;
+  const saturation = delta === 0 ? 0 : delta / (1 - Math.abs(2 * lightness - 1));
+  let hue = 0;
+  if (delta !== 0) {
+    if (max === r) hue = 60 * (((g - b) / delta) % 6);
+    else if (max === g) hue = 60 * ((b - r) / delta + 2);
+    else hue = 60 * ((r - g) / delta + 4);
+  }
+  return { hue: (hue + 360) % 360, saturation };
 }
 
 describe('journeys: every system page fits at 1440 and 375 px, in both languages', () => {
@@ -246,5 +264,87 @@ describe('journeys: every system page fits at 1440 and 375 px, in both languages
       await folded.waitFor({ state: 'hidden' });
       expect(errors).toEqual([]);
     });
+  });
+
+  it('the green theme reaches every accent: links, progress bars, tags, tabs, menu, the picked row', { timeout: 90_000 }, async () => {
+    const { context, page, errors } = await openContext('en-US');
+    try {
+      // The dashboard's bars turn red at 90 %: a busy machine must not hide the accent colour.
+      await page.route('**/api/monitor', async (route) => {
+        const response = await route.fetch();
+        const snapshot = (await response.json()) as { cpu: { used: string }; memory: { usageRate: string }; disk: { usageRate: string } };
+        snapshot.cpu.used = '42.0';
+        snapshot.memory.usageRate = '42.0';
+        snapshot.disk.usageRate = '42.0';
+        await route.fulfill({ response, json: snapshot });
+      });
+      await page.goto(`${baseUrl}/dashboard`);
+      await waitForShell(page);
+      await page.locator('.avatar-button').click();
+      await page.getByRole('menuitem', { name: 'layout settings' }).click();
+      const drawer = page.locator('.ant-drawer');
+      await drawer.getByRole('button', { name: THEME_GREEN }).click();
+      await page.locator('.ant-drawer-mask').click({ position: { x: 400, y: 400 } });
+      await drawer.getByRole('button', { name: THEME_GREEN }).waitFor({ state: 'hidden' });
+
+      const view = page.locator('.app-view:not([hidden])');
+      const colours: Record<string, string> = {};
+      const read = async (name: string, target: Locator, property: 'color' | 'backgroundColor' | 'borderColor') => {
+        await target.first().waitFor({ timeout: 20_000 });
+        colours[name] = await target.first().evaluate((element, key) => getComputedStyle(element)[key], property);
+      };
+
+      await settle(page, view, '.ant-progress-status-normal');
+      await read('dashboard progress bar', view.locator('.ant-progress-status-normal .ant-progress-track'), 'backgroundColor');
+      await read('dashboard card link', view.locator('.ant-card-extra a'), 'color');
+      await read('dashboard role tag', view.locator('.ant-card .ant-tag').filter({ hasText: 'admin' }), 'color');
+      await read('active sidebar item', page.locator('.sidebar-container .ant-menu-item-selected'), 'backgroundColor');
+      await read('active tab', page.locator('.tags-view-item.active'), 'backgroundColor');
+      await shoot(page, 'theme-green-dashboard');
+
+      await page.goto(`${baseUrl}/system/user`);
+      await waitForShell(page);
+      await settle(page, view, '.ant-table-row');
+      await read('table row action link', view.locator('.ant-table-row .ant-btn-link:not(.ant-btn-dangerous)'), 'color');
+      await read('pagination current page', view.locator('.ant-pagination-item-active'), 'borderColor');
+      await shoot(page, 'theme-green-users');
+
+      await page.goto(`${baseUrl}/sys-tools/storage`);
+      await waitForShell(page);
+      await settle(page, view, '.ant-table-row');
+      await read('table file link', view.locator('.ant-table-row a.ant-typography'), 'color');
+
+      await page.goto(`${baseUrl}/monitor/online`);
+      await waitForShell(page);
+      await settle(page, view, '.ant-table-row');
+      await read('"you" tag in the online list', view.locator('.ant-table-row .ant-tag'), 'color');
+
+      await page.goto(`${baseUrl}/system/dict`);
+      await waitForShell(page);
+      await settle(page, view, '.ant-table-row');
+      // On the name: in a compact table the second cell holds the row's actions.
+      await view.locator('.ant-table-row').first().locator('td:not(.ant-table-selection-column)').first().click();
+      await read('picked dictionary row', view.locator('.dict-page-row-current > td').nth(1), 'backgroundColor');
+      await shoot(page, 'theme-green-dicts');
+
+      await page.goto(`${baseUrl}/user/center`);
+      await waitForShell(page);
+      await settle(page, view, '.ant-tabs');
+      await read('personal centre active tab', view.locator('.ant-tabs-tab-active .ant-tabs-tab-btn'), 'color');
+      await read('personal centre tab ink', view.locator('.ant-tabs-ink-bar'), 'backgroundColor');
+      await shoot(page, 'theme-green-user-center');
+
+      const green = hueOf('rgb(17, 169, 131)').hue;
+      const offTheme = Object.entries(colours)
+        .filter(([, colour]) => {
+          const { hue, saturation } = hueOf(colour);
+          return saturation < 0.2 || Math.abs(hue - green) > 15;
+        })
+        .map(([name, colour]) => `${name}: ${colour}`);
+      expect(offTheme).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 });

@@ -69,7 +69,7 @@ export default function OnlineListPage() {
         <>
           {name}
           {name === me && (
-            <Tag color="blue" style={{ marginInlineStart: 6 }}>
+            <Tag color="processing" style={{ marginInlineStart: 6 }}>
               {t('online.you')}
             </Tag>
           )}
