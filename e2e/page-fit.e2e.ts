@@ -128,10 +128,14 @@ async function settle(page: Page, view: Locator, ready: string): Promise<void> {
  */
 async function shoot(page: Page, name: string): Promise<void> {
   const viewport = page.viewportSize() ?? DESKTOP;
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height });
+  const pageHeight = () => page.evaluate(() => document.documentElement.scrollHeight);
+  const height = await pageHeight();
+  if (height <= viewport.height) return void (await saveScreenshot(page, name, { fullPage: false }));
+  await page.setViewportSize({ width: viewport.width, height });
+  // A page sized to the window (the API docs' frame) grows with it: the window is what it shows.
+  if ((await pageHeight()) > height) await page.setViewportSize(viewport);
   await saveScreenshot(page, name, { fullPage: false });
-  if (height > viewport.height) await page.setViewportSize(viewport);
+  await page.setViewportSize(viewport);
 }
 
 /** Hue in degrees and saturation (0–1) of a computed `rgb(…)` colour. */
