@@ -104,7 +104,9 @@ export function AdminLayout() {
     <ConfigProvider
       locale={i18n.language === 'en-US' ? enUS : zhCN}
       componentSize={COMPONENT_SIZE[size]}
-      theme={{ token: { colorPrimary: theme, ...(size === 'mini' ? MINI_TOKENS : {}) } }}
+      // antd derives links (colorLink) and default progress bars from colorInfo, not colorPrimary;
+      // left alone they stayed antd's blue under any chosen theme.
+      theme={{ token: { colorPrimary: theme, colorInfo: theme, ...(size === 'mini' ? MINI_TOKENS : {}) } }}
     >
       <AntApp>
         <QueryClientProvider client={queryClient}>

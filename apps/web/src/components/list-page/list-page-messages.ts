@@ -39,6 +39,8 @@ export const useListMessages = registerMessages({
     'list.minItems': '至少选择 {{min}} 项',
     'list.maxItems': '最多选择 {{max}} 项',
     'list.endBeforeStart': '结束时间早于开始时间',
+    'list.filters': '筛选',
+    'list.moreActions': '更多操作',
   },
   'en-US': {
     'list.search': 'Search',
@@ -76,6 +78,8 @@ export const useListMessages = registerMessages({
     'list.minItems': 'Choose at least {{min}}',
     'list.maxItems': 'Choose at most {{max}}',
     'list.endBeforeStart': 'The end is before the start',
+    'list.filters': 'Filters',
+    'list.moreActions': 'More actions',
   },
 });
 

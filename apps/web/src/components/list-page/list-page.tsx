@@ -25,19 +25,26 @@
  *   reload), `refresh`, `reset`, `remove(ids)` (DELETE `path` with the ids, success message, reload).
  * - `ListPage` lays out search slot, toolbar and table: antd paging mapped to the 0-based page,
  *   server-side sorting for columns with `sortable` (`true` sorts by `key`, a string by that field),
- *   row selection when edit or delete is offered, horizontal scrolling on narrow screens.
+ *   row selection when edit or delete is offered. The table is a `ListTable` (list-table.tsx): it
+ *   scrolls sideways when cramped, and then the `key: 'actions'` column moves next to the first
+ *   column, unpinned, so nothing covers anything and the actions need no scrolling.
  * - Toolbar buttons: add, edit (one row selected), delete (the selection, after a confirmation
  *   naming how many), export (`<path>/download` with the current filter and sort), refresh, and a
  *   column toggle; each hidden without its permission. `ListToolbar` also works on its own.
- * - `RowActions` (row-actions.tsx): per-row edit/delete links with the same confirmation.
- * - `SearchBar`, `DateRangeFilter` (`createTime` as the server's two wire times), `FormDialog`,
+ * - `RowActions` (row-actions.tsx): per-row edit/delete links with the same confirmation, folded
+ *   behind one "more" button under 992 px.
+ * - `SearchBar`: under 992 px its fields fold behind a "Filters (n)" button, closed at first.
+ * - `ListTable` for the pages that draw their own table (trees, kick-out lists), with `paginationOf`
+ *   and `selectionOf` (table-bindings.ts).
+ * - `DateRangeFilter` (`createTime` as the server's two wire times), `FormDialog`,
  *   `zodRule` (zod-rule.ts), `useConfirmDelete`; strings under `list.*` (list-page-messages.ts).
  */
-import { Table, type TableColumnType, type TableProps } from 'antd';
+import type { TableColumnType, TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { useState, type Key, type ReactNode } from 'react';
 import { downloadFile } from '../../lib/download';
 import { useListMessages } from './list-page-messages';
+import { ListTable } from './list-table';
 import { ListToolbar, type ToolbarAction } from './list-toolbar';
 import type { ListFilter, ListPageState } from './use-list-page';
 import { paginationOf, selectionOf } from './table-bindings';
@@ -148,14 +155,13 @@ export function ListPage<Row extends object, Filter extends ListFilter>({
         onHiddenColumnsChange={setHidden}
         extra={toolbarExtra}
       />
-      <Table<Row>
+      <ListTable<Row>
         {...tableProps}
         style={{ marginTop: 8, ...tableProps?.style }}
         columns={tableColumns}
         dataSource={list.rows}
         rowKey={rowKeyOf}
         loading={list.loading}
-        scroll={{ x: 'max-content', ...tableProps?.scroll }}
         onChange={onChange}
         rowSelection={
           selectable

@@ -69,7 +69,7 @@ function WelcomeCard({ t }: { t: DashboardTranslate }) {
                 <span>{t('dashboard.noRoles')}</span>
               ) : (
                 user.roles.map((role) => (
-                  <Tag key={role.id} color="blue" style={{ marginInlineEnd: 0 }}>
+                  <Tag key={role.id} color="processing" style={{ marginInlineEnd: 0 }}>
                     {role.name}
                   </Tag>
                 ))

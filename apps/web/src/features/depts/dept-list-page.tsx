@@ -1,8 +1,9 @@
 import type { Dept } from '@cloud-classroom/shared/depts';
-import { App, Form, Input, Select, Switch, Table, type TableColumnType } from 'antd';
+import { App, Form, Input, Select, Switch, type TableColumnType } from 'antd';
 import { useState } from 'react';
 import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
 import { useListMessages } from '../../components/list-page/list-page-messages';
+import { ListTable } from '../../components/list-page/list-table';
 import { ListToolbar } from '../../components/list-page/list-toolbar';
 import { RowActions } from '../../components/list-page/row-actions';
 import { SearchBar } from '../../components/list-page/search-bar';
@@ -132,13 +133,12 @@ export default function DeptListPage() {
         refreshing={list.loading || tree.loading}
         selectedCount={list.selectedKeys.length}
       />
-      <Table<Dept>
+      <ListTable<Dept>
         style={{ marginTop: 8 }}
         rowKey="id"
         columns={columns}
         dataSource={tree.data}
         loading={list.loading || tree.loading}
-        scroll={{ x: 'max-content' }}
         expandable={{ expandedRowKeys: tree.expandedRowKeys, onExpand: tree.onExpand, indentSize: 16 }}
         rowSelection={
           canEdit || can(DEL) ? selectionOf(list) : undefined

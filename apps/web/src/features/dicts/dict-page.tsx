@@ -4,6 +4,7 @@ import { App, Button, Card, Col, Empty, Form, Input, Row } from 'antd';
 import { useState } from 'react';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { ListPage } from '../../components/list-page/list-page';
+import { RowActions } from '../../components/list-page/row-actions';
 import { SearchBar } from '../../components/list-page/search-bar';
 import { useListPage } from '../../components/list-page/use-list-page';
 import { Permission, useCheckPermission } from '../../components/permission';
@@ -104,16 +105,18 @@ export default function DictPage() {
                       render: (_value: unknown, dict: Dict) => (
                         // The row click selects the dictionary; its buttons should not.
                         <span onClick={(event) => event.stopPropagation()}>
-                          <Permission roles={EDIT}>
-                            <Button type="link" size="small" onClick={() => setDialog({ open: true, dict })}>
-                              {tl('list.edit')}
-                            </Button>
-                          </Permission>
-                          <Permission roles={DEL}>
-                            <Button type="link" size="small" danger onClick={() => confirmDelete([dict])}>
-                              {tl('list.delete')}
-                            </Button>
-                          </Permission>
+                          <RowActions>
+                            <Permission roles={EDIT}>
+                              <Button type="link" size="small" onClick={() => setDialog({ open: true, dict })}>
+                                {tl('list.edit')}
+                              </Button>
+                            </Permission>
+                            <Permission roles={DEL}>
+                              <Button type="link" size="small" danger onClick={() => confirmDelete([dict])}>
+                                {tl('list.delete')}
+                              </Button>
+                            </Permission>
+                          </RowActions>
                         </span>
                       ),
                     },

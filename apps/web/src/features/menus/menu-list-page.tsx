@@ -1,8 +1,9 @@
 import type { Menu } from '@cloud-classroom/shared/menus';
-import { Form, Input, Table, Tag, type TableColumnType } from 'antd';
+import { Form, Input, Tag, type TableColumnType } from 'antd';
 import { useState } from 'react';
 import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
 import { useListMessages } from '../../components/list-page/list-page-messages';
+import { ListTable } from '../../components/list-page/list-table';
 import { ListToolbar } from '../../components/list-page/list-toolbar';
 import { RowActions } from '../../components/list-page/row-actions';
 import { SearchBar } from '../../components/list-page/search-bar';
@@ -104,14 +105,13 @@ export default function MenuListPage() {
         refreshing={list.loading || tree.loading}
         selectedCount={list.selectedKeys.length}
       />
-      <Table<Menu>
+      <ListTable<Menu>
         style={{ marginTop: 8 }}
         rowKey="id"
         columns={columns}
         dataSource={tree.data}
         loading={list.loading || tree.loading}
         pagination={false}
-        scroll={{ x: 'max-content' }}
         expandable={{ expandedRowKeys: tree.expandedRowKeys, onExpand: tree.onExpand, indentSize: 16 }}
         rowSelection={
           can(EDIT) || can(DEL)

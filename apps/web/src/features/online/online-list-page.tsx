@@ -2,9 +2,10 @@ import { LogoutOutlined } from '@ant-design/icons';
 import type { OnlineSession } from '@cloud-classroom/shared/auth';
 import { timeAgo } from '@cloud-classroom/shared/display';
 import { DEFAULT_LOCALE, isLocale } from '@cloud-classroom/shared/locale';
-import { App, Button, Form, Input, Table, Tag, Tooltip, type TableColumnType } from 'antd';
+import { App, Button, Form, Input, Tag, Tooltip, type TableColumnType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ListTable } from '../../components/list-page/list-table';
 import { ListToolbar } from '../../components/list-page/list-toolbar';
 import { SearchBar } from '../../components/list-page/search-bar';
 import { useListPage } from '../../components/list-page/use-list-page';
@@ -68,7 +69,7 @@ export default function OnlineListPage() {
         <>
           {name}
           {name === me && (
-            <Tag color="blue" style={{ marginInlineStart: 6 }}>
+            <Tag color="processing" style={{ marginInlineStart: 6 }}>
               {t('online.you')}
             </Tag>
           )}
@@ -130,13 +131,12 @@ export default function OnlineListPage() {
         hiddenColumns={hidden}
         onHiddenColumnsChange={setHidden}
       />
-      <Table<OnlineSession>
+      <ListTable<OnlineSession>
         style={{ marginTop: 8 }}
         rowKey="key"
         columns={columns.filter((column) => !hidden.includes(column.key))}
         dataSource={list.rows}
         loading={list.loading}
-        scroll={{ x: 'max-content' }}
         rowSelection={
           can(KICK)
             ? selectionOf(list)
