@@ -108,6 +108,13 @@ async function layoutProblems(page: Page, actionsTitle: string, expectActions: b
       });
       const overflow = document.documentElement.scrollWidth - document.documentElement.clientWidth;
       if (overflow > 0) problems.push(`the page is ${overflow} px wider than the window`);
+      // The breadcrumb's last item names the page: it may be shortened with an ellipsis, never cut.
+      const crumbs = Array.from(document.querySelectorAll<HTMLElement>('.app-breadcrumb li')).filter((item) => item.getClientRects().length > 0);
+      const bar = document.querySelector('.app-breadcrumb')?.getBoundingClientRect();
+      const last = crumbs.at(-1)?.getBoundingClientRect();
+      if (bar !== undefined && last !== undefined && last.right > bar.right + 1) {
+        problems.push(`the breadcrumb's last item ends ${Math.round(last.right - bar.right)} px past the bar`);
+      }
       return problems;
     },
     { actionsTitle, expectActions },
