@@ -68,7 +68,7 @@ function answer(url: URL): unknown {
     case '/api/logs':
       return url.searchParams.get('size') === '1'
         ? { content: [], totalElements: 37 }
-        : { content: [log(1, 'Edit user', 'admin'), log(2, 'Delete role', 'teacher', 400)], totalElements: 2 };
+        : { content: [log(1, '修改用户', 'admin'), log(2, '删除角色', 'teacher', 400)], totalElements: 2 };
     case '/api/logs/user':
       return { content: [log(3, 'Change my profile', 'teacher')], totalElements: 1 };
     case '/api/logs/error':
@@ -132,7 +132,7 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
     expect(today).toMatch(/createTime=\d{4}-\d{2}-\d{2}\+00%3A00%3A00&createTime=/);
   });
 
-  it("lists everyone's recent operations, newest first, with failures marked", async () => {
+  it("lists everyone's recent operations in the reader's language, newest first, with failures marked", async () => {
     renderPage(['admin']);
     const list = await screen.findByRole('list', { name: 'Recent operations' });
     expect(within(list).getByText('Edit user')).toBeTruthy();

@@ -7,6 +7,7 @@ import {
   WifiOutlined,
 } from '@ant-design/icons';
 import { DEFAULT_LOCALE, isLocale } from '@cloud-classroom/shared/locale';
+import { auditDescription } from '@cloud-classroom/shared/messages';
 import { timeAgo } from '@cloud-classroom/shared/display';
 import type { Log } from '@cloud-classroom/shared/logs';
 import { useQuery } from '@tanstack/react-query';
@@ -115,7 +116,7 @@ function RecentLogItem({ log, t }: { log: Log; t: DashboardTranslate }) {
     <li style={{ padding: '10px 0', borderBottom: '1px solid rgba(5, 5, 5, 0.06)' }}>
       <Flex justify="space-between" gap={8} wrap>
         <strong className="dashboard-ellipsis">
-          {log.description}
+          {auditDescription(locale, log.description)}
         </strong>
         <span className="dashboard-secondary" title={log.createTime}>
           {timeAgo(log.createTime, locale)}
