@@ -16,6 +16,11 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     failure: Error | null;
+    /**
+     * What a write changed that its body alone does not show (a menu's permission code before
+     * and after); logged beside the body as `changes`.
+     */
+    auditChanges: Record<string, unknown> | null;
   }
   interface FastifyInstance {
     /** Resolves once every audit entry of answered requests is written (close waits for it too). */
@@ -50,6 +55,7 @@ function paramsOf(request: FastifyRequest): string | null {
   }
   // Uploads are logged by what they are, not by their bytes.
   if (request.body !== undefined && !request.headers['content-type']?.startsWith('multipart/')) parts.body = request.body;
+  if (request.auditChanges !== null) parts.changes = request.auditChanges;
   if (Object.keys(parts).length === 0) return null;
   const text = JSON.stringify(maskSecrets(parts));
   return text.length > MAX_PARAMS_LENGTH ? `${text.slice(0, MAX_PARAMS_LENGTH)}…` : text;
@@ -71,6 +77,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function registerAuditLog(app: FastifyInstance, db: Kysely<Database>): void {
   app.decorateRequest('failure', null);
+  app.decorateRequest('auditChanges', null);
   const pending = new Set<Promise<void>>();
   app.decorate('auditLogSettled', async () => {
     await Promise.all(pending);

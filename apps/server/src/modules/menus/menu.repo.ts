@@ -79,6 +79,11 @@ export async function findMenuLinks(db: Kysely<Database>): Promise<Array<{ id: n
   return db.selectFrom('sys_menu').select(['id', 'pid']).execute();
 }
 
+/** The menu's permission code; undefined when there is no such menu. */
+export async function findMenuPermission(db: Kysely<Database>, id: number): Promise<{ permission: string | null } | undefined> {
+  return db.selectFrom('sys_menu').select('permission').where('id', '=', id).executeTakeFirst();
+}
+
 /** Whether another menu (not `exceptId`) already has this value in a unique column. */
 export async function menuValueTaken(
   db: Kysely<Database>,

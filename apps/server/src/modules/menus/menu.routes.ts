@@ -91,7 +91,7 @@ export const menuRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     '/api/menus',
     { config: { access: { permissions: ['menu:add'] }, audit: '新增菜单' }, schema: { body: menuCreateBodySchema } },
     async (request, reply) => {
-      await menus.create(request.body, principalOf(request).username);
+      await menus.create(request.body, principalOf(request));
       return reply.code(201).send();
     },
   );
@@ -101,7 +101,8 @@ export const menuRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     { config: { access: { permissions: ['menu:edit'] }, audit: '修改菜单' }, schema: { body: menuUpdateBodySchema } },
     async (request, reply) => {
       const { id, ...input } = request.body;
-      await menus.update(id, input, principalOf(request).username);
+      const changes = await menus.update(id, input, principalOf(request));
+      if (changes.permission !== undefined) request.auditChanges = changes;
       return reply.code(204).send();
     },
   );

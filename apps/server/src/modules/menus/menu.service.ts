@@ -10,9 +10,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
 import type { Principal } from '../auth/session.service.js';
+import { requireGrantable } from '../roles/role.service.js';
 import {
   deleteMenus,
   findMenuLinks,
+  findMenuPermission,
   findMenus,
   findRouteMenus,
   insertMenu,
@@ -111,6 +113,9 @@ function filterOf(query: MenuQuery): MenuFilter {
   };
 }
 
+/** What an update changed that the audit log shows beside the request's body. */
+export type MenuChanges = { permission?: { from: string | null; to: string | null } };
+
 function notFound(id: number): HttpError {
   return new HttpError(404, `id: no menu with id ${id}`);
 }
@@ -168,26 +173,37 @@ export class MenuService {
     return routesOf(await findRouteMenus(this.db, principal.isAdmin ? undefined : principal.userId));
   }
 
-  async create(input: MenuInput, by: string): Promise<void> {
+  async create(input: MenuInput, principal: Principal): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await this.check(trx, input, await findMenuLinks(trx));
-      await insertMenu(trx, input, by, Date.now());
+      // A menu's code reaches every role that holds the menu, so writing it is granting it.
+      await requireGrantable(trx, principal, [input.permission], 'permission');
+      await insertMenu(trx, input, principal.username, Date.now());
       if (input.pid !== null) await recountChildren(trx, [input.pid]);
     });
   }
 
-  async update(id: number, input: MenuInput, by: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  /**
+   * Answers what the audit log should show beside the request: the permission code before and
+   * after, when it changed. Changing the code is granting the new one to every role holding the
+   * menu; leaving a code one does not hold as it is grants nothing.
+   */
+  async update(id: number, input: MenuInput, principal: Principal): Promise<MenuChanges> {
+    return this.db.transaction().execute(async (trx) => {
       const links = await findMenuLinks(trx);
       const current = links.find((link) => link.id === id);
-      if (current === undefined) throw notFound(id);
+      const before = await findMenuPermission(trx, id);
+      if (current === undefined || before === undefined) throw notFound(id);
       if (input.pid !== null && subtreeOf(byParent(links), id).includes(input.pid)) {
         throw new HttpError(400, 'pid: a menu cannot be placed under itself or one of its sub-menus');
       }
       await this.check(trx, input, links, id);
-      await updateMenu(trx, id, input, by, Date.now());
+      const codeChanged = before.permission !== input.permission;
+      if (codeChanged) await requireGrantable(trx, principal, [input.permission], 'permission');
+      await updateMenu(trx, id, input, principal.username, Date.now());
       const parents = [current.pid, input.pid].filter((pid): pid is number => pid !== null);
       await recountChildren(trx, [...new Set(parents)]);
+      return codeChanged ? { permission: { from: before.permission, to: input.permission } } : {};
     });
   }
 

@@ -542,3 +542,99 @@ describe('menus: writes', () => {
     });
   });
 });
+
+/**
+ * A role holding only menu:list and menu:edit (with the directory, the menu page and its edit
+ * button) once gave itself online:list and online:del by writing those codes onto its own menus.
+ */
+describe('menus: a permission code follows the rule of granting it', () => {
+  let app: FastifyInstance;
+  let admin: string;
+  let editor: string;
+
+  /** A non-admin user 'menu-editor' whose one role holds exactly these menus, made through the API. */
+  async function addEditor(titles: readonly string[]): Promise<string> {
+    const role = await call(app, 'POST', '/api/roles', admin, { name: 'menu-editor', level: 2, dataScope: '全部', description: null, depts: [] });
+    expect(role.statusCode, role.body).toBe(201);
+    const { id: roleId } = await db(app).selectFrom('sys_role').select('id').where('name', '=', 'menu-editor').executeTakeFirstOrThrow();
+    const menus = await Promise.all(titles.map(async (title) => ({ id: await idOf(app, title) })));
+    expect((await call(app, 'PUT', '/api/roles/menu', admin, { id: roleId, menus })).statusCode).toBe(204);
+    const { id: deptId } = await db(app).selectFrom('sys_dept').select('id').where('name', '=', '研发部').executeTakeFirstOrThrow();
+    const user = await call(app, 'POST', '/api/users', admin, {
+      username: 'menu-editor', nickName: 'Menu editor', gender: '男', phone: null, email: null,
+      enabled: true, dept: { id: deptId }, roles: [{ id: roleId }],
+    });
+    expect(user.statusCode, user.body).toBe(201);
+    const { password } = user.json() as { password: string };
+    return loginAs(app, 'menu-editor', password);
+  }
+
+  async function menuBody(title: string): Promise<Record<string, unknown>> {
+    const all = await db(app).selectFrom('sys_menu').selectAll().where('title', '=', title).executeTakeFirstOrThrow();
+    return {
+      id: all.id, pid: all.pid, title: all.title, titleEn: all.title_en, type: all.type, permission: all.permission,
+      path: all.path, component: all.component, componentName: all.component_name, icon: all.icon,
+      iFrame: all.i_frame === 1, cache: all.cache === 1, hidden: all.hidden === 1, menuSort: all.menu_sort,
+    };
+  }
+
+  const permissionOf = async (title: string) =>
+    (await db(app).selectFrom('sys_menu').select('permission').where('title', '=', title).executeTakeFirstOrThrow()).permission;
+
+  beforeAll(async () => {
+    app = await buildTestApp();
+    admin = await loginAs(app, 'admin');
+    editor = await addEditor(['系统管理', '菜单管理', '菜单编辑']);
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('refuses to write a code the editor does not hold onto a menu, with 403, and the code stays', async () => {
+    const systemDir = await menuBody('系统管理');
+    const refused = await call(app, 'PUT', '/api/menus', editor, { ...systemDir, permission: 'online:list' });
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(refused.json().message).toBe('permission: you can only grant permissions you hold yourself, not online:list');
+    expect(await permissionOf('系统管理')).toBe(systemDir.permission);
+
+    const editButton = await menuBody('菜单编辑');
+    expect((await call(app, 'PUT', '/api/menus', editor, { ...editButton, permission: 'online:del' })).statusCode).toBe(403);
+    expect(await permissionOf('菜单编辑')).toBe('menu:edit');
+    // The escalation's proof: the editor still cannot list or end sessions.
+    expect((await call(app, 'GET', '/auth/online', editor)).statusCode).toBe(403);
+  });
+
+  it('refuses the administrator wildcard, and a new menu carrying a code the caller lacks', async () => {
+    const systemDir = await menuBody('系统管理');
+    expect((await call(app, 'PUT', '/api/menus', editor, { ...systemDir, permission: 'admin' })).statusCode).toBe(403);
+
+    const { id: roleId } = await db(app).selectFrom('sys_role').select('id').where('name', '=', 'menu-editor').executeTakeFirstOrThrow();
+    const menus = await Promise.all(['系统管理', '菜单管理', '菜单编辑', '菜单新增'].map(async (title) => ({ id: await idOf(app, title) })));
+    expect((await call(app, 'PUT', '/api/roles/menu', admin, { id: roleId, menus })).statusCode).toBe(204);
+    const refused = await call(app, 'POST', '/api/menus', editor, page('Sessions', { type: 2, permission: 'online:del' }));
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('permission: you can only grant permissions you hold yourself, not online:del');
+    expect(await db(app).selectFrom('sys_menu').select('id').where('title', '=', 'Sessions').execute()).toEqual([]);
+    expect((await call(app, 'POST', '/api/menus', editor, page('Sessions', { type: 2, permission: 'menu:add' }))).statusCode).toBe(201);
+    expect((await call(app, 'POST', '/api/menus', admin, page('Admin sessions', { permission: 'online:list' }))).statusCode).toBe(201);
+  });
+
+  it('lets the editor keep or set a code they hold, and edit other fields of a menu whose code they lack', async () => {
+    const editButton = await menuBody('菜单编辑');
+    expect((await call(app, 'PUT', '/api/menus', editor, { ...editButton, titleEn: 'Edit a menu' })).statusCode).toBe(204);
+    const userPage = await menuBody('用户管理');
+    expect((await call(app, 'PUT', '/api/menus', editor, { ...userPage, menuSort: 77 })).statusCode).toBe(204);
+    const dictPage = await menuBody('字典管理');
+    expect((await call(app, 'PUT', '/api/menus', editor, { ...dictPage, permission: 'menu:list' })).statusCode).toBe(204);
+    expect(await permissionOf('字典管理')).toBe('menu:list');
+  });
+
+  it('records the old and the new code in the audit log when a code changes', async () => {
+    const dictButton = await menuBody('字典新增');
+    expect((await call(app, 'PUT', '/api/menus', admin, { ...dictButton, permission: 'dict:create' })).statusCode).toBe(204);
+    await app.auditLogSettled();
+    const rows = await db(app).selectFrom('sys_log').select(['params', 'status']).where('description', '=', '修改菜单').where('username', '=', 'admin').execute();
+    expect(rows).toHaveLength(1);
+    expect(JSON.parse(rows[0]?.params ?? 'null')).toMatchObject({ changes: { permission: { from: 'dict:add', to: 'dict:create' } } });
+  });
+});

@@ -49,3 +49,10 @@ export async function findOnlineSessions(
 export async function countOnlineSessions(db: Kysely<Database>, filter: OnlineFilter): Promise<number> {
   return countRows(liveSessions(db, filter));
 }
+
+/** The users these sessions belong to, expired or not; keys naming no session are skipped. */
+export async function findSessionUserIds(db: Kysely<Database>, keys: readonly string[]): Promise<number[]> {
+  if (keys.length === 0) return [];
+  const rows = await db.selectFrom('sys_session').select('user_id').distinct().where('id', 'in', [...keys]).execute();
+  return rows.map((row) => row.user_id);
+}

@@ -2,7 +2,9 @@ import { onlineKeysSchema, onlineQuerySchema, onlineSessionSchema, type OnlineSe
 import { pageOf } from '@cloud-classroom/shared/http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
+import { principalOf } from '../../http/route-access.js';
 import type { Services } from '../../services.js';
+import { UserService } from '../users/user.service.js';
 import { OnlineService } from './online.service.js';
 
 const exportColumns: XlsxColumn<OnlineSession>[] = [
@@ -16,7 +18,9 @@ const exportColumns: XlsxColumn<OnlineSession>[] = [
 ];
 
 export const onlineRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const online = new OnlineService(services.database.db, services.sessions);
+  const { db } = services.database;
+  const users = new UserService({ db, sessions: services.sessions, dataDir: services.config.dataDir });
+  const online = new OnlineService(db, services.sessions, users);
 
   app.get(
     '/auth/online',
@@ -31,7 +35,7 @@ export const onlineRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
     '/auth/online',
     { config: { access: { permissions: ['online:del'] }, audit: '强制退出用户' }, schema: { body: onlineKeysSchema } },
     async (request, reply) => {
-      await online.kick(request.body);
+      await online.kick(request.body, principalOf(request));
       return reply.code(200).send();
     },
   );

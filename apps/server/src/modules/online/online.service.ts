@@ -1,8 +1,9 @@
 import type { OnlineQuery, OnlineSession } from '@cloud-classroom/shared/auth';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { SessionService } from '../auth/session.service.js';
-import { countOnlineSessions, findOnlineSessions } from './online.repo.js';
+import type { Principal, SessionService } from '../auth/session.service.js';
+import type { UserService } from '../users/user.service.js';
+import { countOnlineSessions, findOnlineSessions, findSessionUserIds } from './online.repo.js';
 
 /** Why a kicked-out session ended, as its socket is told. */
 export const KICKED_OUT = 'kicked-out';
@@ -11,6 +12,7 @@ export class OnlineService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly sessions: SessionService,
+    private readonly users: UserService,
   ) {}
 
   async page(query: OnlineQuery): Promise<{ content: OnlineSession[]; totalElements: number }> {
@@ -30,8 +32,10 @@ export class OnlineService {
   /**
    * Ends these sessions now. A key that no longer names a session is no error: the session the
    * caller saw in the list may have expired or logged out since, and it is gone either way.
+   * Nobody ends the session of a user more powerful than themselves: if one is listed, none ends.
    */
-  async kick(keys: readonly string[]): Promise<void> {
+  async kick(keys: readonly string[], caller: Principal): Promise<void> {
+    await this.users.requireOutranks(caller, await findSessionUserIds(this.db, keys));
     await this.sessions.end(keys, KICKED_OUT);
   }
 }

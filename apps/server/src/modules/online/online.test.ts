@@ -144,6 +144,42 @@ describe('online users', () => {
       expect(onlinePage.parse((await list()).json()).totalElements).toBe(3);
     });
 
+    /** The seeded teacher (role level 2) is given the online page and its kick-out button. */
+    async function teacherWithKickOut(): Promise<string> {
+      const { db } = app.services.database;
+      const { id: roleId } = await db.selectFrom('sys_role').select('id').where('name', '=', 'teacher').executeTakeFirstOrThrow();
+      const menus = await db.selectFrom('sys_menu').select('id').where('title', 'in', ['系统监控', '在线用户', '强制退出']).execute();
+      expect(menus).toHaveLength(3);
+      const granted = await app.inject({ method: 'PUT', url: '/api/roles/menu', payload: { id: roleId, menus }, headers: { authorization: admin } });
+      expect(granted.statusCode, granted.body).toBe(204);
+      return loginAs(app, 'teacher');
+    }
+
+    it('refuses with 403 to end the session of a user above the caller, ending none of the listed ones', async () => {
+      const teacher = await teacherWithKickOut();
+      const refused = await kick([learnerKey, adminKey], teacher);
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(refused.json().message).toBe('admin is an administrator; only an administrator may change them');
+      expect((await app.inject({ method: 'GET', url: '/auth/info', headers: { authorization: admin } })).statusCode).toBe(200);
+      expect((await app.inject({ method: 'GET', url: '/auth/info', headers: { authorization: learner } })).statusCode).toBe(200);
+
+      // A role of a more powerful level than the caller's best one protects its holder too.
+      const { db } = app.services.database;
+      await db.updateTable('sys_role').set({ level: 1 }).where('name', '=', 'learner').execute();
+      const above = await kick([learnerKey], teacher);
+      expect(above.statusCode).toBe(403);
+      expect(above.json().message).toBe('learner1 has a role of level 1, more powerful than your level 2');
+    });
+
+    it('lets a holder of online:del end the sessions of users at or below their level, and their own', async () => {
+      const teacher = await teacherWithKickOut();
+      const teacherNow = await keyOf(teacher);
+      expect((await kick([learnerKey], teacher)).statusCode).toBe(200);
+      expect((await app.inject({ method: 'GET', url: '/auth/info', headers: { authorization: learner } })).statusCode).toBe(401);
+      expect((await kick([teacherKey, teacherNow], teacher)).statusCode).toBe(200);
+      expect((await app.inject({ method: 'GET', url: '/auth/info', headers: { authorization: teacher } })).statusCode).toBe(401);
+    });
+
     it('answers 400 naming the body when it is not a list of keys', async () => {
       const empty = await kick([]);
       expect(empty.statusCode).toBe(400);

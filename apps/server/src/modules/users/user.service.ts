@@ -274,15 +274,33 @@ export class UserService {
    */
   private async checkCanManage(caller: Principal, targets: readonly UserRef[]): Promise<void> {
     if (caller.isAdmin) return;
-    const level = await this.levelOf(caller);
+    await this.checkOutranks(caller, targets);
     const scope = await dataScopesOf(this.options.db, caller.userId);
+    for (const target of targets) {
+      if (scope.length > 0 && (target.deptId === null || !scope.includes(target.deptId))) {
+        throw new HttpError(403, `${target.username} is outside the departments you manage`);
+      }
+    }
+  }
+
+  /**
+   * The level half of the rule above, for acts on users that their data scope does not bound
+   * (ending their sessions from the online list, which shows everyone). Callers may always act
+   * on themselves.
+   */
+  async requireOutranks(caller: Principal, userIds: readonly number[]): Promise<void> {
+    if (caller.isAdmin) return;
+    const others = [...new Set(userIds)].filter((id) => id !== caller.userId);
+    await this.checkOutranks(caller, await findUserRefs(this.options.db, others));
+  }
+
+  private async checkOutranks(caller: Principal, targets: readonly UserRef[]): Promise<void> {
+    if (caller.isAdmin) return;
+    const level = await this.levelOf(caller);
     for (const target of targets) {
       if (target.isAdmin) throw new HttpError(403, `${target.username} is an administrator; only an administrator may change them`);
       if (target.bestLevel !== null && target.bestLevel < level) {
         throw new HttpError(403, `${target.username} has a role of level ${target.bestLevel}, more powerful than your level ${level}`);
-      }
-      if (scope.length > 0 && (target.deptId === null || !scope.includes(target.deptId))) {
-        throw new HttpError(403, `${target.username} is outside the departments you manage`);
       }
     }
   }
