@@ -5,6 +5,7 @@ import { authInfoSchema } from '@cloud-classroom/shared/auth';
 import { AVATAR_MAX_BYTES, avatarResultSchema } from '@cloud-classroom/shared/users';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LOCK_AFTER_FAILURES } from '../auth/auth.service.js';
 import { buildTestApp, call as callApp, loginAs, TEST_PASSWORD } from '../../test/test-app.js';
 
 let app: FastifyInstance;
@@ -95,6 +96,36 @@ describe('POST /api/users/updatePass', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toMatch(message);
     await loginAs(app, 'learner1', TEST_PASSWORD);
+  });
+
+  it(`locks the account's password change for 10 minutes after ${LOCK_AFTER_FAILURES} wrong current passwords in a row`, async () => {
+    const wrong = { oldPass: 'wrong-password', newPass: 'a-new-password' };
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < LOCK_AFTER_FAILURES; attempt += 1) {
+      statuses.push((await call('POST', '/api/users/updatePass', learner, wrong)).statusCode);
+    }
+    expect(statuses).toEqual([400, 400, 400, 400, 429]);
+    // Counted per account: another session of the same user is locked too, even with the right password.
+    const otherSession = await loginAs(app, 'learner1');
+    for (const token of [learner, otherSession]) {
+      const locked = await call('POST', '/api/users/updatePass', token, { oldPass: TEST_PASSWORD, newPass: 'a-new-password' });
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json().message).toBe('oldPass: too many wrong passwords; try again in 10 minutes');
+    }
+    // The lock is on changing the password, not on the account's logins, and other accounts are untouched.
+    await loginAs(app, 'learner1');
+    const learner2 = await loginAs(app, 'learner2');
+    expect((await call('POST', '/api/users/updatePass', learner2, wrong)).statusCode).toBe(400);
+
+    // Once the lock is over, the right password works again and clears the count.
+    await app.services.database.db.updateTable('sys_login_throttle').set({ locked_until: Date.now() - 1 }).where('locked_until', 'is not', null).execute();
+    const changed = await call('POST', '/api/users/updatePass', learner, { oldPass: TEST_PASSWORD, newPass: 'a-new-password' });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const again: number[] = [];
+    for (let attempt = 0; attempt < LOCK_AFTER_FAILURES - 1; attempt += 1) {
+      again.push((await call('POST', '/api/users/updatePass', learner, wrong)).statusCode);
+    }
+    expect(again).toEqual([400, 400, 400, 400]);
   });
 
   it('needs a session', async () => {

@@ -15,6 +15,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
 import { clearFailures, usernameThrottleKey } from '../auth/login-throttle.repo.js';
+import { PasswordChangeThrottle } from '../auth/password-change-throttle.js';
 import type { Principal, SessionService } from '../auth/session.service.js';
 import { findRoleSummaries } from '../roles/role.repo.js';
 import { imageKindOf, removeAvatar, saveAvatar } from './avatar-files.js';
@@ -44,7 +45,11 @@ export type UserServiceOptions = { db: Kysely<Database>; sessions: SessionServic
 const generatePassword = () => crypto.randomBytes(12).toString('base64url');
 
 export class UserService {
-  constructor(private readonly options: UserServiceOptions) {}
+  private readonly passwordChanges: PasswordChangeThrottle;
+
+  constructor(private readonly options: UserServiceOptions) {
+    this.passwordChanges = new PasswordChangeThrottle(options.db);
+  }
 
   async page(caller: Principal, query: UserQuery): Promise<{ content: User[]; totalElements: number }> {
     const filter = await this.repoFilter(caller, query);
@@ -171,12 +176,12 @@ export class UserService {
 
   /** Ends every other session of the user: whoever else holds one must log in with the new password. */
   async changePassword(caller: Principal, body: UpdatePassword): Promise<void> {
-    const current = await findPasswordHash(this.options.db, caller.userId);
-    if (current === undefined || !(await verify(current, body.oldPass))) {
-      throw new HttpError(400, 'oldPass: the current password is wrong');
-    }
-    if (body.newPass === body.oldPass) throw new HttpError(400, 'newPass: must differ from the current password');
     const now = Date.now();
+    await this.passwordChanges.check(caller.userId, now);
+    const current = await findPasswordHash(this.options.db, caller.userId);
+    if (current === undefined || !(await verify(current, body.oldPass))) return this.passwordChanges.failed(caller.userId, now);
+    await this.passwordChanges.succeeded(caller.userId);
+    if (body.newPass === body.oldPass) throw new HttpError(400, 'newPass: must differ from the current password');
     await setPasswordHashes(this.options.db, [{ id: caller.userId, passwordHash: await hash(body.newPass) }], {
       pwd_reset_time: now,
       ...changed(caller.username, now),
