@@ -55,6 +55,19 @@ describe('npm run reset-password', () => {
     expect(row.update_by).toBe('system');
   });
 
+  it('lifts a lock from wrong current passwords given to change it, too', async () => {
+    const session = await loginAs(app, 'learner2');
+    const change = (oldPass: string) =>
+      call(app, 'POST', '/api/users/updatePass', session, { oldPass, newPass: 'another-password-1' });
+    for (let attempt = 0; attempt < 5; attempt += 1) await change('wrong-password');
+    expect((await change(TEST_PASSWORD)).statusCode).toBe(429);
+
+    expect((await run(['learner2'], serverEnv({ NEW_PASSWORD: 'a-chosen-password' }))).code).toBe(0);
+    const fresh = await loginAs(app, 'learner2', 'a-chosen-password');
+    const changed = await call(app, 'POST', '/api/users/updatePass', fresh, { oldPass: 'a-chosen-password', newPass: 'another-password-1' });
+    expect(changed.statusCode, changed.body).toBeLessThan(300);
+  });
+
   it('takes the new password from NEW_PASSWORD, with the rules of the app', async () => {
     const short = await run(['learner1'], serverEnv({ NEW_PASSWORD: 'short' }));
     expect(short).toEqual({ code: 2, out: '', err: 'NEW_PASSWORD: must be at least 8 characters' });

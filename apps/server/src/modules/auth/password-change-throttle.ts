@@ -34,6 +34,7 @@ export class PasswordChangeThrottle {
     throw new HttpError(400, 'oldPass: the current password is wrong');
   }
 
+  /** A right current password, or a new password set from the console, ends the count and any lock. */
   async succeeded(userId: number): Promise<void> {
     await clearFailures(this.db, this.key(userId));
   }

@@ -144,7 +144,7 @@ export class UserService {
   /**
    * `npm run reset-password -- <username>`, for whoever holds the server's console (a missed
    * first password, a forgotten one): no caller to check, but the same hashing as the app; the
-   * user's sessions end and a lock from failed logins is lifted. Without a password, one is
+   * user's sessions end and locks from failed logins and password changes are lifted. Without a password, one is
    * generated and answered once.
    */
   async resetPasswordFromConsole(username: string, password: string | undefined): Promise<{ password: string; enabled: boolean }> {
@@ -158,6 +158,7 @@ export class UserService {
     });
     await this.options.sessions.endAllOf([user.id], 'password reset');
     await clearFailures(this.options.db, usernameThrottleKey(user.username));
+    await this.passwordChanges.succeeded(user.id);
     return { password: chosen, enabled: user.enabled };
   }
 
