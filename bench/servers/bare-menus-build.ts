@@ -6,8 +6,8 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { RouteMenuRow } from '../../apps/server/dist/modules/menus/menu.repo.js';
-import { routesOf } from '../../apps/server/dist/modules/menus/menu.service.js';
+import type { RouteMenuRow } from '../../apps/server/dist/modules/menus/menus.repo.js';
+import { routesOf } from '../../apps/server/dist/modules/menus/menus.service.js';
 import { announceReady } from './announce-ready.js';
 
 const dataDir = process.env.DATA_DIR;

@@ -5,7 +5,7 @@ import { consoleBox, emphasis } from '../console-box.js';
 import { openDatabase, sqliteFileOf } from '../db/database.js';
 import { HttpError } from '../http/http-error.js';
 import { SessionService } from '../modules/auth/session.service.js';
-import { UserService } from '../modules/users/user.service.js';
+import { UserService } from '../modules/users/users.service.js';
 
 export const RESET_PASSWORD_USAGE = [
   'Usage: npm run reset-password -- <username>',

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, onErrorHookHandler, onResponseHookHandler, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { insertLog } from '../modules/logs/log.repo.js';
+import { insertLog } from '../modules/logs/logs.repo.js';
 import { describeBrowser } from './user-agent.js';
 import { isApiPath } from './route-access.js';
 

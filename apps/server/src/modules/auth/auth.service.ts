@@ -4,7 +4,7 @@ import { hash, verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
-import { dataScopesOf, findLoginCandidate, findUserDto, permissionsOf } from '../users/user.repo.js';
+import { dataScopesOf, findLoginCandidate, findUserDto, permissionsOf } from '../users/users.repo.js';
 import { checkCaptcha } from './captcha.service.js';
 import { clearFailures, countAttempt, recordFailure, usernameThrottleKey } from './login-throttle.repo.js';
 import type { SessionService } from './session.service.js';

@@ -1,4 +1,4 @@
-import type { OnlineSession } from '@cloud-classroom/shared/auth';
+import type { OnlineSession } from '@cloud-classroom/shared/online';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { Kysely } from 'kysely';
 import { contains, countRows } from '../../db/list-filters.js';

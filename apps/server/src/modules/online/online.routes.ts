@@ -1,10 +1,10 @@
-import { onlineKeysSchema, onlineQuerySchema, onlineSessionSchema, type OnlineSession } from '@cloud-classroom/shared/auth';
+import { onlineKeysSchema, onlineQuerySchema, onlineSessionSchema, type OnlineSession } from '@cloud-classroom/shared/online';
 import { pageOf } from '@cloud-classroom/shared/http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import { principalOf } from '../../http/route-access.js';
 import type { Services } from '../../services.js';
-import { UserService } from '../users/user.service.js';
+import { UserService } from '../users/users.service.js';
 import { OnlineService } from './online.service.js';
 
 const exportColumns: XlsxColumn<OnlineSession>[] = [

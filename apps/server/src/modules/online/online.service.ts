@@ -1,8 +1,8 @@
-import type { OnlineQuery, OnlineSession } from '@cloud-classroom/shared/auth';
+import type { OnlineQuery, OnlineSession } from '@cloud-classroom/shared/online';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Principal, SessionService } from '../auth/session.service.js';
-import type { UserService } from '../users/user.service.js';
+import type { UserService } from '../users/users.service.js';
 import { countOnlineSessions, findOnlineSessions, findSessionUserIds } from './online.repo.js';
 
 /** Why a kicked-out session ended, as its socket is told. */

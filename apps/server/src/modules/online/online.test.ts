@@ -1,4 +1,4 @@
-import { onlineSessionSchema } from '@cloud-classroom/shared/auth';
+import { onlineSessionSchema } from '@cloud-classroom/shared/online';
 import { pageOf } from '@cloud-classroom/shared/http';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@ import { FormDialog } from '../../components/list-page/form-dialog';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { LazyParentSelect } from '../../components/tree/lazy-parent-select';
-import { useDeptMessages } from './dept-messages';
+import { useDeptMessages } from './depts-messages';
 import { createDept, fetchDeptChildren, fetchDeptSuperior, updateDept } from './depts-api';
 
 export type DeptFormValues = {

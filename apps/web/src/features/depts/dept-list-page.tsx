@@ -12,7 +12,7 @@ import { useCheckPermission } from '../../components/permission';
 import { downloadFile } from '../../lib/download';
 import { useLazyTree } from '../../components/tree/use-lazy-tree';
 import { DeptFormDialog } from './dept-form-dialog';
-import { useDeptMessages } from './dept-messages';
+import { useDeptMessages } from './depts-messages';
 import { fetchDeptChildren, updateDept } from './depts-api';
 import { paginationOf, selectionOf } from '../../components/list-page/table-bindings';
 

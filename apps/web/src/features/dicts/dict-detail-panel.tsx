@@ -10,7 +10,7 @@ import { useListPage } from '../../components/list-page/use-list-page';
 import { useCheckPermission } from '../../components/permission';
 import { useLanguage } from '../../lib/use-menu-title';
 import { DictDetailFormDialog } from './dict-form-dialogs';
-import { useDictMessages } from './dict-messages';
+import { useDictMessages } from './dicts-messages';
 import { deleteDictDetail } from './dicts-api';
 
 type DetailFilter = { dictName: string; label?: string };

@@ -3,7 +3,7 @@ import { Form, Input, InputNumber } from 'antd';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { zodRule } from '../../components/list-page/zod-rule';
-import { useDictMessages } from './dict-messages';
+import { useDictMessages } from './dicts-messages';
 import { createDict, createDictDetail, updateDict, updateDictDetail } from './dicts-api';
 
 type DictFormValues = { name: string; description?: string };

@@ -10,7 +10,7 @@ import { useListPage } from '../../components/list-page/use-list-page';
 import { Permission, useCheckPermission } from '../../components/permission';
 import { DictDetailPanel } from './dict-detail-panel';
 import { DictFormDialog } from './dict-form-dialogs';
-import { useDictMessages } from './dict-messages';
+import { useDictMessages } from './dicts-messages';
 import './dict-page.css';
 
 type DictFilter = { blurry?: string };

@@ -14,7 +14,7 @@ import {
 const meta = (title: string, icon: string | null = null, noCache = false, titleEn: string | null = null) => ({ title, titleEn, icon, noCache });
 
 /**
- * What `GET api/menus/build` answers for the seed's menus (menu.service.ts `routesOf`): top-level
+ * What `GET api/menus/build` answers for the seed's menus (menus.service.ts `routesOf`): top-level
  * directories are Layouts with 'noredirect', nested directories ParentViews, a top-level page a
  * Layout holding it as 'index', an external link without a component.
  */

@@ -1,7 +1,7 @@
 import { Button, Empty, Input, Popover } from 'antd';
 import { useState } from 'react';
 import { MENU_ICON_NAMES, MenuIcon } from '../../components/menu-icon';
-import { useMenuMessages } from './menu-messages';
+import { useMenuMessages } from './menus-messages';
 import './icon-picker.css';
 
 type IconPickerProps = {

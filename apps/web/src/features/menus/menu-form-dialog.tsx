@@ -7,7 +7,7 @@ import { useListMessages } from '../../components/list-page/list-page-messages';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { IconPicker } from './icon-picker';
 import { LazyParentSelect } from '../../components/tree/lazy-parent-select';
-import { useMenuMessages } from './menu-messages';
+import { useMenuMessages } from './menus-messages';
 import { createMenu, fetchMenuChildren, fetchMenuSuperior, updateMenu } from './menus-api';
 
 type MenuType = Menu['type'];

@@ -13,7 +13,7 @@ import { useCheckPermission } from '../../components/permission';
 import { downloadFile } from '../../lib/download';
 import { useMenuTitle } from '../../lib/use-menu-title';
 import { MenuFormDialog } from './menu-form-dialog';
-import { useMenuMessages } from './menu-messages';
+import { useMenuMessages } from './menus-messages';
 import { fetchMenuChildren } from './menus-api';
 import { useLazyTree } from '../../components/tree/use-lazy-tree';
 import { selectionOf } from '../../components/list-page/table-bindings';

@@ -1,4 +1,4 @@
-import type { OnlineSession } from '@cloud-classroom/shared/auth';
+import type { OnlineSession } from '@cloud-classroom/shared/online';
 import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,5 +1,5 @@
 import { LogoutOutlined } from '@ant-design/icons';
-import type { OnlineSession } from '@cloud-classroom/shared/auth';
+import type { OnlineSession } from '@cloud-classroom/shared/online';
 import { timeAgo } from '@cloud-classroom/shared/display';
 import { DEFAULT_LOCALE, isLocale } from '@cloud-classroom/shared/locale';
 import { App, Button, Form, Input, Tag, Tooltip, type TableColumnType } from 'antd';

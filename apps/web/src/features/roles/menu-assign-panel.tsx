@@ -4,7 +4,7 @@ import { App, Button, Card, Empty, Spin, Tag, Tree, type TreeDataNode } from 'an
 import { useMemo, useState } from 'react';
 import { Permission, useCheckPermission } from '../../components/permission';
 import { useMenuTitle } from '../../lib/use-menu-title';
-import { useRoleMessages } from './role-messages';
+import { useRoleMessages } from './roles-messages';
 import { fetchMenuTree, fetchRole, ROLES_KEY, updateRoleMenus, type MenuNode } from './roles-api';
 
 const EDIT = ['admin', 'roles:edit'];

@@ -5,7 +5,7 @@ import { useListMessages } from '../../components/list-page/list-page-messages';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { DeptCheckTree } from './dept-check-tree';
-import { useRoleMessages } from './role-messages';
+import { useRoleMessages } from './roles-messages';
 import { createRole, updateRole } from './roles-api';
 
 type RoleFormValues = {

@@ -10,7 +10,7 @@ import { SearchBar } from '../../components/list-page/search-bar';
 import { useListPage } from '../../components/list-page/use-list-page';
 import { MenuAssignPanel } from './menu-assign-panel';
 import { RoleFormDialog } from './role-form-dialog';
-import { useRoleMessages } from './role-messages';
+import { useRoleMessages } from './roles-messages';
 import { fetchRoleLevel, ROLES_KEY, ROLES_PATH } from './roles-api';
 
 type RoleFilter = { blurry?: string; createTime?: TimeRangeValue };

@@ -6,7 +6,7 @@ import { t } from '../../http/request-locale.js';
 import { principalOf } from '../../http/route-access.js';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
-import { LogService } from './log.service.js';
+import { LogService } from './logs.service.js';
 
 const exportColumns: XlsxColumn<Log>[] = [
   { header: '用户名', value: (row) => row.username },

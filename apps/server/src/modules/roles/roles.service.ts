@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
 import type { Principal } from '../auth/session.service.js';
-import { bestLevelOf, menuPermissionsOf } from '../users/user.repo.js';
-import { findDeptLinks } from '../depts/dept.repo.js';
+import { bestLevelOf, menuPermissionsOf } from '../users/users.repo.js';
+import { findDeptLinks } from '../depts/depts.repo.js';
 import {
   countHolders,
   deleteRoles,
@@ -19,7 +19,7 @@ import {
   touchRole,
   updateRole,
   type RoleFilter,
-} from './role.repo.js';
+} from './roles.repo.js';
 
 export class RoleService {
   constructor(private readonly db: Kysely<Database>) {}

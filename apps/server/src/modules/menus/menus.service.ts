@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
 import type { Principal } from '../auth/session.service.js';
-import { requireGrantable } from '../roles/role.service.js';
+import { requireGrantable } from '../roles/roles.service.js';
 import {
   deleteMenus,
   findMenuLinks,
@@ -23,7 +23,7 @@ import {
   updateMenu,
   type MenuFilter,
   type RouteMenuRow,
-} from './menu.repo.js';
+} from './menus.repo.js';
 
 type Link = { id: number; pid: number | null };
 

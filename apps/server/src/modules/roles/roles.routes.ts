@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { principalOf } from '../../http/route-access.js';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
-import { RoleService } from './role.service.js';
+import { RoleService } from './roles.service.js';
 
 const exportColumns: XlsxColumn<Role>[] = [
   { header: '角色名称', value: (role) => role.name },

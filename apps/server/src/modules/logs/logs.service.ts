@@ -2,7 +2,7 @@ import type { Log, LogException, LogQuery, LogType } from '@cloud-classroom/shar
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
-import { countLogs, deleteLogsOfType, findExceptionDetail, findLogs, type LogFilter } from './log.repo.js';
+import { countLogs, deleteLogsOfType, findExceptionDetail, findLogs, type LogFilter } from './logs.repo.js';
 
 /** Which entries a list shows: one type, and only the caller's own when `username` is given. */
 export type LogScope = { logType: LogType; username?: string };

@@ -25,7 +25,7 @@ import { principalOf } from '../../http/route-access.js';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
 import { findAvatar } from './avatar-files.js';
-import { UserService } from './user.service.js';
+import { UserService } from './users.service.js';
 
 const exportColumns: XlsxColumn<User>[] = [
   { header: '用户名', value: (user) => user.username },

@@ -17,7 +17,7 @@ import { HttpError } from '../../http/http-error.js';
 import { clearFailures, usernameThrottleKey } from '../auth/login-throttle.repo.js';
 import { PasswordChangeThrottle } from '../auth/password-change-throttle.js';
 import type { Principal, SessionService } from '../auth/session.service.js';
-import { findRoleSummaries } from '../roles/role.repo.js';
+import { findRoleSummaries } from '../roles/roles.repo.js';
 import { imageKindOf, removeAvatar, saveAvatar } from './avatar-files.js';
 import {
   bestLevelOf,
@@ -36,7 +36,7 @@ import {
   withDescendants,
   type UserListFilter,
   type UserRef,
-} from './user.repo.js';
+} from './users.repo.js';
 import { changed, created } from '../../db/audit-columns.js';
 
 export type UserServiceOptions = { db: Kysely<Database>; sessions: SessionService; dataDir: string };

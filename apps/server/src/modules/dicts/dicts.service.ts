@@ -31,7 +31,7 @@ import {
   updateDict,
   updateDictDetail,
   type Stamp,
-} from './dict.repo.js';
+} from './dicts.repo.js';
 
 export type DictWithDetails = Dict & { details: DictDetail[] };
 

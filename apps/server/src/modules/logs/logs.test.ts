@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogTable } from '../../db/schema.js';
 import { sheetRows } from '../../test/sheet-rows.js';
 import { buildTestApp, loginAs, TEST_PASSWORD } from '../../test/test-app.js';
-import { insertLog } from './log.repo.js';
+import { insertLog } from './logs.repo.js';
 
 const logPage = pageOf(logSchema);
 

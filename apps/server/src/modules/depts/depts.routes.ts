@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { principalOf } from '../../http/route-access.js';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
-import { DeptService } from './dept.service.js';
+import { DeptService } from './depts.service.js';
 
 // The user page's department tree reads these too.
 const READERS = ['dept:list', 'user:list'] as const;

@@ -17,7 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf } from '../../http/route-access.js';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
-import { MenuService } from './menu.service.js';
+import { MenuService } from './menus.service.js';
 
 const MENU_TYPE_NAMES = ['目录', '菜单', '按钮'] as const;
 const yesNo = (flag: boolean) => (flag ? '是' : '否');

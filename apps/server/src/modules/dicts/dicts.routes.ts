@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { principalOf } from '../../http/route-access.js';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
-import { DictService, type DictWithDetails } from './dict.service.js';
+import { DictService, type DictWithDetails } from './dicts.service.js';
 
 type ExportRow = { dict: DictWithDetails; detail: DictDetail | undefined };
 

@@ -2,7 +2,7 @@ import type { Dept, DeptCreate, DeptQuery, DeptTree, DeptUpdate } from '@cloud-c
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
-import { dataScopesOf, withDescendants } from '../users/user.repo.js';
+import { dataScopesOf, withDescendants } from '../users/users.repo.js';
 import {
   countDeptReferences,
   deleteDepts,
@@ -14,7 +14,7 @@ import {
   updateDept,
   withSubCount,
   type DeptFilter,
-} from './dept.repo.js';
+} from './depts.repo.js';
 
 export class DeptService {
   constructor(private readonly db: Kysely<Database>) {}
