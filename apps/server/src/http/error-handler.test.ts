@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { errorBodySchema } from '@cloud-classroom/shared/http';
 import { buildTestApp } from '../test/test-app.js';
+import { DomainError, type DomainErrorKind } from '../domain-error.js';
 import { HttpError } from './http-error.js';
 
 describe('errors on the wire', () => {
@@ -36,6 +37,13 @@ describe('errors on the wire', () => {
       await db.insertInto('app_setting').values(row).execute();
       await db.insertInto('app_setting').values(row).execute();
     });
+    typed.get(
+      '/api/test/domain',
+      { config: open, schema: { querystring: z.object({ kind: z.string() }) } },
+      async (request) => {
+        throw new DomainError(request.query.kind as DomainErrorKind, 'name: says what went wrong');
+      },
+    );
     app.get('/api/test/crash', { config: open }, async () => {
       throw new Error('connection string postgres://secret@db leaked?');
     });
@@ -54,6 +62,20 @@ describe('errors on the wire', () => {
     expect(response.statusCode).toBe(404);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(expectErrorShape(response.json(), 404).message).toContain(url.split('?')[0]);
+  });
+
+  it.each([
+    ['invalid', 400],
+    ['unauthenticated', 401],
+    ['forbidden', 403],
+    ['not-found', 404],
+    ['conflict', 409],
+    ['too-large', 413],
+    ['rate-limited', 429],
+  ])('maps a service\'s %s error to %i with its message', async (kind, status) => {
+    const response = await app.inject({ method: 'GET', url: `/api/test/domain?kind=${kind}` });
+    expect(response.statusCode).toBe(status);
+    expect(expectErrorShape(response.json(), status).message).toBe('name: says what went wrong');
   });
 
   it('answers a body that is not JSON with 400', async () => {

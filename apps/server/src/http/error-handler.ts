@@ -2,6 +2,7 @@ import type { ErrorBody } from '@cloud-classroom/shared/http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isReferenceViolation, isUniqueViolation } from '../db/constraint-violation.js';
+import { DomainError, type DomainErrorKind } from '../domain-error.js';
 import { HttpError } from './http-error.js';
 
 export function errorBody(status: number, message: string): ErrorBody {
@@ -49,8 +50,19 @@ function constraintViolation(error: unknown): string | undefined {
   return undefined;
 }
 
+const statusOfKind: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-large': 413,
+  'rate-limited': 429,
+};
+
 /** The one mapping from anything thrown to the wire's `{ status, message, timestamp }`. */
 export function toErrorBody(error: unknown): ErrorBody {
+  if (error instanceof DomainError) return errorBody(statusOfKind[error.kind], error.message);
   if (error instanceof HttpError) return errorBody(error.status, error.message);
   if (hasZodFastifySchemaValidationErrors(error)) {
     // Like eladmin, the first problem only, prefixed with the field it concerns.

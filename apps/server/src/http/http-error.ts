@@ -1,4 +1,4 @@
-/** A failure the client caused or may see; services throw it, the error handler answers it. */
+/** A failure the HTTP layer itself answers (route access, request parsing); services throw `DomainError` instead. */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
