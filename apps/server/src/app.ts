@@ -49,7 +49,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   registerErrorHandler(app);
-  const services = await createServices(config, database, clock);
+  const services = await createServices(config, database, { clock, log: app.log });
   app.decorate('services', services);
   enforceRouteAccess(app, { sessions: services.sessions, permissionsOf: (userId) => menuPermissionsOf(database.db, userId) });
   registerAuditLog(app, database.db, services.clock);
@@ -61,6 +61,8 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   });
   app.addHook('onClose', async () => {
     clearInterval(idleSweeper);
+    // Already stopping when main.ts began the shutdown; then this waits for the same end.
+    await services.jobs.stop();
     // Audit entries of the last answers are written after those answers went out.
     await app.auditLogSettled();
     await database.db.destroy();

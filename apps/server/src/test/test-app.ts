@@ -95,11 +95,14 @@ export function call(app: FastifyInstance, method: InjectOptions['method'], url:
  * Two app instances on one database, each with its own connections, as two server processes
  * behind a load balancer would be. Closing the first removes the database.
  */
-export async function buildTestAppPair(overrides: Partial<Config> = {}): Promise<[FastifyInstance, FastifyInstance]> {
+export async function buildTestAppPair(
+  overrides: Partial<Config> = {},
+  options: { clock?: Clock } = {},
+): Promise<[FastifyInstance, FastifyInstance]> {
   const config = testConfig(overrides);
   const database = await openTestDatabase(config);
-  const first = await buildApp({ config, database });
-  const second = await buildApp({ config, database: await database.openAnother() });
+  const first = await buildApp({ config, database, ...options });
+  const second = await buildApp({ config, database: await database.openAnother(), ...options });
   first.addHook('onClose', async () => {
     await second.close();
     await database.dispose();
