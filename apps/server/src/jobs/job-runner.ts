@@ -148,9 +148,14 @@ export class JobRunner {
     clearTimeout(timer);
     const unfinished = [...this.runs.keys()];
     if (unfinished.length === 0) return;
-    await releaseJobs(this.options.db, unfinished, this.id, this.options.clock.now());
+    try {
+      await releaseJobs(this.options.db, unfinished, this.id, this.options.clock.now());
+      this.options.log.warn({ jobs: unfinished }, 'jobs still running at shutdown went back to the queue');
+    } catch (error) {
+      // Not lost either way: their leases run out and another runner takes them up.
+      this.options.log.error({ jobs: unfinished, err: error }, 'could not hand unfinished jobs back to the queue');
+    }
     for (const run of this.runs.values()) run.abort.abort();
-    this.options.log.warn({ jobs: unfinished }, 'jobs still running at shutdown went back to the queue');
   }
 
   private schedule(delayMs: number): void {
