@@ -41,6 +41,18 @@ export default tseslint.config(
     ),
   },
   {
+    // Services take the time from services.clock, so that tests can set it (ARCHITECTURE.md).
+    files: ['apps/server/src/modules/**', 'apps/server/src/jobs/**', 'apps/server/src/http/audit-log.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'Take the time from the clock (services.clock.now()).' },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Take the time from the clock (services.clock.now()).' },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
+import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppDatabase } from './db/database.js';
 import { registerErrorHandler, sendNotFound } from './http/error-handler.js';
@@ -29,6 +30,8 @@ export type AppOptions = {
   /** Opened and migrated by the caller; the app closes it when it closes. */
   database: AppDatabase;
   logger?: FastifyServerOptions['logger'];
+  /** The system clock unless a test sets the time. */
+  clock?: Clock;
 };
 
 const { version } = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -36,7 +39,7 @@ const { version } = JSON.parse(fs.readFileSync(new URL('../package.json', import
 };
 
 /** Builds the whole HTTP app without listening: main.ts listens, tests inject requests. */
-export async function buildApp({ config, database, logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger = false, clock }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     // Access is recorded by the audit log; a log line per request would be noise (and slow).
@@ -46,10 +49,10 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   registerErrorHandler(app);
-  const services = await createServices(config, database);
+  const services = await createServices(config, database, { clock, log: app.log });
   app.decorate('services', services);
   enforceRouteAccess(app, { sessions: services.sessions, permissionsOf: (userId) => menuPermissionsOf(database.db, userId) });
-  registerAuditLog(app, database.db);
+  registerAuditLog(app, database.db, services.clock);
   // Node drops idle keep-alive sockets only at the moment close() is called; a socket whose
   // request finishes later would hold shutdown open until its keep-alive timeout (72 s).
   let idleSweeper: NodeJS.Timeout | undefined;
@@ -58,6 +61,8 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
   });
   app.addHook('onClose', async () => {
     clearInterval(idleSweeper);
+    // Already stopping when main.ts began the shutdown; then this waits for the same end.
+    await services.jobs.stop();
     // Audit entries of the last answers are written after those answers went out.
     await app.auditLogSettled();
     await database.db.destroy();

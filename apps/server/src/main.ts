@@ -8,6 +8,8 @@ import { migrateToLatest } from './db/migrate.js';
 import { seedIfEmpty } from './db/seed/seed.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** Within the grace above: jobs still running after this go back to the queue for the next start. */
+const JOBS_GRACE_MS = 5_000;
 const bundledWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 async function main(): Promise<void> {
@@ -26,11 +28,13 @@ async function main(): Promise<void> {
   const shutdown = (signal: NodeJS.Signals): void => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: finishing requests under way');
+    app.log.info({ signal }, 'shutting down: finishing requests and jobs under way');
     setTimeout(() => {
       app.log.error('requests still running after the grace period; exiting');
       process.exit(1);
     }, SHUTDOWN_GRACE_MS).unref();
+    // Stops claiming at once, alongside the requests; closing the app waits for it before the database goes.
+    void app.services.jobs.stop(JOBS_GRACE_MS);
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -43,6 +47,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', shutdown);
 
   await app.listen({ port: config.port, host: config.host });
+  app.services.jobs.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { passwordSchema } from '@cloud-classroom/shared/users';
+import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { consoleBox, emphasis } from '../console-box.js';
 import { openDatabase, sqliteFileOf } from '../db/database.js';
@@ -38,8 +39,8 @@ export async function resetPasswordCommand(args: readonly string[], env: NodeJS.
   }
   const database = await openDatabase(config);
   try {
-    const sessions = await SessionService.create(database.db);
-    const users = new UserService({ db: database.db, sessions, dataDir: config.dataDir });
+    const sessions = await SessionService.create(database.db, systemClock);
+    const users = new UserService({ db: database.db, sessions, dataDir: config.dataDir, clock: systemClock });
     const { password, enabled } = await users.resetPasswordFromConsole(username, given?.data);
     const note = enabled ? [] : ['', `${username} is disabled: enable them in the back office to sign in.`];
     if (given === undefined) {

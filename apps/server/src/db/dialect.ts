@@ -1,5 +1,5 @@
 import { PostgresAdapter, type Kysely } from 'kysely';
 
-export function isPostgres(db: Kysely<unknown> | Kysely<never>): boolean {
-  return (db as Kysely<unknown>).getExecutor().adapter instanceof PostgresAdapter;
+export function isPostgres<T>(db: Kysely<T>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

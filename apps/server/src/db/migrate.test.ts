@@ -65,6 +65,7 @@ describe('migrations', () => {
       '0003-storage-path-index',
       '0004-dict-detail-value-unique',
       '0005-english-names',
+      '0006-jobs',
     ]);
   });
 
@@ -145,7 +146,8 @@ describe('migrations', () => {
     const stored = ['create department', 'login', 'logout', 'edit role menus', '新增用户', 'POST /api/other', 'Login'];
     await db.insertInto('sys_log').values(stored.map(log)).execute();
 
-    expect(await migrateToLatest(database)).toEqual(['0005-english-names']);
+    // Up to 0005 only: what later migrations do is theirs to test.
+    expect(await migrateUpTo(database, '0005-english-names')).toEqual(['0005-english-names']);
 
     const menus = await db.selectFrom('sys_menu').select(['title', 'title_en']).execute();
     const englishOf = new Map(menus.map((menu) => [menu.title, menu.title_en]));

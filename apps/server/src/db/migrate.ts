@@ -5,6 +5,7 @@ import * as identity from './migrations/0002-identity.js';
 import * as storagePathIndex from './migrations/0003-storage-path-index.js';
 import * as dictDetailValueUnique from './migrations/0004-dict-detail-value-unique.js';
 import * as englishNames from './migrations/0005-english-names.js';
+import * as jobs from './migrations/0006-jobs.js';
 
 // Listed here rather than read from a folder, so the compiled server and the tests see the
 // same set without touching the file system. Names sort in the order they must run.
@@ -14,6 +15,7 @@ const migrations = {
   '0003-storage-path-index': storagePathIndex,
   '0004-dict-detail-value-unique': dictDetailValueUnique,
   '0005-english-names': englishNames,
+  '0006-jobs': jobs,
 } satisfies Record<string, Migration>;
 
 export type MigrationName = keyof typeof migrations;

@@ -21,6 +21,7 @@ export interface Database {
   sys_login_throttle: LoginThrottleTable;
   sys_log: LogTable;
   sys_local_storage: LocalStorageTable;
+  sys_job: JobTable;
 }
 
 type Flag = 0 | 1;
@@ -154,4 +155,26 @@ export interface LocalStorageTable extends Audited {
   path: string;
   type: string;
   size: number;
+}
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+/** A background job (jobs/job-runner.ts); `attempts` counts the claims, the one running included. */
+export interface JobTable {
+  id: Id;
+  name: string;
+  /** JSON. */
+  payload: string;
+  state: JobState;
+  run_at: number;
+  attempts: ColumnType<number, number | undefined, number>;
+  max_attempts: number;
+  last_error: string | null;
+  dedupe_key: string | null;
+  /** The runner holding a running job, and until when its lease lasts. */
+  locked_by: string | null;
+  locked_until: number | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, onErrorHookHandler, onResponseHookHandler, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
 import type { Database } from '../db/schema.js';
 import { insertLog } from '../modules/logs/logs.repo.js';
 import { describeBrowser } from './user-agent.js';
@@ -75,7 +76,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * hooks are attached to the routes that are audited when they are registered, so reads pay
  * nothing for them.
  */
-export function registerAuditLog(app: FastifyInstance, db: Kysely<Database>): void {
+export function registerAuditLog(app: FastifyInstance, db: Kysely<Database>, clock: Clock): void {
   app.decorateRequest('failure', null);
   app.decorateRequest('auditChanges', null);
   const pending = new Set<Promise<void>>();
@@ -105,7 +106,7 @@ export function registerAuditLog(app: FastifyInstance, db: Kysely<Database>): vo
       browser: describeBrowser(request.headers['user-agent']),
       time: Math.round(reply.elapsedTime),
       exception_detail: status >= 500 && request.failure !== null ? (request.failure.stack ?? String(request.failure)) : null,
-      create_time: Date.now(),
+      create_time: clock.now(),
       })
       .catch((error: unknown) => request.log.error({ err: error }, 'could not write the audit log'))
       .finally(() => pending.delete(write));

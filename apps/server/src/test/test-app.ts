@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../app.js';
+import type { Clock } from '../clock.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type AppDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -55,12 +56,15 @@ export async function openTestDatabase(config: Config): Promise<TestDatabase> {
   return database;
 }
 
-/** The real app on a fresh database; closing the app also removes the database. */
-export async function buildTestApp(overrides: Partial<Config> = {}): Promise<FastifyInstance> {
+/**
+ * The real app on a fresh database; closing the app also removes the database. A test about a
+ * deadline or an expiry passes a `SettableClock` and moves it instead of waiting.
+ */
+export async function buildTestApp(overrides: Partial<Config> = {}, options: { clock?: Clock } = {}): Promise<FastifyInstance> {
   const config = testConfig(overrides);
   const database = await openTestDatabase(config);
   try {
-    const app = await buildApp({ config, database });
+    const app = await buildApp({ config, database, ...options });
     app.addHook('onClose', database.dispose);
     return app;
   } catch (error) {
@@ -91,11 +95,14 @@ export function call(app: FastifyInstance, method: InjectOptions['method'], url:
  * Two app instances on one database, each with its own connections, as two server processes
  * behind a load balancer would be. Closing the first removes the database.
  */
-export async function buildTestAppPair(overrides: Partial<Config> = {}): Promise<[FastifyInstance, FastifyInstance]> {
+export async function buildTestAppPair(
+  overrides: Partial<Config> = {},
+  options: { clock?: Clock } = {},
+): Promise<[FastifyInstance, FastifyInstance]> {
   const config = testConfig(overrides);
   const database = await openTestDatabase(config);
-  const first = await buildApp({ config, database });
-  const second = await buildApp({ config, database: await database.openAnother() });
+  const first = await buildApp({ config, database, ...options });
+  const second = await buildApp({ config, database: await database.openAnother(), ...options });
   first.addHook('onClose', async () => {
     await second.close();
     await database.dispose();

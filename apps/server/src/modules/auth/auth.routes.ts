@@ -13,7 +13,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     { config: { access: { public: true } }, schema: { response: { 200: captchaSchema } } },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
-      return { ...(await issueCaptcha(database.db)), enabled: config.captchaEnabled };
+      return { ...(await issueCaptcha(database.db, services.clock.now())), enabled: config.captchaEnabled };
     },
   );
 

@@ -2,6 +2,7 @@ import type { AuthInfo, LoginResponse } from '@cloud-classroom/shared/auth';
 import { translate } from '@cloud-classroom/shared/messages';
 import { hash, verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
 import { dataScopesOf, findLoginCandidate, findUserDto, permissionsOf } from '../users/users.repo.js';
@@ -27,14 +28,14 @@ export type LoginRequest = {
   browser: string;
 };
 
-export type AuthServiceOptions = { db: Kysely<Database>; sessions: SessionService; captchaEnabled: boolean };
+export type AuthServiceOptions = { db: Kysely<Database>; sessions: SessionService; captchaEnabled: boolean; clock: Clock };
 
 export class AuthService {
   constructor(private readonly options: AuthServiceOptions) {}
 
   async login(request: LoginRequest): Promise<LoginResponse> {
-    const { db, sessions, captchaEnabled } = this.options;
-    const now = Date.now();
+    const { db, sessions, captchaEnabled, clock } = this.options;
+    const now = clock.now();
     const userKey = usernameThrottleKey(request.username);
     const [byIp, byUser] = [
       await countAttempt(db, `ip:${request.ip}`, now, LOGIN_WINDOW_MS),
@@ -48,7 +49,7 @@ export class AuthService {
       throw new HttpError(429, 'too many login attempts; wait a minute and try again');
     }
     if (captchaEnabled) {
-      const captcha = await checkCaptcha(db, request.uuid, request.code);
+      const captcha = await checkCaptcha(db, request.uuid, request.code, now);
       if (captcha === 'missing') throw new HttpError(400, `code: ${translate('en-US', 'login.codeExpired')}`);
       if (captcha === 'wrong') throw new HttpError(400, `code: ${translate('en-US', 'login.codeWrong')}`);
     }

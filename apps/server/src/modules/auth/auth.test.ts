@@ -2,8 +2,11 @@ import { authInfoSchema, captchaSchema, loginResponseSchema } from '@cloud-class
 import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SettableClock } from '../../clock.js';
 import { buildTestApp, buildTestAppPair, loginAs, TEST_PASSWORD } from '../../test/test-app.js';
-import { LOCK_AFTER_FAILURES, MAX_ATTEMPTS_PER_IP } from './auth.service.js';
+import { LOCK_AFTER_FAILURES, LOCK_MS, MAX_ATTEMPTS_PER_IP } from './auth.service.js';
+import { CAPTCHA_TTL_MS } from './captcha.service.js';
+import { SESSION_IDLE_MS } from './session.service.js';
 
 async function readCaptchaAnswer(app: FastifyInstance, uuid: string): Promise<string> {
   const row = await app.services.database.db.selectFrom('sys_captcha').select('answer').where('uuid', '=', uuid).executeTakeFirstOrThrow();
@@ -61,13 +64,19 @@ describe('auth', () => {
     });
 
     it('expires after two minutes', async () => {
-      app = await buildTestApp({ captchaEnabled: true });
-      const { uuid } = captchaSchema.parse((await app.inject({ method: 'GET', url: '/auth/code' })).json());
-      const answer = await readCaptchaAnswer(app, uuid);
-      await app.services.database.db.updateTable('sys_captcha').set({ expires_at: Date.now() - 1 }).where('uuid', '=', uuid).execute();
-      const response = await login(app, { username: 'admin', password: TEST_PASSWORD, code: answer, uuid });
+      const clock = new SettableClock();
+      app = await buildTestApp({ captchaEnabled: true }, { clock });
+      const issue = async () => {
+        const { uuid } = captchaSchema.parse((await app.inject({ method: 'GET', url: '/auth/code' })).json());
+        return { uuid, code: await readCaptchaAnswer(app, uuid) };
+      };
+      const [first, second] = [await issue(), await issue()];
+      clock.advance(CAPTCHA_TTL_MS);
+      expect((await login(app, { username: 'admin', password: TEST_PASSWORD, ...first })).statusCode).toBe(200);
+      clock.advance(1);
+      const response = await login(app, { username: 'admin', password: TEST_PASSWORD, ...second });
       expect(response.statusCode).toBe(400);
-      expect(response.json().message).toMatch(/^code: /);
+      expect(response.json().message).toMatch(/^code: .*expired/);
     });
 
     it('is required when enabled', async () => {
@@ -141,7 +150,8 @@ describe('auth', () => {
     });
 
     it(`locks a username for 10 minutes after ${LOCK_AFTER_FAILURES} wrong passwords, existing or not`, async () => {
-      app = await buildTestApp();
+      const clock = new SettableClock();
+      app = await buildTestApp({}, { clock });
       for (const username of ['learner3', 'ghost-user']) {
         const statuses: number[] = [];
         for (let attempt = 0; attempt < LOCK_AFTER_FAILURES; attempt += 1) {
@@ -154,8 +164,10 @@ describe('auth', () => {
       }
       // Other accounts are untouched.
       expect((await login(app, { username: 'learner1', password: TEST_PASSWORD })).statusCode).toBe(200);
-      // Once the lock is over, the right password works again and clears the count.
-      await app.services.database.db.updateTable('sys_login_throttle').set({ locked_until: Date.now() - 1 }).where('key', '=', 'user:learner3').execute();
+      // Locked to the last millisecond; once the lock is over, the right password works again and clears the count.
+      clock.advance(LOCK_MS - 1);
+      expect((await login(app, { username: 'learner3', password: TEST_PASSWORD }, '10.3.0.1')).json().message).toMatch(/try again in 1 minute$/);
+      clock.advance(1);
       expect((await login(app, { username: 'learner3', password: TEST_PASSWORD }, '10.3.0.1')).statusCode).toBe(200);
     });
 
@@ -209,22 +221,21 @@ describe('auth', () => {
     });
 
     it('expires an idle session and slides the expiry of a used one', async () => {
-      app = await buildTestApp();
-      const db = app.services.database.db;
+      const clock = new SettableClock();
+      app = await buildTestApp({}, { clock });
       const idle = await loginAs(app, 'learner1');
       const used = await loginAs(app, 'learner2');
-      const sessions = await db.selectFrom('sys_session as s').innerJoin('sys_user as u', 'u.id', 's.user_id').select(['s.id', 'u.username']).execute();
-      const idOf = (username: string) => sessions.find((s) => s.username === username)?.id as string;
 
-      await db.updateTable('sys_session').set({ expires_at: Date.now() - 1 }).where('id', '=', idOf('learner1')).execute();
-      expect((await info(app, idle)).statusCode).toBe(401);
-
-      const stale = Date.now() - 2 * 60 * 1000;
-      await db.updateTable('sys_session').set({ last_seen_at: stale, expires_at: Date.now() + 1000 }).where('id', '=', idOf('learner2')).execute();
+      clock.advance(SESSION_IDLE_MS - 1);
       expect((await info(app, used)).statusCode).toBe(200);
-      const after = await db.selectFrom('sys_session').select(['last_seen_at', 'expires_at']).where('id', '=', idOf('learner2')).executeTakeFirstOrThrow();
-      expect(after.last_seen_at).toBeGreaterThan(stale);
-      expect(after.expires_at).toBeGreaterThan(Date.now() + 60 * 60 * 1000);
+      clock.advance(1);
+      expect((await info(app, idle)).statusCode).toBe(401);
+      // Its use a moment before the end moved the end a whole idle period on.
+      expect((await info(app, used)).statusCode).toBe(200);
+      clock.advance(SESSION_IDLE_MS - 2);
+      expect((await info(app, used)).statusCode).toBe(200);
+      clock.advance(SESSION_IDLE_MS);
+      expect((await info(app, used)).statusCode).toBe(401);
     });
 
     it('ends every session of a user who is disabled', async () => {

@@ -6,8 +6,7 @@ import { deleteExpiredCaptchas, insertCaptcha, takeCaptcha } from './captcha.rep
 
 export const CAPTCHA_TTL_MS = 2 * 60 * 1000;
 
-export async function issueCaptcha(db: Kysely<Database>): Promise<{ img: string; uuid: string }> {
-  const now = Date.now();
+export async function issueCaptcha(db: Kysely<Database>, now: number): Promise<{ img: string; uuid: string }> {
   const { text, data } = svgCaptcha.createMathExpr({ mathMin: 1, mathMax: 9, width: 111, height: 36, fontSize: 40, noise: 2 });
   // eladmin clients echo the uuid verbatim, prefix included.
   const uuid = `captcha_code:${crypto.randomBytes(16).toString('hex')}`;
@@ -16,9 +15,9 @@ export async function issueCaptcha(db: Kysely<Database>): Promise<{ img: string;
   return { img: `data:image/svg+xml;base64,${Buffer.from(data).toString('base64')}`, uuid };
 }
 
-export async function checkCaptcha(db: Kysely<Database>, uuid: string, code: string): Promise<'ok' | 'missing' | 'wrong'> {
+export async function checkCaptcha(db: Kysely<Database>, uuid: string, code: string, now: number): Promise<'ok' | 'missing' | 'wrong'> {
   if (uuid === '') return 'missing';
   const captcha = await takeCaptcha(db, uuid);
-  if (captcha === undefined || captcha.expiresAt < Date.now()) return 'missing';
+  if (captcha === undefined || captcha.expiresAt < now) return 'missing';
   return captcha.answer.trim().toLowerCase() === code.trim().toLowerCase() ? 'ok' : 'wrong';
 }

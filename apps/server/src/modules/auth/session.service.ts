@@ -1,6 +1,7 @@
 import crypto, { type KeyObject } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import { getOrCreateSetting } from '../../db/app-setting.repo.js';
 import type { Database } from '../../db/schema.js';
 import {
@@ -17,7 +18,7 @@ export const SESSION_IDLE_MS = 4 * 60 * 60 * 1000;
 /** Extending the expiry on every request would write on every request; once a minute is enough. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
 /** Tokens outlive no session, but a leaked token must still stop being a token some day. */
-const TOKEN_LIFETIME = '30d';
+const TOKEN_LIFETIME_S = 30 * 24 * 60 * 60;
 const BEARER = 'Bearer ';
 /** Tokens whose signature was checked; the session row is still read on every request. */
 const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
@@ -35,23 +36,24 @@ export class SessionService {
   private constructor(
     private readonly db: Kysely<Database>,
     private readonly secret: KeyObject,
+    private readonly clock: Clock,
   ) {}
 
   /** The signing secret is generated on first start and kept in the database, shared by every process. */
-  static async create(db: Kysely<Database>): Promise<SessionService> {
+  static async create(db: Kysely<Database>, clock: Clock): Promise<SessionService> {
     const secret = await getOrCreateSetting(db, 'jwt_secret', () => crypto.randomBytes(64).toString('base64url'));
     // A KeyObject made once: handing jose raw bytes makes it import the key on every verify.
-    return new SessionService(db, crypto.createSecretKey(Buffer.from(secret)));
+    return new SessionService(db, crypto.createSecretKey(Buffer.from(secret)), clock);
   }
 
   async start(userId: number, ip: string, browser: string): Promise<{ token: string; sessionId: string }> {
-    const now = Date.now();
+    const now = this.clock.now();
     const sessionId = crypto.randomBytes(24).toString('base64url');
     await insertSession(this.db, { id: sessionId, userId, ip, browser, now, expiresAt: now + SESSION_IDLE_MS });
     const jwt = await new SignJWT({ sid: sessionId })
       .setProtectedHeader({ alg: 'HS256' })
-      .setIssuedAt()
-      .setExpirationTime(TOKEN_LIFETIME)
+      .setIssuedAt(Math.floor(now / 1000))
+      .setExpirationTime(Math.floor(now / 1000) + TOKEN_LIFETIME_S)
       .sign(this.secret);
     // Opportunistic clean-up: logins are rare enough to carry it.
     await deleteExpiredSessions(this.db, now);
@@ -63,7 +65,7 @@ export class SessionService {
     const sessionId = await this.sessionIdOf(authorization);
     if (sessionId === undefined) return undefined;
     const session = await findLiveSession(this.db, sessionId);
-    const now = Date.now();
+    const now = this.clock.now();
     if (session === undefined || session.expiresAt <= now) return undefined;
     if (now - session.lastSeenAt >= TOUCH_INTERVAL_MS) await touchSession(this.db, sessionId, now, now + SESSION_IDLE_MS);
     return { sessionId, userId: session.userId, username: session.username, isAdmin: session.isAdmin };
@@ -73,9 +75,9 @@ export class SessionService {
     if (authorization === undefined || !authorization.startsWith(BEARER)) return undefined;
     const token = authorization.slice(BEARER.length).trim();
     const verified = this.verifiedTokens.get(token);
-    if (verified !== undefined && verified.expiresAt > Date.now()) return verified.sessionId;
+    if (verified !== undefined && verified.expiresAt > this.clock.now()) return verified.sessionId;
     try {
-      const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'], currentDate: new Date(this.clock.now()) });
       if (typeof payload.sid !== 'string') return undefined;
       if (this.verifiedTokens.size >= VERIFIED_TOKEN_CACHE_SIZE) {
         this.verifiedTokens.delete(this.verifiedTokens.keys().next().value as string);

@@ -27,7 +27,7 @@ const exportColumns: XlsxColumn<Dept>[] = [
 ];
 
 export const deptRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const depts = new DeptService(services.database.db);
+  const depts = new DeptService(services.database.db, services.clock);
 
   app.get(
     '/api/dept',

@@ -1,5 +1,6 @@
 import type { Dept, DeptCreate, DeptQuery, DeptTree, DeptUpdate } from '@cloud-classroom/shared/depts';
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
 import { dataScopesOf, withDescendants } from '../users/users.repo.js';
@@ -17,7 +18,10 @@ import {
 } from './depts.repo.js';
 
 export class DeptService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * One level of the department tree, or the departments matching a filter, within the caller's
@@ -85,7 +89,7 @@ export class DeptService {
   async create(dept: DeptCreate, by: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       if (dept.pid !== null) await requireParent(trx, dept.pid);
-      await insertDept(trx, dept, by, Date.now());
+      await insertDept(trx, dept, by, this.clock.now());
       if (dept.pid !== null) await recountChildren(trx, dept.pid);
     });
   }
@@ -100,7 +104,7 @@ export class DeptService {
         }
         await requireParent(trx, dept.pid);
       }
-      await updateDept(trx, dept.id, dept, by, Date.now());
+      await updateDept(trx, dept.id, dept, by, this.clock.now());
       for (const pid of new Set([current.pid, dept.pid])) if (pid !== null) await recountChildren(trx, pid);
     });
   }

@@ -34,7 +34,7 @@ const exportColumns: XlsxColumn<ExportRow>[] = [
 ];
 
 export const dictRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const dicts = new DictService(services.database.db);
+  const dicts = new DictService(services.database.db, services.clock);
 
   app.get(
     '/api/dict',

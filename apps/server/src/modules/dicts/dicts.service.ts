@@ -10,6 +10,7 @@ import type {
   DictUpdateBody,
 } from '@cloud-classroom/shared/dicts';
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/constraint-violation.js';
 import { HttpError } from '../../http/http-error.js';
@@ -37,7 +38,10 @@ export type DictWithDetails = Dict & { details: DictDetail[] };
 
 /** Dictionaries (named lists of label/value pairs) and their entries. */
 export class DictService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
 
   async page({ page, size, sort, blurry }: DictQuery): Promise<{ content: Dict[]; totalElements: number }> {
     const filter = { blurry };
@@ -65,7 +69,7 @@ export class DictService {
   async create({ name, description }: DictBody, by: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await assertNameFree(trx, name);
-      await insertDict(trx, { name, description: description ?? null }, stamp(by));
+      await insertDict(trx, { name, description: description ?? null }, stamp(by, this.clock.now()));
     });
   }
 
@@ -73,7 +77,7 @@ export class DictService {
     await this.db.transaction().execute(async (trx) => {
       await assertDictsExist(trx, [id], 404);
       await assertNameFree(trx, name, id);
-      await updateDict(trx, id, { name, description: description ?? null }, stamp(by));
+      await updateDict(trx, id, { name, description: description ?? null }, stamp(by, this.clock.now()));
     });
   }
 
@@ -102,7 +106,7 @@ export class DictService {
       this.db.transaction().execute(async (trx) => {
         await assertDictsExist(trx, [dict.id], 400);
         await assertValueFree(trx, dict.id, value);
-        await insertDictDetail(trx, { dictId: dict.id, label, labelEn, value, dictSort }, stamp(by));
+        await insertDictDetail(trx, { dictId: dict.id, label, labelEn, value, dictSort }, stamp(by, this.clock.now()));
       }),
     );
   }
@@ -113,7 +117,7 @@ export class DictService {
         if (!(await dictDetailExists(trx, id))) throw new HttpError(404, `id: no dictionary entry ${id}`);
         await assertDictsExist(trx, [dict.id], 400);
         await assertValueFree(trx, dict.id, value, id);
-        await updateDictDetail(trx, id, { dictId: dict.id, label, labelEn, value, dictSort }, stamp(by));
+        await updateDictDetail(trx, id, { dictId: dict.id, label, labelEn, value, dictSort }, stamp(by, this.clock.now()));
       }),
     );
   }
@@ -123,7 +127,7 @@ export class DictService {
   }
 }
 
-const stamp = (by: string): Stamp => ({ by, time: Date.now() });
+const stamp = (by: string, time: number): Stamp => ({ by, time });
 
 async function assertNameFree(db: Kysely<Database>, name: string, exceptId?: number): Promise<void> {
   const holder = await findDictIdByName(db, name);

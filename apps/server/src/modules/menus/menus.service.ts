@@ -7,6 +7,7 @@ import {
   type MenuRoute,
 } from '@cloud-classroom/shared/menus';
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
 import type { Principal } from '../auth/session.service.js';
@@ -121,7 +122,10 @@ function notFound(id: number): HttpError {
 }
 
 export class MenuService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
 
   /** Direct children of `pid`; 0 or none is the top level. */
   async lazy(pid: number | undefined): Promise<Menu[]> {
@@ -178,7 +182,7 @@ export class MenuService {
       await this.check(trx, input, await findMenuLinks(trx));
       // A menu's code reaches every role that holds the menu, so writing it is granting it.
       await requireGrantable(trx, principal, [input.permission], 'permission');
-      await insertMenu(trx, input, principal.username, Date.now());
+      await insertMenu(trx, input, principal.username, this.clock.now());
       if (input.pid !== null) await recountChildren(trx, [input.pid]);
     });
   }
@@ -200,7 +204,7 @@ export class MenuService {
       await this.check(trx, input, links, id);
       const codeChanged = before.permission !== input.permission;
       if (codeChanged) await requireGrantable(trx, principal, [input.permission], 'permission');
-      await updateMenu(trx, id, input, principal.username, Date.now());
+      await updateMenu(trx, id, input, principal.username, this.clock.now());
       const parents = [current.pid, input.pid].filter((pid): pid is number => pid !== null);
       await recountChildren(trx, [...new Set(parents)]);
       return codeChanged ? { permission: { from: before.permission, to: input.permission } } : {};

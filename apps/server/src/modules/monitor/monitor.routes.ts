@@ -4,7 +4,7 @@ import type { Services } from '../../services.js';
 import { MonitorService } from './monitor.service.js';
 
 export const monitorRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const monitor = new MonitorService(services.database, services.config.dataDir);
+  const monitor = new MonitorService(services.database, services.config.dataDir, services.clock);
 
   app.get(
     '/api/monitor',

@@ -3,6 +3,7 @@ import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { ServerMonitor, Usage } from '@cloud-classroom/shared/monitor';
+import type { Clock } from '../../clock.js';
 import type { AppDatabase } from '../../db/database.js';
 import { databaseFigures } from './monitor.repo.js';
 
@@ -112,6 +113,7 @@ export class MonitorService {
   constructor(
     private readonly database: AppDatabase,
     private readonly dataDir: string,
+    private readonly clock: Clock,
   ) {}
 
   async snapshot(): Promise<ServerMonitor> {
@@ -145,7 +147,7 @@ export class MonitorService {
         nodeVersion: process.version,
       },
       database: { dialect: this.database.dialect, version: figures.version, size: formatBytes(figures.size) },
-      time: formatDateTime(Date.now(), '{h}:{i}:{s}'),
+      time: formatDateTime(this.clock.now(), '{h}:{i}:{s}'),
     };
   }
 }

@@ -19,8 +19,8 @@ const exportColumns: XlsxColumn<OnlineSession>[] = [
 
 export const onlineRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const { db } = services.database;
-  const users = new UserService({ db, sessions: services.sessions, dataDir: services.config.dataDir });
-  const online = new OnlineService(db, services.sessions, users);
+  const users = new UserService({ db, sessions: services.sessions, dataDir: services.config.dataDir, clock: services.clock });
+  const online = new OnlineService(db, services.sessions, users, services.clock);
 
   app.get(
     '/auth/online',

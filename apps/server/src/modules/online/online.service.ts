@@ -1,5 +1,6 @@
 import type { OnlineQuery, OnlineSession } from '@cloud-classroom/shared/online';
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import type { Principal, SessionService } from '../auth/session.service.js';
 import type { UserService } from '../users/users.service.js';
@@ -13,10 +14,11 @@ export class OnlineService {
     private readonly db: Kysely<Database>,
     private readonly sessions: SessionService,
     private readonly users: UserService,
+    private readonly clock: Clock,
   ) {}
 
   async page(query: OnlineQuery): Promise<{ content: OnlineSession[]; totalElements: number }> {
-    const filter = { text: query.username, now: Date.now() };
+    const filter = { text: query.username, now: this.clock.now() };
     const [content, totalElements] = await Promise.all([
       findOnlineSessions(this.db, filter, query),
       countOnlineSessions(this.db, filter),
@@ -26,7 +28,7 @@ export class OnlineService {
 
   /** Every matching live session, unpaged, for the download. */
   async all(username: string | undefined): Promise<OnlineSession[]> {
-    return findOnlineSessions(this.db, { text: username, now: Date.now() });
+    return findOnlineSessions(this.db, { text: username, now: this.clock.now() });
   }
 
   /**

@@ -25,7 +25,7 @@ const exportColumns: XlsxColumn<Role>[] = [
 ];
 
 export const roleRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const roles = new RoleService(services.database.db);
+  const roles = new RoleService(services.database.db, services.clock);
 
   app.get(
     '/api/roles',

@@ -1,5 +1,6 @@
 import { MIN_ROLE_LEVEL, type Role, type RoleCreate, type RoleLevel, type RoleMenus, type RoleQuery, type RoleUpdate } from '@cloud-classroom/shared/roles';
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
 import type { Principal } from '../auth/session.service.js';
@@ -22,7 +23,10 @@ import {
 } from './roles.repo.js';
 
 export class RoleService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
 
   async list(query: RoleQuery): Promise<{ content: Role[]; totalElements: number }> {
     const { ids, total } = await findRoleIds(this.db, query, query);
@@ -50,7 +54,7 @@ export class RoleService {
       await requireReach(trx, principal, [role.level]);
       await requireFreeName(trx, role.name);
       const deptIds = await scopeDepts(trx, role);
-      const id = await insertRole(trx, role, principal.username, Date.now());
+      const id = await insertRole(trx, role, principal.username, this.clock.now());
       await replaceRoleDepts(trx, id, deptIds);
     });
   }
@@ -62,7 +66,7 @@ export class RoleService {
       await requireReach(trx, principal, [current.level, role.level]);
       await requireFreeName(trx, role.name, role.id);
       const deptIds = await scopeDepts(trx, role);
-      await updateRole(trx, role.id, role, principal.username, Date.now());
+      await updateRole(trx, role.id, role, principal.username, this.clock.now());
       await replaceRoleDepts(trx, role.id, deptIds);
     });
   }
@@ -80,7 +84,7 @@ export class RoleService {
       // Otherwise a holder of roles:edit could give their own role user:del, and so on.
       await requireGrantable(trx, principal, [...permissions.values()], 'menus');
       await replaceRoleMenus(trx, id, menuIds);
-      await touchRole(trx, id, principal.username, Date.now());
+      await touchRole(trx, id, principal.username, this.clock.now());
     });
   }
 

@@ -67,7 +67,7 @@ function inlineDisposition(name: string): string {
 }
 
 export const storageRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const storage = new StorageService(services.database.db, services.config.dataDir, app.log);
+  const storage = new StorageService(services.database.db, services.config.dataDir, app.log, services.clock);
   await acceptUploads(app, STORAGE_MAX_BYTES);
   // Only for reply.sendFile (ranges, ETag, conditional requests): the route below decides what may be served.
   await app.register(fastifyStatic, { serve: false });

@@ -16,6 +16,7 @@ import {
 } from '@cloud-classroom/shared/storage';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
 import { ContentCheck } from './file-content.js';
@@ -88,6 +89,7 @@ export class StorageService {
     private readonly db: Kysely<Database>,
     private readonly dataDir: string,
     private readonly log: FastifyBaseLogger,
+    private readonly clock: Clock,
   ) {}
 
   async page({ page, size, sort, blurry, createTime }: LocalStorageQuery): Promise<{ content: LocalStorage[]; totalElements: number }> {
@@ -114,7 +116,7 @@ export class StorageService {
       upload.content.destroy();
       throw new HttpError(400, `file: only ${rules.extensions.join(', ')} files are accepted`);
     }
-    const now = Date.now();
+    const now = this.clock.now();
     const relativePath = [FILES_FOLDER, formatDateTime(now, '{y}{m}'), `${crypto.randomBytes(16).toString('hex')}.${extension}`].join('/');
     const absolutePath = path.join(this.dataDir, relativePath);
     const check = new ContentCheck(extension, rules.maxBytes);
@@ -140,7 +142,7 @@ export class StorageService {
   }
 
   async rename({ id, name }: LocalStorageRename, by: string): Promise<void> {
-    if (!(await renameStoredFile(this.db, id, name, { by, time: Date.now() }))) {
+    if (!(await renameStoredFile(this.db, id, name, { by, time: this.clock.now() }))) {
       throw new HttpError(404, `id: no stored file ${id}`);
     }
   }

@@ -5,14 +5,17 @@ import { authInfoSchema } from '@cloud-classroom/shared/auth';
 import { AVATAR_MAX_BYTES, avatarResultSchema } from '@cloud-classroom/shared/users';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LOCK_AFTER_FAILURES } from '../auth/auth.service.js';
+import { SettableClock } from '../../clock.js';
+import { LOCK_AFTER_FAILURES, LOCK_MS } from '../auth/auth.service.js';
 import { buildTestApp, call as callApp, loginAs, TEST_PASSWORD } from '../../test/test-app.js';
 
 let app: FastifyInstance;
 let learner: string;
+let clock: SettableClock;
 
 beforeEach(async () => {
-  app = await buildTestApp();
+  clock = new SettableClock();
+  app = await buildTestApp({}, { clock });
   learner = await loginAs(app, 'learner1');
 });
 afterEach(async () => {
@@ -69,7 +72,7 @@ describe('PUT /api/users/center', () => {
 describe('POST /api/users/updatePass', () => {
   it('changes the password and ends every other session of the user, keeping this one', async () => {
     const other = await loginAs(app, 'learner1');
-    const before = (await app.services.database.db.selectFrom('sys_user').select('pwd_reset_time').where('username', '=', 'learner1').executeTakeFirstOrThrow()).pwd_reset_time;
+    clock.advance(60_000);
     const response = await call('POST', '/api/users/updatePass', learner, { oldPass: TEST_PASSWORD, newPass: 'a-new-password' });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.body).toBe('');
@@ -82,7 +85,7 @@ describe('POST /api/users/updatePass', () => {
       .select(['pwd_reset_time', 'password_hash'])
       .where('username', '=', 'learner1')
       .executeTakeFirstOrThrow();
-    expect(row.pwd_reset_time).toBeGreaterThanOrEqual(before ?? 0);
+    expect(row.pwd_reset_time).toBe(clock.now());
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
   });
 
@@ -117,8 +120,11 @@ describe('POST /api/users/updatePass', () => {
     const learner2 = await loginAs(app, 'learner2');
     expect((await call('POST', '/api/users/updatePass', learner2, wrong)).statusCode).toBe(400);
 
-    // Once the lock is over, the right password works again and clears the count.
-    await app.services.database.db.updateTable('sys_login_throttle').set({ locked_until: Date.now() - 1 }).where('locked_until', 'is not', null).execute();
+    // Locked to the last millisecond; once the lock is over, the right password works again and clears the count.
+    clock.advance(LOCK_MS - 1);
+    const lastMoment = await call('POST', '/api/users/updatePass', learner, { oldPass: TEST_PASSWORD, newPass: 'a-new-password' });
+    expect(lastMoment.json().message).toBe('oldPass: too many wrong passwords; try again in 1 minute');
+    clock.advance(1);
     const changed = await call('POST', '/api/users/updatePass', learner, { oldPass: TEST_PASSWORD, newPass: 'a-new-password' });
     expect(changed.statusCode, changed.body).toBe(200);
     const again: number[] = [];

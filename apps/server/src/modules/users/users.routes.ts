@@ -59,7 +59,7 @@ async function avatarBytes(request: FastifyRequest): Promise<Buffer> {
 }
 
 export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const users = new UserService({ db: services.database.db, sessions: services.sessions, dataDir: services.config.dataDir });
+  const users = new UserService({ db: services.database.db, sessions: services.sessions, dataDir: services.config.dataDir, clock: services.clock });
   await acceptUploads(app, AVATAR_MAX_BYTES);
 
   app.get(

@@ -12,6 +12,7 @@ import {
 } from '@cloud-classroom/shared/users';
 import { hash, verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
 import { clearFailures, usernameThrottleKey } from '../auth/login-throttle.repo.js';
@@ -39,7 +40,7 @@ import {
 } from './users.repo.js';
 import { changed, created } from '../../db/audit-columns.js';
 
-export type UserServiceOptions = { db: Kysely<Database>; sessions: SessionService; dataDir: string };
+export type UserServiceOptions = { db: Kysely<Database>; sessions: SessionService; dataDir: string; clock: Clock };
 
 /** 96 random bits, typeable: what a new or reset account gets when nobody chose a password. */
 const generatePassword = () => crypto.randomBytes(12).toString('base64url');
@@ -74,7 +75,7 @@ export class UserService {
     await this.checkDept(caller, body.dept.id);
     await this.checkUnique(body);
     const password = generatePassword();
-    const now = Date.now();
+    const now = this.options.clock.now();
     await insertUser(
       this.options.db,
       {
@@ -103,7 +104,7 @@ export class UserService {
     await updateUser(
       this.options.db,
       body.id,
-      { ...this.columnsOf(body), ...changed(caller.username, Date.now()) },
+      { ...this.columnsOf(body), ...changed(caller.username, this.options.clock.now()) },
       roleIds,
     );
     if (!body.enabled) await this.options.sessions.endAllOf([body.id], 'disabled');
@@ -130,7 +131,7 @@ export class UserService {
     await this.checkCanManage(caller, targets);
     const passwords = targets.map((target) => ({ id: target.id, username: target.username, password: body.password ?? generatePassword() }));
     const hashes = await Promise.all(passwords.map(async ({ id, password }) => ({ id, passwordHash: await hash(password) })));
-    const now = Date.now();
+    const now = this.options.clock.now();
     await setPasswordHashes(this.options.db, hashes, { pwd_reset_time: now, ...changed(caller.username, now) });
     // The caller's own session survives when they are among the users reset.
     await this.options.sessions.endAllOf(
@@ -151,7 +152,7 @@ export class UserService {
     const user = await findLoginCandidate(this.options.db, username);
     if (user === undefined) throw new HttpError(404, `no user named '${username}'`);
     const chosen = password ?? generatePassword();
-    const now = Date.now();
+    const now = this.options.clock.now();
     await setPasswordHashes(this.options.db, [{ id: user.id, passwordHash: await hash(chosen) }], {
       pwd_reset_time: now,
       ...changed('system', now),
@@ -171,13 +172,13 @@ export class UserService {
       gender: body.gender,
       phone: body.phone,
       email: body.email,
-      ...changed(caller.username, Date.now()),
+      ...changed(caller.username, this.options.clock.now()),
     });
   }
 
   /** Ends every other session of the user: whoever else holds one must log in with the new password. */
   async changePassword(caller: Principal, body: UpdatePassword): Promise<void> {
-    const now = Date.now();
+    const now = this.options.clock.now();
     await this.passwordChanges.check(caller.userId, now);
     const current = await findPasswordHash(this.options.db, caller.userId);
     if (current === undefined || !(await verify(current, body.oldPass))) return this.passwordChanges.failed(caller.userId, now);
@@ -196,7 +197,7 @@ export class UserService {
     const [me] = await findUserRefs(this.options.db, [caller.userId]);
     const name = await saveAvatar(this.options.dataDir, bytes, kind);
     try {
-      await updateUser(this.options.db, caller.userId, { avatar_name: name, ...changed(caller.username, Date.now()) });
+      await updateUser(this.options.db, caller.userId, { avatar_name: name, ...changed(caller.username, this.options.clock.now()) });
     } catch (error) {
       await removeAvatar(this.options.dataDir, name);
       throw error;
