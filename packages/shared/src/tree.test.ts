@@ -8,6 +8,7 @@ import {
   flattenTree,
   linksOf,
   mapTree,
+  openedTo,
   parentKeys,
   walkTree,
   withLoadedChildren,
@@ -98,6 +99,19 @@ describe('ancestorIds', () => {
     { id: 99, ids: [] },
   ])('of $id is $ids', ({ id, ids }) => {
     expect(ancestorIds(ROWS, id)).toEqual(ids);
+  });
+});
+
+describe('openedTo', () => {
+  it.each([
+    { ids: [4], shown: [1, 2, 3, 4, 6] },
+    { ids: [5], shown: [1, 2, 3, 5, 6] },
+    { ids: [1], shown: [1, 6] },
+    { ids: [4, 7], shown: [1, 2, 3, 4, 6, 7] },
+    { ids: [], shown: [] },
+    { ids: [99], shown: [] },
+  ])('down to $ids shows $shown', ({ ids, shown }) => {
+    expect([...openedTo(ROWS, ids)].sort((a, b) => a - b)).toEqual(shown);
   });
 });
 

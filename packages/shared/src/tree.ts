@@ -64,6 +64,25 @@ export function ancestorIds(rows: readonly TreeLink[], id: number): number[] {
   return ancestors;
 }
 
+/**
+ * What a tree opened down to `ids` shows (a parent picker opening on the current parents): the
+ * siblings of each of them and of each of their ancestors, up to the top level. Ids no row has
+ * show nothing.
+ */
+export function openedTo(rows: readonly TreeLink[], ids: Iterable<number>): Set<number> {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const children = childrenByParent(rows);
+  const shown = new Set<number>();
+  for (const id of ids) {
+    const climbed = new Set<number>();
+    for (let row = byId.get(id); row !== undefined && !climbed.has(row.id); row = row.pid === null ? undefined : byId.get(row.pid)) {
+      climbed.add(row.id);
+      for (const sibling of children.get(row.pid) ?? []) shown.add(sibling.id);
+    }
+  }
+  return shown;
+}
+
 /** Visits every node, parents before their children, with its parent and depth (0 at the top). */
 export function walkTree<T extends Nested<T>>(nodes: readonly T[], visit: (node: T, parent: T | undefined, depth: number) => void): void {
   const walk = (level: readonly T[], parent: T | undefined, depth: number) => {

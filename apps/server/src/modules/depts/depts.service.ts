@@ -1,6 +1,6 @@
 import type { Dept, DeptCreate, DeptQuery, DeptTree, DeptUpdate } from '@cloud-classroom/shared/depts';
 import type { Page } from '@cloud-classroom/shared/http';
-import { buildTree, childrenByParent } from '@cloud-classroom/shared/tree';
+import { buildTree, childrenByParent, descendantIds, openedTo } from '@cloud-classroom/shared/tree';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
@@ -53,17 +53,8 @@ export class DeptService {
     if (missing !== undefined) throw new HttpError(404, `department ${missing} not found`);
     const childrenOf = childrenByParent(links);
 
-    const shown = new Set<number>();
-    for (const id of ids) {
-      const climbed = new Set<number>();
-      let dept = byId.get(id);
-      while (dept !== undefined && !climbed.has(dept.id)) {
-        climbed.add(dept.id);
-        for (const sibling of childrenOf.get(dept.pid) ?? []) shown.add(sibling.id);
-        dept = dept.pid === null ? undefined : byId.get(dept.pid);
-      }
-    }
-    const removed = new Set(exclude ? await withDescendants(this.db, ids) : []);
+    const shown = openedTo(links, ids);
+    const removed = new Set(exclude ? descendantIds(links, ids) : []);
     const scope = new Set(await dataScopesOf(this.db, userId));
     const kept = [...shown].filter((id) => !removed.has(id) && (scope.size === 0 || scope.has(id)));
 

@@ -6,7 +6,7 @@ import {
   type MenuQuery,
   type MenuRoute,
 } from '@cloud-classroom/shared/menus';
-import { buildTree, childrenByParent, descendantIds, type TreeLink } from '@cloud-classroom/shared/tree';
+import { buildTree, childrenByParent, descendantIds, openedTo, type TreeLink } from '@cloud-classroom/shared/tree';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
@@ -110,20 +110,12 @@ export class MenuService {
   async superior(ids: readonly number[]): Promise<Menu[]> {
     if (ids.length === 0) return findMenus(this.db, { pid: null });
     const all = await findMenus(this.db, {});
-    const byId = new Map(all.map((menu) => [menu.id, menu]));
-    const children = childrenByParent(all);
-    const picked = new Set<Menu>();
-    for (const id of ids) {
-      let menu = byId.get(id);
-      if (menu === undefined) throw notFound(id);
-      while (menu !== undefined) {
-        for (const sibling of children.get(menu.pid) ?? []) picked.add(sibling);
-        menu = menu.pid === null ? undefined : byId.get(menu.pid);
-      }
-    }
+    const missing = ids.find((id) => !all.some((menu) => menu.id === id));
+    if (missing !== undefined) throw notFound(missing);
+    const picked = openedTo(all, ids);
     const excluded = new Set(ids);
     return buildTree(
-      all.filter((menu) => picked.has(menu) && !excluded.has(menu.id)),
+      all.filter((menu) => picked.has(menu.id) && !excluded.has(menu.id)),
       { orphans: 'drop' },
     );
   }
