@@ -153,6 +153,11 @@ describe('paginate', () => {
     },
   );
 
+  it('refuses a direction other than asc or desc', async () => {
+    const error = await refusal({ sort: [{ field: 'name', direction: 'sideways' as 'asc' }] });
+    expect(error.message).toBe('sort: expected name,asc or name,desc');
+  });
+
   it('counts the rows the filters match, not the rows of the page', async () => {
     const filtered = dicts().where(contains(['name'], 'O'));
     const page = await paginate(filtered, (query) => query.select(['id', 'name']), ORDERING, {

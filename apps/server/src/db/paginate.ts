@@ -80,6 +80,8 @@ function orderOf<Field extends string>(ordering: Ordering<Field>, sort: readonly
   const asked = sort.map(({ field, direction }) => {
     const column = Object.hasOwn(sortable, field) ? sortable[field] : undefined;
     if (column === undefined) throw invalidInput(`sort: cannot sort by ${field}; use one of ${Object.keys(sortable).join(', ')}`);
+    // The query schemas allow only these two; a caller that skipped them must not reach the SQL either.
+    if (direction !== 'asc' && direction !== 'desc') throw invalidInput(`sort: expected ${field},asc or ${field},desc`);
     return [column, direction, nullable.includes(field)] as const;
   });
   const base = asked.length > 0 ? asked : (ordering.byDefault ?? []).map(([column, direction]) => [column, direction, false] as const);
