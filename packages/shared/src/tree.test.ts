@@ -164,14 +164,14 @@ describe('nested trees', () => {
     expect(shape(filterTree(tree, (node) => node.id !== drop))).toBe(want);
   });
 
-  it.each([
+  it.each<{ loaded: Record<number, number[]>; roots?: Shape[]; tree: string }>([
     { loaded: {}, tree: '1 6' },
     { loaded: { 1: [2, 3] }, tree: '1(2 3) 6' },
     { loaded: { 1: [2, 3], 2: [4] }, tree: '1(2(4) 3) 6' },
     // A node that has children of its own keeps them.
     { loaded: { 1: [2, 3], 2: [4] }, roots: [{ id: 1, children: [{ id: 9 }] }, { id: 6 }], tree: '1(9) 6' },
   ])('fills in loaded levels: $tree', ({ loaded, roots, tree: want }) => {
-    const levels = new Map(Object.entries(loaded).map(([id, ids]) => [Number(id), ids.map((child) => ({ id: child }))]));
+    const levels = new Map(Object.entries(loaded).map(([id, ids]) => [Number(id), ids.map((child): Shape => ({ id: child }))]));
     const nodes: Shape[] = roots ?? [{ id: 1 }, { id: 6 }];
     expect(shape(withLoadedChildren(nodes, (node) => levels.get(node.id)))).toBe(want);
   });
