@@ -1,10 +1,12 @@
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, expectTypeOf } from 'vitest';
 import { z } from 'zod';
 import {
   createTimeRangeSchema,
   errorBodySchema,
   healthSchema,
+  mapPage,
   pageOf,
+  type Page,
   pageQuerySchema,
   queryFlagSchema,
   REQUIRED,
@@ -137,6 +139,16 @@ describe('pageOf', () => {
     [{ totalElements: 0 }, false],
   ])('%j -> %s', (input, expected) => {
     expect(pageOfNames.safeParse(input).success).toBe(expected);
+  });
+
+  it('describes a Page of its items', () => {
+    expectTypeOf<z.output<typeof pageOfNames>>().toEqualTypeOf<Page<{ name: string }>>();
+  });
+});
+
+describe('mapPage', () => {
+  it('turns each row and keeps the total', () => {
+    expect(mapPage({ content: [1, 2], totalElements: 41 }, (n) => `#${n}`)).toEqual({ content: ['#1', '#2'], totalElements: 41 });
   });
 });
 

@@ -18,10 +18,13 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 const sortOrder = z.string().regex(/^\w+(?:\.\w+)*,(?:asc|desc)$/, "expected 'field,asc' or 'field,desc'");
 
+/** The most rows one page may hold (eladmin's clients ask for 9999 to mean "all"). */
+export const MAX_PAGE_SIZE = 9999;
+
 // Query strings carry numbers as text, and a repeated ?sort= arrives as an array while a single one is a string.
 export const pageQuerySchema = z.object({
   page: z.coerce.number().int().min(0).default(0),
-  size: z.coerce.number().int().min(1).max(9999).default(10),
+  size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(10),
   sort: z.union([sortOrder.transform((order) => [order]), z.array(sortOrder)]).default([]),
 });
 export type PageQuery = z.output<typeof pageQuerySchema>;
@@ -63,6 +66,15 @@ export type TimeRange = z.output<typeof createTimeRangeSchema>;
 /** Query strings carry flags as the words 'true' and 'false'. */
 export const queryFlagSchema = z.enum(['true', 'false']).transform((value) => value === 'true');
 
+/** One page of a list, as eladmin answers it: the page's rows and how many rows the whole list has. */
+export type Page<T> = { content: T[]; totalElements: number };
+
+/** The page with each row turned into another shape (a table row into what the wire shows). */
+export function mapPage<T, U>(page: Page<T>, map: (row: T) => U): Page<U> {
+  return { content: page.content.map(map), totalElements: page.totalElements };
+}
+
+/** The schema of a page of `item`s; its output is `Page<z.infer<typeof item>>`. */
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({
     content: z.array(item),

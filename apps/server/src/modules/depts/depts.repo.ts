@@ -1,8 +1,10 @@
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { DEPT_SORT_FIELDS, Dept, DeptQuery } from '@cloud-classroom/shared/depts';
-import type { TimeRange } from '@cloud-classroom/shared/http';
+import { mapPage, type Page, type TimeRange } from '@cloud-classroom/shared/http';
 import type { Kysely, Selectable } from 'kysely';
-import { contains, countRows, within } from '../../db/list-filters.js';
+import { contains, within } from '../../db/list-filters.js';
+import { paginate, type Ordering } from '../../db/paginate.js';
+import { recountSubCounts } from '../../db/sub-count.js';
 import type { Database, DeptTable } from '../../db/schema.js';
 import { changed, created } from '../../db/audit-columns.js';
 
@@ -18,14 +20,23 @@ export type DeptFilter = {
 
 export type DeptLink = { id: number; pid: number | null };
 
-const SORT_COLUMNS = {
-  id: 'id',
-  name: 'name',
-  deptSort: 'dept_sort',
-  enabled: 'enabled',
-  createTime: 'create_time',
-  updateTime: 'update_time',
-} as const satisfies Record<(typeof DEPT_SORT_FIELDS)[number], keyof DeptTable>;
+type DeptSortField = (typeof DEPT_SORT_FIELDS)[number];
+
+/** By deptSort after the asked order. */
+const ORDERING: Ordering<DeptSortField> = {
+  sortable: {
+    id: 'id',
+    name: 'name',
+    deptSort: 'dept_sort',
+    enabled: 'enabled',
+    createTime: 'create_time',
+    updateTime: 'update_time',
+  } satisfies Record<DeptSortField, keyof DeptTable>,
+  tiebreak: [
+    ['dept_sort', 'asc'],
+    ['id', 'asc'],
+  ],
+};
 
 /** `hasChildren` and `leaf` say the same as `subCount`, for tree widgets that read one or the other. */
 export function withSubCount(dept: Dept, subCount: number): Dept {
@@ -65,23 +76,8 @@ function filtered(db: Kysely<Database>, filter: DeptFilter) {
 }
 
 /** The matching departments, sorted (by deptSort by default), one page of them when `page` is given. */
-export async function findDepts(
-  db: Kysely<Database>,
-  filter: DeptFilter,
-  page?: Pick<DeptQuery, 'page' | 'size' | 'sort'>,
-): Promise<{ content: Dept[]; totalElements: number }> {
-  let query = filtered(db, filter).selectAll();
-  for (const { field, direction } of page?.sort ?? []) query = query.orderBy(SORT_COLUMNS[field], direction);
-  query = query.orderBy('dept_sort').orderBy('id');
-  if (page === undefined) {
-    const content = (await query.execute()).map(toDept);
-    return { content, totalElements: content.length };
-  }
-  const [rows, totalElements] = await Promise.all([
-    query.limit(page.size).offset(page.page * page.size).execute(),
-    countRows(filtered(db, filter)),
-  ]);
-  return { content: rows.map(toDept), totalElements };
+export async function findDepts(db: Kysely<Database>, filter: DeptFilter, page?: Pick<DeptQuery, 'page' | 'size' | 'sort'>): Promise<Page<Dept>> {
+  return mapPage(await paginate(filtered(db, filter), (query) => query.selectAll(), ORDERING, page ?? {}), toDept);
 }
 
 /** Every department's place in the tree, or only those of `ids`. */
@@ -125,13 +121,7 @@ export async function updateDept(db: Kysely<Database>, id: number, dept: DeptVal
 
 /** Sets a department's subCount from the rows that really sit below it. */
 export async function recountChildren(db: Kysely<Database>, id: number): Promise<void> {
-  await db
-    .updateTable('sys_dept')
-    .set((eb) => ({
-      sub_count: eb.selectFrom('sys_dept as child').select((inner) => inner.fn.countAll<number>().as('n')).where('child.pid', '=', id),
-    }))
-    .where('id', '=', id)
-    .execute();
+  await recountSubCounts(db, 'sys_dept', [id]);
 }
 
 /** How many users, and how many roles' custom scopes, point at these departments. */

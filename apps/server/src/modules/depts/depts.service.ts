@@ -1,4 +1,6 @@
 import type { Dept, DeptCreate, DeptQuery, DeptTree, DeptUpdate } from '@cloud-classroom/shared/depts';
+import type { Page } from '@cloud-classroom/shared/http';
+import { buildTree, childrenByParent, descendantIds, openedTo } from '@cloud-classroom/shared/tree';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -28,7 +30,7 @@ export class DeptService {
    * data scope. With neither a parent nor a filter the answer is the top of what the caller may
    * see: the top level for an unrestricted caller, else the highest departments of their scope.
    */
-  async list(query: DeptQuery, userId: number): Promise<{ content: Dept[]; totalElements: number }> {
+  async list(query: DeptQuery, userId: number): Promise<Page<Dept>> {
     const scope = await dataScopesOf(this.db, userId);
     const filter = filterOf(query, scope);
     const browsing = query.pid === undefined && !query.name && query.enabled === undefined && query.createTime === undefined;
@@ -53,37 +55,20 @@ export class DeptService {
     const byId = new Map(links.map((link) => [link.id, link]));
     const missing = ids.find((id) => !byId.has(id));
     if (missing !== undefined) throw new HttpError(404, `department ${missing} not found`);
-    const childrenOf = new Map<number | null, number[]>();
-    for (const link of links) childrenOf.set(link.pid, [...(childrenOf.get(link.pid) ?? []), link.id]);
+    const childrenOf = childrenByParent(links);
 
-    const shown = new Set<number>();
-    for (const id of ids) {
-      const climbed = new Set<number>();
-      let dept = byId.get(id);
-      while (dept !== undefined && !climbed.has(dept.id)) {
-        climbed.add(dept.id);
-        for (const sibling of childrenOf.get(dept.pid) ?? []) shown.add(sibling);
-        dept = dept.pid === null ? undefined : byId.get(dept.pid);
-      }
-    }
-    const removed = new Set(exclude ? await withDescendants(this.db, ids) : []);
+    const shown = openedTo(links, ids);
+    const removed = new Set(exclude ? descendantIds(links, ids) : []);
     const scope = new Set(await dataScopesOf(this.db, userId));
     const kept = [...shown].filter((id) => !removed.has(id) && (scope.size === 0 || scope.has(id)));
 
     const { content } = await findDepts(this.db, { ids: kept });
-    const nodes = new Map<number, DeptTree>(
+    return buildTree(
       content.map((dept) => {
-        const hidden = (childrenOf.get(dept.id) ?? []).filter((child) => removed.has(child)).length;
-        return [dept.id, hidden === 0 ? dept : withSubCount(dept, dept.subCount - hidden)];
+        const hidden = (childrenOf.get(dept.id) ?? []).filter((child) => removed.has(child.id)).length;
+        return hidden === 0 ? dept : withSubCount(dept, dept.subCount - hidden);
       }),
     );
-    const roots: DeptTree[] = [];
-    for (const node of nodes.values()) {
-      const parent = node.pid === null ? undefined : nodes.get(node.pid);
-      if (parent === undefined) roots.push(node);
-      else parent.children = [...(parent.children ?? []), node];
-    }
-    return roots;
   }
 
   async create(dept: DeptCreate, by: string): Promise<void> {

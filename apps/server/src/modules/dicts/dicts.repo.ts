@@ -1,30 +1,44 @@
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { DICT_DETAIL_SORT_FIELDS, DICT_SORT_FIELDS, Dict, DictDetail } from '@cloud-classroom/shared/dicts';
-import type { SortOrder } from '@cloud-classroom/shared/http';
+import { mapPage, type Page } from '@cloud-classroom/shared/http';
 import type { Kysely, Selectable } from 'kysely';
-import { contains, countRows } from '../../db/list-filters.js';
+import { contains } from '../../db/list-filters.js';
+import { paginate, type ListRequest, type Ordering } from '../../db/paginate.js';
 import type { Database, DictDetailTable, DictTable } from '../../db/schema.js';
 import { changed, created } from '../../db/audit-columns.js';
 
-export type Paging = { page: number; size: number };
 export type Stamp = { by: string; time: number };
 
-const DICT_COLUMNS = {
-  id: 'id',
-  name: 'name',
-  description: 'description',
-  createTime: 'create_time',
-  updateTime: 'update_time',
-} as const satisfies Record<(typeof DICT_SORT_FIELDS)[number], keyof DictTable>;
+type DictSortField = (typeof DICT_SORT_FIELDS)[number];
+type DetailSortField = (typeof DICT_DETAIL_SORT_FIELDS)[number];
 
-const DETAIL_COLUMNS = {
-  id: 'id',
-  label: 'label',
-  value: 'value',
-  dictSort: 'dict_sort',
-  createTime: 'create_time',
-  updateTime: 'update_time',
-} as const satisfies Record<(typeof DICT_DETAIL_SORT_FIELDS)[number], keyof DictDetailTable>;
+/** Newest first unless asked otherwise. */
+const DICT_ORDERING: Ordering<DictSortField> = {
+  sortable: {
+    id: 'id',
+    name: 'name',
+    description: 'description',
+    createTime: 'create_time',
+    updateTime: 'update_time',
+  } satisfies Record<DictSortField, keyof DictTable>,
+  nullable: ['description'],
+  byDefault: [['id', 'desc']],
+  tiebreak: [['id', 'asc']],
+};
+
+/** By dictSort unless asked otherwise. */
+const DETAIL_ORDERING: Ordering<DetailSortField> = {
+  sortable: {
+    id: 'id',
+    label: 'label',
+    value: 'value',
+    dictSort: 'dict_sort',
+    createTime: 'create_time',
+    updateTime: 'update_time',
+  } satisfies Record<DetailSortField, keyof DictDetailTable>,
+  byDefault: [['dict_sort', 'asc']],
+  tiebreak: [['id', 'asc']],
+};
 
 const auditDto = (row: Selectable<DictTable> | Selectable<DictDetailTable>) => ({
   createBy: row.create_by,
@@ -58,24 +72,9 @@ function dictsMatching(db: Kysely<Database>, { blurry }: DictFilter) {
   return query;
 }
 
-/** Dictionaries matching the filter in the given order (id descending by default); one page of them when paged. */
-export async function findDicts(
-  db: Kysely<Database>,
-  filter: DictFilter,
-  sort: readonly SortOrder<keyof typeof DICT_COLUMNS>[],
-  paging?: Paging,
-): Promise<Dict[]> {
-  let query = dictsMatching(db, filter).selectAll();
-  for (const { field, direction } of sort.length === 0 ? [{ field: 'id', direction: 'desc' } as const] : sort) {
-    query = query.orderBy(DICT_COLUMNS[field], direction);
-  }
-  query = query.orderBy('id');
-  if (paging !== undefined) query = query.limit(paging.size).offset(paging.page * paging.size);
-  return (await query.execute()).map(toDict);
-}
-
-export async function countDicts(db: Kysely<Database>, filter: DictFilter): Promise<number> {
-  return countRows(dictsMatching(db, filter));
+/** Dictionaries matching the filter in the asked order; one page of them when paged, else all. */
+export async function findDicts(db: Kysely<Database>, filter: DictFilter, request: ListRequest): Promise<Page<Dict>> {
+  return mapPage(await paginate(dictsMatching(db, filter), (query) => query.selectAll(), DICT_ORDERING, request), toDict);
 }
 
 export async function findDictIdByName(db: Kysely<Database>, name: string): Promise<number | undefined> {
@@ -119,23 +118,9 @@ function detailsMatching(db: Kysely<Database>, { dictName, label }: DictDetailFi
   return query;
 }
 
-/** One dictionary's entries in the given order (dictSort ascending by default). */
-export async function findDictDetails(
-  db: Kysely<Database>,
-  filter: DictDetailFilter,
-  sort: readonly SortOrder<keyof typeof DETAIL_COLUMNS>[],
-  paging: Paging,
-): Promise<DictDetail[]> {
-  let query = detailsMatching(db, filter).selectAll();
-  for (const { field, direction } of sort.length === 0 ? [{ field: 'dictSort', direction: 'asc' } as const] : sort) {
-    query = query.orderBy(DETAIL_COLUMNS[field], direction);
-  }
-  const rows = await query.orderBy('id').limit(paging.size).offset(paging.page * paging.size).execute();
-  return rows.map(toDetail);
-}
-
-export async function countDictDetails(db: Kysely<Database>, filter: DictDetailFilter): Promise<number> {
-  return countRows(detailsMatching(db, filter));
+/** One page of a dictionary's entries in the asked order. */
+export async function findDictDetails(db: Kysely<Database>, filter: DictDetailFilter, request: ListRequest): Promise<Page<DictDetail>> {
+  return mapPage(await paginate(detailsMatching(db, filter), (query) => query.selectAll(), DETAIL_ORDERING, request), toDetail);
 }
 
 /** The entries of each named dictionary, by dictSort; a name without a dictionary gets an empty list. */

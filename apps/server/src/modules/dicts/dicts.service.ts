@@ -9,14 +9,13 @@ import type {
   DictQuery,
   DictUpdateBody,
 } from '@cloud-classroom/shared/dicts';
+import type { Page } from '@cloud-classroom/shared/http';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/constraint-violation.js';
 import { HttpError } from '../../http/http-error.js';
 import {
-  countDictDetails,
-  countDicts,
   deleteDictDetail,
   deleteDicts,
   dictDetailExists,
@@ -43,22 +42,17 @@ export class DictService {
     private readonly clock: Clock,
   ) {}
 
-  async page({ page, size, sort, blurry }: DictQuery): Promise<{ content: Dict[]; totalElements: number }> {
-    const filter = { blurry };
-    const [content, totalElements] = await Promise.all([
-      findDicts(this.db, filter, sort, { page, size }),
-      countDicts(this.db, filter),
-    ]);
-    return { content, totalElements };
+  async page({ page, size, sort, blurry }: DictQuery): Promise<Page<Dict>> {
+    return findDicts(this.db, { blurry }, { page, size, sort });
   }
 
   async all(): Promise<Dict[]> {
-    return findDicts(this.db, {}, []);
+    return (await findDicts(this.db, {}, {})).content;
   }
 
   /** Every dictionary the list's filters match, each with its entries. */
   async export({ sort, blurry }: DictQuery): Promise<DictWithDetails[]> {
-    const dicts = await findDicts(this.db, { blurry }, sort);
+    const dicts = (await findDicts(this.db, { blurry }, { sort })).content;
     const details = await findDictDetailsOf(
       this.db,
       dicts.map((dict) => dict.id),
@@ -88,13 +82,8 @@ export class DictService {
     });
   }
 
-  async detailPage({ page, size, sort, dictName, label }: DictDetailQuery): Promise<{ content: DictDetail[]; totalElements: number }> {
-    const filter = { dictName, label };
-    const [content, totalElements] = await Promise.all([
-      findDictDetails(this.db, filter, sort, { page, size }),
-      countDictDetails(this.db, filter),
-    ]);
-    return { content, totalElements };
+  async detailPage({ page, size, sort, dictName, label }: DictDetailQuery): Promise<Page<DictDetail>> {
+    return findDictDetails(this.db, { dictName, label }, { page, size, sort });
   }
 
   async detailMap(names: readonly string[]): Promise<DictDetailMap> {

@@ -1,26 +1,34 @@
 import { formatDateTime } from '@cloud-classroom/shared/display';
-import type { TimeRange } from '@cloud-classroom/shared/http';
+import { mapPage, type Page, type TimeRange } from '@cloud-classroom/shared/http';
 import type { Log, LogQuery, LogType } from '@cloud-classroom/shared/logs';
 import type { Insertable, Kysely } from 'kysely';
-import { contains, countRows, within } from '../../db/list-filters.js';
+import { contains, within } from '../../db/list-filters.js';
+import { paginate, type ListRequest, type Ordering } from '../../db/paginate.js';
 import type { Database, LogTable } from '../../db/schema.js';
 
 export async function insertLog(db: Kysely<Database>, entry: Insertable<LogTable>): Promise<void> {
   await db.insertInto('sys_log').values(entry).execute();
 }
 
-const LOG_COLUMNS = {
-  id: 'id',
-  username: 'username',
-  description: 'description',
-  method: 'method',
-  logType: 'log_type',
-  status: 'status',
-  requestIp: 'request_ip',
-  browser: 'browser',
-  time: 'time',
-  createTime: 'create_time',
-} as const satisfies Record<LogQuery['sort'][number]['field'], keyof LogTable>;
+type LogSortField = LogQuery['sort'][number]['field'];
+
+/** Newest first after the asked order. */
+const ORDERING: Ordering<LogSortField> = {
+  sortable: {
+    id: 'id',
+    username: 'username',
+    description: 'description',
+    method: 'method',
+    logType: 'log_type',
+    status: 'status',
+    requestIp: 'request_ip',
+    browser: 'browser',
+    time: 'time',
+    createTime: 'create_time',
+  } satisfies Record<LogSortField, keyof LogTable>,
+  nullable: ['username', 'requestIp', 'browser'],
+  tiebreak: [['id', 'desc']],
+};
 
 export type LogFilter = {
   logType: LogType;
@@ -38,32 +46,17 @@ function logsMatching(db: Kysely<Database>, { logType, username, blurry, createT
   return query;
 }
 
-/** Entries matching the filter in the given order (newest first by default); one page of them when paged. */
-export async function findLogs(
-  db: Kysely<Database>,
-  filter: LogFilter,
-  sort: LogQuery['sort'],
-  paging?: { page: number; size: number },
-): Promise<Log[]> {
+/** Entries matching the filter in the asked order; one page of them when paged, else all. */
+export async function findLogs(db: Kysely<Database>, filter: LogFilter, request: ListRequest): Promise<Page<Log>> {
   // The stack trace stays out of lists: it can be long, and only administrators read it.
-  let query = logsMatching(db, filter).select([
-    'id',
-    'username',
-    'description',
-    'method',
-    'params',
-    'log_type',
-    'status',
-    'request_ip',
-    'browser',
-    'time',
-    'create_time',
-  ]);
-  for (const { field, direction } of sort) query = query.orderBy(LOG_COLUMNS[field], direction);
-  query = query.orderBy('id', 'desc');
-  if (paging !== undefined) query = query.limit(paging.size).offset(paging.page * paging.size);
-  const rows = await query.execute();
-  return rows.map((row) => ({
+  const page = await paginate(
+    logsMatching(db, filter),
+    (query) =>
+      query.select(['id', 'username', 'description', 'method', 'params', 'log_type', 'status', 'request_ip', 'browser', 'time', 'create_time']),
+    ORDERING,
+    request,
+  );
+  return mapPage(page, (row) => ({
     id: row.id,
     username: row.username,
     description: row.description,
@@ -76,10 +69,6 @@ export async function findLogs(
     time: row.time,
     createTime: formatDateTime(row.create_time),
   }));
-}
-
-export async function countLogs(db: Kysely<Database>, filter: LogFilter): Promise<number> {
-  return countRows(logsMatching(db, filter));
 }
 
 /** The stack trace of an ERROR entry: undefined when there is no such entry, null when none was kept. */

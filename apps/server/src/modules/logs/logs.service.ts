@@ -1,8 +1,9 @@
 import type { Log, LogException, LogQuery, LogType } from '@cloud-classroom/shared/logs';
+import type { Page } from '@cloud-classroom/shared/http';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
-import { countLogs, deleteLogsOfType, findExceptionDetail, findLogs, type LogFilter } from './logs.repo.js';
+import { deleteLogsOfType, findExceptionDetail, findLogs, type LogFilter } from './logs.repo.js';
 
 /** Which entries a list shows: one type, and only the caller's own when `username` is given. */
 export type LogScope = { logType: LogType; username?: string };
@@ -10,18 +11,13 @@ export type LogScope = { logType: LogType; username?: string };
 export class LogService {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async page(scope: LogScope, query: LogQuery): Promise<{ content: Log[]; totalElements: number }> {
-    const filter = filterOf(scope, query);
-    const [content, totalElements] = await Promise.all([
-      findLogs(this.db, filter, query.sort, query),
-      countLogs(this.db, filter),
-    ]);
-    return { content, totalElements };
+  async page(scope: LogScope, query: LogQuery): Promise<Page<Log>> {
+    return findLogs(this.db, filterOf(scope, query), { page: query.page, size: query.size, sort: query.sort });
   }
 
   /** Every matching entry, unpaged, for the downloads. */
   async all(scope: LogScope, query: LogQuery): Promise<Log[]> {
-    return findLogs(this.db, filterOf(scope, query), query.sort);
+    return (await findLogs(this.db, filterOf(scope, query), { sort: query.sort })).content;
   }
 
   async exceptionOf(id: number): Promise<LogException> {

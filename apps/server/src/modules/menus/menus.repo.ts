@@ -3,6 +3,7 @@ import type { TimeRange } from '@cloud-classroom/shared/http';
 import type { Menu, MenuInput } from '@cloud-classroom/shared/menus';
 import type { Kysely, Selectable } from 'kysely';
 import { contains, within } from '../../db/list-filters.js';
+import { recountSubCounts } from '../../db/sub-count.js';
 import type { Database, MenuTable } from '../../db/schema.js';
 import { changed, created } from '../../db/audit-columns.js';
 
@@ -137,15 +138,5 @@ export async function deleteMenus(db: Kysely<Database>, ids: readonly number[]):
 
 /** Sets each menu's sub_count to the number of menus directly under it. */
 export async function recountChildren(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('sys_menu')
-    .set((eb) => ({
-      sub_count: eb
-        .selectFrom('sys_menu as child')
-        .select((inner) => inner.fn.countAll<number>().as('n'))
-        .whereRef('child.pid', '=', 'sys_menu.id'),
-    }))
-    .where('id', 'in', ids)
-    .execute();
+  await recountSubCounts(db, 'sys_menu', ids);
 }

@@ -6,6 +6,7 @@ import {
   type MenuQuery,
   type MenuRoute,
 } from '@cloud-classroom/shared/menus';
+import { buildTree, childrenByParent, descendantIds, openedTo, type TreeLink } from '@cloud-classroom/shared/tree';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -26,45 +27,8 @@ import {
   type RouteMenuRow,
 } from './menus.repo.js';
 
-type Link = { id: number; pid: number | null };
-
-/** Groups items under their parent id, keeping their order. */
-function byParent<T extends Link>(items: readonly T[]): Map<number | null, T[]> {
-  const children = new Map<number | null, T[]>();
-  for (const item of items) {
-    const siblings = children.get(item.pid);
-    if (siblings === undefined) children.set(item.pid, [item]);
-    else siblings.push(item);
-  }
-  return children;
-}
-
-/** The menu and every menu below it. */
-function subtreeOf(children: Map<number | null, Link[]>, root: number): number[] {
-  const ids: number[] = [];
-  const queue = [root];
-  for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
-    ids.push(id);
-    for (const child of children.get(id) ?? []) queue.push(child.id);
-  }
-  return ids;
-}
-
-/**
- * The menus rooted at the top level, each with its children. A menu whose parent is not among
- * them is left out: a page whose directory is hidden or not granted cannot be reached.
- */
-function treeOf(menus: readonly Menu[]): Menu[] {
-  const children = byParent(menus);
-  const attach = (menu: Menu): Menu => {
-    const below = children.get(menu.id);
-    return below === undefined ? menu : { ...menu, children: below.map(attach) };
-  };
-  return (children.get(null) ?? []).map(attach);
-}
-
 export function routesOf(rows: readonly RouteMenuRow[]): MenuRoute[] {
-  const children = byParent(rows);
+  const children = childrenByParent(rows);
   const routeOf = (menu: RouteMenuRow, topLevel: boolean): MenuRoute => {
     const name = menu.component_name ?? menu.title;
     const meta = { title: menu.title, titleEn: menu.title_en, icon: menu.icon, noCache: menu.cache !== 1 };
@@ -150,26 +114,21 @@ export class MenuService {
   async superior(ids: readonly number[]): Promise<Menu[]> {
     if (ids.length === 0) return findMenus(this.db, { pid: null });
     const all = await findMenus(this.db, {});
-    const byId = new Map(all.map((menu) => [menu.id, menu]));
-    const children = byParent(all);
-    const picked = new Set<Menu>();
-    for (const id of ids) {
-      let menu = byId.get(id);
-      if (menu === undefined) throw notFound(id);
-      while (menu !== undefined) {
-        for (const sibling of children.get(menu.pid) ?? []) picked.add(sibling);
-        menu = menu.pid === null ? undefined : byId.get(menu.pid);
-      }
-    }
+    const missing = ids.find((id) => !all.some((menu) => menu.id === id));
+    if (missing !== undefined) throw notFound(missing);
+    const picked = openedTo(all, ids);
     const excluded = new Set(ids);
-    return treeOf(all.filter((menu) => picked.has(menu) && !excluded.has(menu.id)));
+    return buildTree(
+      all.filter((menu) => picked.has(menu.id) && !excluded.has(menu.id)),
+      { orphans: 'drop' },
+    );
   }
 
   /** The menu's id and the ids of every menu below it. */
   async childIds(id: number): Promise<number[]> {
     const links = await findMenuLinks(this.db);
     if (!links.some((link) => link.id === id)) throw notFound(id);
-    return subtreeOf(byParent(links), id).sort((a, b) => a - b);
+    return descendantIds(links, [id]);
   }
 
   /** The caller's menu tree: the menus of their roles (all of them for an administrator), no buttons, nothing hidden. */
@@ -198,7 +157,7 @@ export class MenuService {
       const current = links.find((link) => link.id === id);
       const before = await findMenuPermission(trx, id);
       if (current === undefined || before === undefined) throw notFound(id);
-      if (input.pid !== null && subtreeOf(byParent(links), id).includes(input.pid)) {
+      if (input.pid !== null && descendantIds(links, [id]).includes(input.pid)) {
         throw new HttpError(400, 'pid: a menu cannot be placed under itself or one of its sub-menus');
       }
       await this.check(trx, input, links, id);
@@ -218,8 +177,7 @@ export class MenuService {
       const byId = new Map(links.map((link) => [link.id, link]));
       const missing = ids.find((id) => !byId.has(id));
       if (missing !== undefined) throw notFound(missing);
-      const children = byParent(links);
-      const doomed = new Set(ids.flatMap((id) => subtreeOf(children, id)));
+      const doomed = new Set(descendantIds(links, ids));
       await deleteMenus(trx, [...doomed]);
       const parents = new Set(ids.map((id) => byId.get(id)?.pid ?? null));
       await recountChildren(
@@ -229,7 +187,7 @@ export class MenuService {
     });
   }
 
-  private async check(trx: Kysely<Database>, input: MenuInput, links: readonly Link[], id?: number): Promise<void> {
+  private async check(trx: Kysely<Database>, input: MenuInput, links: readonly TreeLink[], id?: number): Promise<void> {
     if (input.iFrame && !isExternalMenuPath(input.path)) {
       throw new HttpError(400, 'path: an external link must start with http:// or https://');
     }

@@ -1,7 +1,9 @@
 import type { OnlineSession } from '@cloud-classroom/shared/online';
 import { formatDateTime } from '@cloud-classroom/shared/display';
+import { mapPage, type Page } from '@cloud-classroom/shared/http';
 import type { Kysely } from 'kysely';
-import { contains, countRows } from '../../db/list-filters.js';
+import { contains } from '../../db/list-filters.js';
+import { paginate, type ListRequest, type Ordering } from '../../db/paginate.js';
 import type { Database } from '../../db/schema.js';
 
 export type OnlineFilter = {
@@ -21,20 +23,29 @@ function liveSessions(db: Kysely<Database>, { text, now }: OnlineFilter) {
   return query;
 }
 
-/** Live sessions, newest login first; one page of them when paged. */
+/** Newest login first; the list offers no other order. */
+const ORDERING: Ordering<never> = {
+  sortable: {},
+  byDefault: [['s.created_at', 'desc']],
+  tiebreak: [['s.id', 'asc']],
+};
+
+/** Live sessions, newest login first; one page of them when paged, else all. */
 export async function findOnlineSessions(
   db: Kysely<Database>,
   filter: OnlineFilter,
-  paging?: { page: number; size: number },
-): Promise<OnlineSession[]> {
-  let query = liveSessions(db, filter)
-    .leftJoin('sys_dept as d', 'd.id', 'u.dept_id')
-    .select(['s.id', 's.ip', 's.browser', 's.created_at', 's.last_seen_at', 'u.username', 'u.nick_name', 'd.name as dept_name'])
-    .orderBy('s.created_at', 'desc')
-    .orderBy('s.id');
-  if (paging !== undefined) query = query.limit(paging.size).offset(paging.page * paging.size);
-  const rows = await query.execute();
-  return rows.map((row) => ({
+  paging: Pick<ListRequest, 'page' | 'size'>,
+): Promise<Page<OnlineSession>> {
+  const page = await paginate(
+    liveSessions(db, filter),
+    (query) =>
+      query
+        .leftJoin('sys_dept as d', 'd.id', 'u.dept_id')
+        .select(['s.id', 's.ip', 's.browser', 's.created_at', 's.last_seen_at', 'u.username', 'u.nick_name', 'd.name as dept_name']),
+    ORDERING,
+    { page: paging.page, size: paging.size },
+  );
+  return mapPage(page, (row) => ({
     key: row.id,
     userName: row.username,
     nickName: row.nick_name,
@@ -44,10 +55,6 @@ export async function findOnlineSessions(
     loginTime: formatDateTime(row.created_at),
     lastSeenTime: formatDateTime(row.last_seen_at),
   }));
-}
-
-export async function countOnlineSessions(db: Kysely<Database>, filter: OnlineFilter): Promise<number> {
-  return countRows(liveSessions(db, filter));
 }
 
 /** The users these sessions belong to, expired or not; keys naming no session are skipped. */

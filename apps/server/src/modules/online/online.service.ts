@@ -1,10 +1,11 @@
 import type { OnlineQuery, OnlineSession } from '@cloud-classroom/shared/online';
+import type { Page } from '@cloud-classroom/shared/http';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import type { Principal, SessionService } from '../auth/session.service.js';
 import type { UserService } from '../users/users.service.js';
-import { countOnlineSessions, findOnlineSessions, findSessionUserIds } from './online.repo.js';
+import { findOnlineSessions, findSessionUserIds } from './online.repo.js';
 
 /** Why a kicked-out session ended, as its socket is told. */
 export const KICKED_OUT = 'kicked-out';
@@ -17,18 +18,13 @@ export class OnlineService {
     private readonly clock: Clock,
   ) {}
 
-  async page(query: OnlineQuery): Promise<{ content: OnlineSession[]; totalElements: number }> {
-    const filter = { text: query.username, now: this.clock.now() };
-    const [content, totalElements] = await Promise.all([
-      findOnlineSessions(this.db, filter, query),
-      countOnlineSessions(this.db, filter),
-    ]);
-    return { content, totalElements };
+  async page(query: OnlineQuery): Promise<Page<OnlineSession>> {
+    return findOnlineSessions(this.db, { text: query.username, now: this.clock.now() }, { page: query.page, size: query.size });
   }
 
   /** Every matching live session, unpaged, for the download. */
   async all(username: string | undefined): Promise<OnlineSession[]> {
-    return findOnlineSessions(this.db, { text: username, now: this.clock.now() });
+    return (await findOnlineSessions(this.db, { text: username, now: this.clock.now() }, {})).content;
   }
 
   /**

@@ -2,7 +2,8 @@ import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { TimeRange } from '@cloud-classroom/shared/http';
 import type { ROLE_SORT_FIELDS, Role, RoleQuery } from '@cloud-classroom/shared/roles';
 import type { Kysely } from 'kysely';
-import { contains, countRows, within } from '../../db/list-filters.js';
+import { contains, within } from '../../db/list-filters.js';
+import { paginate, type Ordering } from '../../db/paginate.js';
 import type { Database, DataScope, RoleTable } from '../../db/schema.js';
 import { changed, created } from '../../db/audit-columns.js';
 
@@ -12,15 +13,25 @@ export type RoleFilter = {
   createTime?: TimeRange | undefined;
 };
 
-const SORT_COLUMNS = {
-  id: 'id',
-  name: 'name',
-  level: 'level',
-  dataScope: 'data_scope',
-  description: 'description',
-  createTime: 'create_time',
-  updateTime: 'update_time',
-} as const satisfies Record<(typeof ROLE_SORT_FIELDS)[number], keyof RoleTable>;
+type RoleSortField = (typeof ROLE_SORT_FIELDS)[number];
+
+/** Best level first after the asked order. */
+const ORDERING: Ordering<RoleSortField> = {
+  sortable: {
+    id: 'id',
+    name: 'name',
+    level: 'level',
+    dataScope: 'data_scope',
+    description: 'description',
+    createTime: 'create_time',
+    updateTime: 'update_time',
+  } satisfies Record<RoleSortField, keyof RoleTable>,
+  nullable: ['description'],
+  tiebreak: [
+    ['level', 'asc'],
+    ['id', 'asc'],
+  ],
+};
 
 function filtered(db: Kysely<Database>, filter: RoleFilter) {
   let query = db.selectFrom('sys_role');
@@ -35,18 +46,8 @@ export async function findRoleIds(
   filter: RoleFilter,
   page?: Pick<RoleQuery, 'page' | 'size' | 'sort'>,
 ): Promise<{ ids: number[]; total: number }> {
-  let query = filtered(db, filter).select('id');
-  for (const { field, direction } of page?.sort ?? []) query = query.orderBy(SORT_COLUMNS[field], direction);
-  query = query.orderBy('level').orderBy('id');
-  if (page === undefined) {
-    const ids = (await query.execute()).map((row) => row.id);
-    return { ids, total: ids.length };
-  }
-  const [rows, total] = await Promise.all([
-    query.limit(page.size).offset(page.page * page.size).execute(),
-    countRows(filtered(db, filter)),
-  ]);
-  return { ids: rows.map((row) => row.id), total };
+  const { content, totalElements } = await paginate(filtered(db, filter), (query) => query.select('id'), ORDERING, page ?? {});
+  return { ids: content.map((row) => row.id), total: totalElements };
 }
 
 /** Roles as the wire shows them, with their departments and menus, in the order of `ids`. */

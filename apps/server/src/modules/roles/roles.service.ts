@@ -1,4 +1,5 @@
 import { MIN_ROLE_LEVEL, type Role, type RoleCreate, type RoleLevel, type RoleMenus, type RoleQuery, type RoleUpdate } from '@cloud-classroom/shared/roles';
+import type { Page } from '@cloud-classroom/shared/http';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -28,7 +29,7 @@ export class RoleService {
     private readonly clock: Clock,
   ) {}
 
-  async list(query: RoleQuery): Promise<{ content: Role[]; totalElements: number }> {
+  async list(query: RoleQuery): Promise<Page<Role>> {
     const { ids, total } = await findRoleIds(this.db, query, query);
     return { content: await findRoleDtos(this.db, ids), totalElements: total };
   }

@@ -1,28 +1,33 @@
-import type { SortOrder, TimeRange } from '@cloud-classroom/shared/http';
+import type { Page, TimeRange } from '@cloud-classroom/shared/http';
 import type { LOCAL_STORAGE_SORT_FIELDS } from '@cloud-classroom/shared/storage';
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { contains, countRows, within } from '../../db/list-filters.js';
+import { contains, within } from '../../db/list-filters.js';
+import { paginate, type ListRequest, type Ordering } from '../../db/paginate.js';
 import type { Database, LocalStorageTable } from '../../db/schema.js';
 import { changed } from '../../db/audit-columns.js';
 
 export type StoredFile = Selectable<LocalStorageTable>;
 type SortField = (typeof LOCAL_STORAGE_SORT_FIELDS)[number];
-export type Paging = { page: number; size: number };
 export type LocalStorageFilter = {
   blurry?: string | undefined;
   createTime?: TimeRange | undefined;
 };
 
-const COLUMNS = {
-  id: 'id',
-  name: 'name',
-  realName: 'real_name',
-  suffix: 'suffix',
-  type: 'type',
-  size: 'size',
-  createTime: 'create_time',
-  updateTime: 'update_time',
-} as const satisfies Record<SortField, keyof LocalStorageTable>;
+/** Newest first unless asked otherwise. */
+const ORDERING: Ordering<SortField> = {
+  sortable: {
+    id: 'id',
+    name: 'name',
+    realName: 'real_name',
+    suffix: 'suffix',
+    type: 'type',
+    size: 'size',
+    createTime: 'create_time',
+    updateTime: 'update_time',
+  } satisfies Record<SortField, keyof LocalStorageTable>,
+  byDefault: [['id', 'desc']],
+  tiebreak: [['id', 'asc']],
+};
 
 function matching(db: Kysely<Database>, { blurry, createTime }: LocalStorageFilter) {
   let query = db.selectFrom('sys_local_storage');
@@ -31,24 +36,9 @@ function matching(db: Kysely<Database>, { blurry, createTime }: LocalStorageFilt
   return query;
 }
 
-/** Files matching the filter in the given order (newest first by default); one page of them when paged. */
-export async function findStoredFiles(
-  db: Kysely<Database>,
-  filter: LocalStorageFilter,
-  sort: readonly SortOrder<SortField>[],
-  paging?: Paging,
-): Promise<StoredFile[]> {
-  let query = matching(db, filter).selectAll();
-  for (const { field, direction } of sort.length === 0 ? [{ field: 'id', direction: 'desc' } as const] : sort) {
-    query = query.orderBy(COLUMNS[field], direction);
-  }
-  query = query.orderBy('id');
-  if (paging !== undefined) query = query.limit(paging.size).offset(paging.page * paging.size);
-  return query.execute();
-}
-
-export async function countStoredFiles(db: Kysely<Database>, filter: LocalStorageFilter): Promise<number> {
-  return countRows(matching(db, filter));
+/** Files matching the filter in the asked order; one page of them when paged, else all. */
+export async function findStoredFiles(db: Kysely<Database>, filter: LocalStorageFilter, request: ListRequest): Promise<Page<StoredFile>> {
+  return paginate(matching(db, filter), (query) => query.selectAll(), ORDERING, request);
 }
 
 export async function insertStoredFile(db: Kysely<Database>, file: Insertable<LocalStorageTable>): Promise<StoredFile> {

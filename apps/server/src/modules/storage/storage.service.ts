@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { formatDateTime } from '@cloud-classroom/shared/display';
+import { mapPage, type Page } from '@cloud-classroom/shared/http';
 import {
   formatFileSize,
   STORABLE_FILE_TYPES,
@@ -21,7 +22,6 @@ import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
 import { ContentCheck } from './file-content.js';
 import {
-  countStoredFiles,
   deleteStoredFiles,
   findStoredFileByPath,
   findStoredFiles,
@@ -92,17 +92,12 @@ export class StorageService {
     private readonly clock: Clock,
   ) {}
 
-  async page({ page, size, sort, blurry, createTime }: LocalStorageQuery): Promise<{ content: LocalStorage[]; totalElements: number }> {
-    const filter = { blurry, createTime };
-    const [rows, totalElements] = await Promise.all([
-      findStoredFiles(this.db, filter, sort, { page, size }),
-      countStoredFiles(this.db, filter),
-    ]);
-    return { content: rows.map(toLocalStorage), totalElements };
+  async page({ page, size, sort, blurry, createTime }: LocalStorageQuery): Promise<Page<LocalStorage>> {
+    return mapPage(await findStoredFiles(this.db, { blurry, createTime }, { page, size, sort }), toLocalStorage);
   }
 
   async export({ sort, blurry, createTime }: LocalStorageQuery): Promise<LocalStorage[]> {
-    return (await findStoredFiles(this.db, { blurry, createTime }, sort)).map(toLocalStorage);
+    return (await findStoredFiles(this.db, { blurry, createTime }, { sort })).content.map(toLocalStorage);
   }
 
   /**

@@ -1,8 +1,10 @@
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { SortOrder, TimeRange } from '@cloud-classroom/shared/http';
 import type { User, UserSortField } from '@cloud-classroom/shared/users';
+import { descendantIds } from '@cloud-classroom/shared/tree';
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import { contains, countRows, within } from '../../db/list-filters.js';
+import { contains, within } from '../../db/list-filters.js';
+import { paginate, type Ordering } from '../../db/paginate.js';
 import type { Database, DataScope, UserTable } from '../../db/schema.js';
 import { ADMIN_PERMISSION } from '@cloud-classroom/shared/constants';
 
@@ -146,20 +148,7 @@ export async function dataScopesOf(db: Kysely<Database>, userId: number): Promis
 /** The given departments and every department below them. */
 export async function withDescendants(db: Kysely<Database>, roots: readonly number[]): Promise<number[]> {
   if (roots.length === 0) return [];
-  const all = await db.selectFrom('sys_dept').select(['id', 'pid']).execute();
-  const children = new Map<number, number[]>();
-  for (const dept of all) {
-    if (dept.pid !== null) children.set(dept.pid, [...(children.get(dept.pid) ?? []), dept.id]);
-  }
-  const result = new Set<number>();
-  const queue = [...roots];
-  while (queue.length > 0) {
-    const id = queue.pop() as number;
-    if (result.has(id)) continue;
-    result.add(id);
-    queue.push(...(children.get(id) ?? []));
-  }
-  return [...result].sort((a, b) => a - b);
+  return descendantIds(await db.selectFrom('sys_dept').select(['id', 'pid']).execute(), roots);
 }
 
 export type UserListFilter = {
@@ -171,18 +160,23 @@ export type UserListFilter = {
   sort: readonly SortOrder<UserSortField>[];
 };
 
-const SORT_COLUMNS = {
-  id: 'u.id',
-  username: 'u.username',
-  nickName: 'u.nick_name',
-  gender: 'u.gender',
-  email: 'u.email',
-  phone: 'u.phone',
-  enabled: 'u.enabled',
-  pwdResetTime: 'u.pwd_reset_time',
-  createTime: 'u.create_time',
-  updateTime: 'u.update_time',
-} as const satisfies Record<UserSortField, `u.${keyof UserTable}`>;
+/** Newest first after the asked order. */
+const ORDERING: Ordering<UserSortField> = {
+  sortable: {
+    id: 'u.id',
+    username: 'u.username',
+    nickName: 'u.nick_name',
+    gender: 'u.gender',
+    email: 'u.email',
+    phone: 'u.phone',
+    enabled: 'u.enabled',
+    pwdResetTime: 'u.pwd_reset_time',
+    createTime: 'u.create_time',
+    updateTime: 'u.update_time',
+  } satisfies Record<UserSortField, `u.${keyof UserTable}`>,
+  nullable: ['gender', 'email', 'phone', 'pwdResetTime'],
+  tiebreak: [['u.id', 'desc']],
+};
 
 const BLURRY_COLUMNS = ['u.username', 'u.nick_name', 'u.email', 'u.phone'] as const;
 
@@ -199,21 +193,13 @@ function filteredUsers(db: Kysely<Database>, filter: UserListFilter) {
 export async function findUserIds(
   db: Kysely<Database>,
   filter: UserListFilter,
-  page?: { offset: number; limit: number },
+  page?: { page: number; size: number },
 ): Promise<{ ids: number[]; total: number }> {
-  let query = filteredUsers(db, filter).select('u.id');
-  for (const { field, direction } of filter.sort) query = query.orderBy(SORT_COLUMNS[field], direction);
-  // The id breaks ties, so paging never shows a row twice or skips one.
-  query = query.orderBy('u.id', 'desc');
-  if (page === undefined) {
-    const ids = (await query.execute()).map((row) => row.id);
-    return { ids, total: ids.length };
-  }
-  const [rows, total] = await Promise.all([
-    query.limit(page.limit).offset(page.offset).execute(),
-    countRows(filteredUsers(db, filter)),
-  ]);
-  return { ids: rows.map((row) => row.id), total };
+  const { content, totalElements } = await paginate(filteredUsers(db, filter), (query) => query.select('u.id'), ORDERING, {
+    ...page,
+    sort: filter.sort,
+  });
+  return { ids: content.map((row) => row.id), total: totalElements };
 }
 
 /** What the rules about who may manage whom need to know of a user. */

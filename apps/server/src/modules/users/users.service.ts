@@ -11,6 +11,7 @@ import {
   type UserUpdate,
 } from '@cloud-classroom/shared/users';
 import { hash, verify } from '@node-rs/argon2';
+import type { Page } from '@cloud-classroom/shared/http';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -52,10 +53,10 @@ export class UserService {
     this.passwordChanges = new PasswordChangeThrottle(options.db);
   }
 
-  async page(caller: Principal, query: UserQuery): Promise<{ content: User[]; totalElements: number }> {
+  async page(caller: Principal, query: UserQuery): Promise<Page<User>> {
     const filter = await this.repoFilter(caller, query);
     if (filter === undefined) return { content: [], totalElements: 0 };
-    const { ids, total } = await findUserIds(this.options.db, filter, { offset: query.page * query.size, limit: query.size });
+    const { ids, total } = await findUserIds(this.options.db, filter, { page: query.page, size: query.size });
     return { content: await findUserDtos(this.options.db, ids), totalElements: total };
   }
 

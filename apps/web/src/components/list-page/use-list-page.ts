@@ -1,11 +1,9 @@
+import type { Page } from '@cloud-classroom/shared/http';
 import { keepPreviousData, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useCallback, useMemo, useState, type Key } from 'react';
 import { http, type Query, type QueryValue } from '../../lib/http-client';
 import { useListMessages } from './list-page-messages';
-
-/** What every list endpoint answers. */
-export type Page<Row> = { content: Row[]; totalElements: number };
 
 /** Filters travel as query parameters; arrays repeat their key, empty values are left out. */
 export type ListFilter = Record<string, QueryValue>;

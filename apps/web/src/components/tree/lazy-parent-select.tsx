@@ -1,3 +1,4 @@
+import { filterTree, mapTree, withLoadedChildren } from '@cloud-classroom/shared/tree';
 import { TreeSelect } from 'antd';
 import { useState } from 'react';
 
@@ -41,19 +42,22 @@ export function LazyParentSelect<Row extends ParentRow>({
 }: LazyParentSelectProps<Row>) {
   const [loaded, setLoaded] = useState<ReadonlyMap<number, Row[]>>(new Map());
 
+  // The server's rows carry children of their own type, so the rows below a Row are Rows too.
+  type Node = Row & { children?: Node[] };
   const toNodes = (rows: readonly Row[]): PickerNode[] =>
-    rows
-      .filter((row) => row.id !== exclude)
-      .map((row) => {
-        const children = (row.children as Row[] | undefined) ?? loaded.get(row.id);
-        return {
-          value: row.id,
-          title: labelOf(row),
-          isLeaf: !row.hasChildren,
-          disabled: isDisabled?.(row) ?? false,
-          children: children === undefined ? undefined : toNodes(children),
-        };
-      });
+    mapTree(
+      filterTree(
+        withLoadedChildren(rows as readonly Node[], (row) => loaded.get(row.id) as Node[] | undefined),
+        (row) => row.id !== exclude,
+      ),
+      (row, children): PickerNode => ({
+        value: row.id,
+        title: labelOf(row),
+        isLeaf: !row.hasChildren,
+        disabled: isDisabled?.(row) ?? false,
+        children,
+      }),
+    );
 
   const nodes = toNodes(roots);
   const treeData: PickerNode[] = topLabel === undefined ? nodes : [{ value: 0, title: topLabel, isLeaf: nodes.length === 0, children: nodes }];

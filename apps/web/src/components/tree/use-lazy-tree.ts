@@ -1,4 +1,5 @@
 import { useQueries } from '@tanstack/react-query';
+import { childrenByParent } from '@cloud-classroom/shared/tree';
 import { useState } from 'react';
 
 /** What the server's lazily loaded trees (menus, departments) give every row. */
@@ -52,10 +53,7 @@ export function useLazyTree<Row extends LazyTreeRow>({
 
   // A filtered list holds rows of several levels: one whose parent is listed too goes under it.
   const listedIds = new Set(rows.map((row) => row.id));
-  const listedUnder = new Map<number, Row[]>();
-  for (const row of rows) {
-    if (row.pid !== null && listedIds.has(row.pid)) listedUnder.set(row.pid, [...(listedUnder.get(row.pid) ?? []), row]);
-  }
+  const listedUnder = childrenByParent(rows);
   // A row reached twice (listed, and also loaded under an expanded ancestor) is shown once: keys must be unique.
   const seen = new Set<number>();
   const build = (level: readonly Row[]): LazyTreeNode<Row>[] =>
@@ -68,7 +66,7 @@ export function useLazyTree<Row extends LazyTreeRow>({
     });
   const data = build(rows.filter((row) => row.pid === null || !listedIds.has(row.pid)));
 
-  const openListed = [...listedUnder.keys()].filter((id) => !closed.includes(id) && !expanded.includes(id));
+  const openListed = rows.filter((row) => listedUnder.has(row.id) && !closed.includes(row.id) && !expanded.includes(row.id)).map((row) => row.id);
 
   return {
     data,

@@ -3,7 +3,7 @@ import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { Log } from '@cloud-classroom/shared/logs';
 import type { ServerMonitor } from '@cloud-classroom/shared/monitor';
 import type { User } from '@cloud-classroom/shared/users';
-import type { Page } from '../../components/list-page/use-list-page';
+import type { Page } from '@cloud-classroom/shared/http';
 import { http } from '../../lib/http-client';
 
 // Only the count is wanted: one row keeps the answer small.

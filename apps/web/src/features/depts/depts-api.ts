@@ -1,5 +1,5 @@
 import type { Dept, DeptCreate, DeptTree, DeptUpdate } from '@cloud-classroom/shared/depts';
-import type { Page } from '../../components/list-page/use-list-page';
+import type { Page } from '@cloud-classroom/shared/http';
 import { http } from '../../lib/http-client';
 
 /** The pageQuerySchema maximum: one request brings every child of a department. */

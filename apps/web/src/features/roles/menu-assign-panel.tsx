@@ -1,6 +1,7 @@
 import { SaveOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Spin, Tag, Tree, type TreeDataNode } from 'antd';
+import { ancestorIds, descendantIds, linksOf } from '@cloud-classroom/shared/tree';
 import { useMemo, useState } from 'react';
 import { Permission, useCheckPermission } from '../../components/permission';
 import { useMenuTitle } from '../../lib/use-menu-title';
@@ -8,26 +9,6 @@ import { useRoleMessages } from './roles-messages';
 import { fetchMenuTree, fetchRole, ROLES_KEY, updateRoleMenus, type MenuNode } from './roles-api';
 
 const EDIT = ['admin', 'roles:edit'];
-
-type Links = { parent: Map<number, number>; children: Map<number, number[]> };
-
-function linksOf(nodes: readonly MenuNode[], links: Links = { parent: new Map(), children: new Map() }, pid?: number): Links {
-  for (const node of nodes) {
-    if (pid !== undefined) links.parent.set(node.key, pid);
-    links.children.set(node.key, (node.children ?? []).map((child) => child.key));
-    linksOf(node.children ?? [], links, node.key);
-  }
-  return links;
-}
-
-function subtreeOf(links: Links, id: number): number[] {
-  return [id, ...(links.children.get(id) ?? []).flatMap((child) => subtreeOf(links, child))];
-}
-
-function ancestorsOf(links: Links, id: number): number[] {
-  const parent = links.parent.get(id);
-  return parent === undefined ? [] : [parent, ...ancestorsOf(links, parent)];
-}
 
 /**
  * A role's menus and buttons. Ticking an entry ticks everything below it and the directories
@@ -51,7 +32,7 @@ export function MenuAssignPanel({ roleId, editable }: { roleId: number | undefin
   // Without the edit permission the ticks only show what the role has.
   const mayEdit = useCheckPermission()(EDIT);
 
-  const links = useMemo(() => linksOf(tree.data ?? []), [tree.data]);
+  const links = useMemo(() => linksOf(tree.data ?? [], (node) => node.key), [tree.data]);
   const saved = useMemo(() => (role.data?.menus ?? []).map((menu) => menu.id), [role.data]);
   const checked = draft !== undefined && draft.roleId === roleId ? draft.keys : saved;
 
@@ -81,9 +62,9 @@ export function MenuAssignPanel({ roleId, editable }: { roleId: number | undefin
   }
 
   const toggle = (id: number, on: boolean) => {
-    const subtree = subtreeOf(links, id);
+    const subtree = descendantIds(links, [id]);
     const next = on
-      ? [...new Set([...checked, ...subtree, ...ancestorsOf(links, id)])]
+      ? [...new Set([...checked, ...subtree, ...ancestorIds(links, id)])]
       : checked.filter((key) => !subtree.includes(key));
     setDraft({ roleId, keys: next });
   };

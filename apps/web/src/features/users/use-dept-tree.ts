@@ -1,4 +1,5 @@
-import type { Dept, DeptTree } from '@cloud-classroom/shared/depts';
+import type { DeptTree } from '@cloud-classroom/shared/depts';
+import { mapTree, withLoadedChildren } from '@cloud-classroom/shared/tree';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { fetchDeptLevel, fetchDeptSuperior, searchDepts } from './users-api';
@@ -15,22 +16,15 @@ export type DeptNode = {
 
 export const DEPT_TREE_KEY = 'dept-tree';
 
-function toNodes(depts: readonly (Dept | DeptTree)[], leaves = false): DeptNode[] {
-  return depts.map((dept) => ({
+function toNodes(depts: readonly DeptTree[], leaves = false): DeptNode[] {
+  return mapTree(depts, (dept, children) => ({
     key: dept.id,
     value: dept.id,
     title: dept.name,
     isLeaf: leaves || !dept.hasChildren,
     enabled: dept.enabled,
-    children: 'children' in dept && dept.children !== undefined ? toNodes(dept.children) : undefined,
+    children,
   }));
-}
-
-function attach(nodes: readonly DeptNode[], loaded: ReadonlyMap<number, DeptNode[]>): DeptNode[] {
-  return nodes.map((node) => {
-    const children = node.children ?? loaded.get(node.key);
-    return children === undefined ? node : { ...node, children: attach(children, loaded) };
-  });
 }
 
 /**
@@ -67,7 +61,7 @@ export function useDeptTree({ openTo, search, enabled = true }: { openTo?: reado
   );
 
   const treeData = useMemo(
-    () => (name === '' ? attach(roots.data ?? [], loaded) : (matches.data ?? [])),
+    () => (name === '' ? withLoadedChildren(roots.data ?? [], (node) => loaded.get(node.key)) : (matches.data ?? [])),
     [loaded, matches.data, name, roots.data],
   );
 

@@ -1,4 +1,5 @@
 import type { Dept, DeptTree } from '@cloud-classroom/shared/depts';
+import type { Page } from '@cloud-classroom/shared/http';
 import type {
   ResetPassword,
   ResetPasswordResult,
@@ -24,11 +25,11 @@ const WHOLE_LEVEL = { size: 9999, sort: ['deptSort,asc', 'id,asc'] } as const;
 
 /** Top-level departments (within the caller's data scope) without `pid`, else the children of `pid`. */
 export const fetchDeptLevel = (pid?: number) =>
-  http.get<{ content: Dept[]; totalElements: number }>('api/dept', { ...WHOLE_LEVEL, pid }).then((page) => page.content);
+  http.get<Page<Dept>>('api/dept', { ...WHOLE_LEVEL, pid }).then((page) => page.content);
 
 /** Departments whose name matches, at any depth. */
 export const searchDepts = (name: string) =>
-  http.get<{ content: Dept[]; totalElements: number }>('api/dept', { ...WHOLE_LEVEL, name }).then((page) => page.content);
+  http.get<Page<Dept>>('api/dept', { ...WHOLE_LEVEL, name }).then((page) => page.content);
 
 /** The tree opened down to each given department: its siblings and its ancestors' siblings. */
 export const fetchDeptSuperior = (ids: readonly number[]) => http.post<DeptTree[]>('api/dept/superior', ids);
