@@ -10,10 +10,21 @@ const forbidden = (...groups) => ({
   'no-restricted-imports': [
     'error',
     {
-      patterns: groups.map(([group, message]) => ({ group, message })),
+      patterns: groups.map(([pattern, message]) => (typeof pattern === 'string' ? { regex: pattern, message } : { group: pattern, message })),
     },
   ],
 });
+
+// A module's repository is used only by its own service; everyone else calls that service.
+// From modules/<X>/, a repository one folder up ('../<Y>/<y>.repo') belongs to another module;
+// from anywhere, a path through 'modules/<Y>/' names one (http/, db/, cli/ and app.ts own none).
+const FOREIGN_REPO_MESSAGE = "Another module's repository: call that module's service instead.";
+const MODULE_REPO = ['(^|/)modules/[^/]+/[^/]+\\.repo(\\.js)?$', FOREIGN_REPO_MESSAGE];
+const SIBLING_MODULE_REPO = ['^\\.\\./[^./][^/]*/[^/]+\\.repo(\\.js)?$', FOREIGN_REPO_MESSAGE];
+const serverGroups = [
+  [['@cloud-classroom/web*', '**/apps/web/**', '../../web/**'], 'The server must not import the web app.'],
+  [['**/packages/shared/src/**'], 'Import the shared package as @cloud-classroom/shared/<module>.'],
+];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'artifacts/**', 'data/**', '**/coverage/**'] },
@@ -35,10 +46,11 @@ export default tseslint.config(
   },
   {
     files: ['apps/server/**'],
-    rules: forbidden(
-      [['@cloud-classroom/web*', '**/apps/web/**', '../../web/**'], 'The server must not import the web app.'],
-      [['**/packages/shared/src/**'], 'Import the shared package as @cloud-classroom/shared/<module>.'],
-    ),
+    rules: forbidden(...serverGroups, MODULE_REPO),
+  },
+  {
+    files: ['apps/server/src/modules/**'],
+    rules: forbidden(...serverGroups, MODULE_REPO, SIBLING_MODULE_REPO),
   },
   {
     // Services take the time from services.clock, so that tests can set it (ARCHITECTURE.md).

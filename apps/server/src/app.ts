@@ -20,7 +20,6 @@ import { monitorRoutes } from './modules/monitor/monitor.routes.js';
 import { onlineRoutes } from './modules/online/online.routes.js';
 import { roleRoutes } from './modules/roles/roles.routes.js';
 import { storageRoutes } from './modules/storage/storage.routes.js';
-import { menuPermissionsOf } from './modules/users/users.repo.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import { websocketRoutes } from './modules/websocket/websocket.routes.js';
 import { createServices } from './services.js';
@@ -51,7 +50,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   registerErrorHandler(app);
   const services = await createServices(config, database, { clock, log: app.log });
   app.decorate('services', services);
-  enforceRouteAccess(app, { sessions: services.sessions, permissionsOf: (userId) => menuPermissionsOf(database.db, userId) });
+  enforceRouteAccess(app, { sessions: services.sessions, permissionsOf: (userId) => services.access.menuPermissionsOf(userId) });
   registerAuditLog(app, database.db, services.clock);
   // Node drops idle keep-alive sockets only at the moment close() is called; a socket whose
   // request finishes later would hold shutdown open until its keep-alive timeout (72 s).

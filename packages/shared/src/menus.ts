@@ -88,7 +88,48 @@ const optionalText = (max: number) =>
     .nullish()
     .transform((text) => (text ? text : null));
 
-export const menuCreateBodySchema = z.object({
+export const MENU_DIRECTORY = 0;
+export const MENU_PAGE = 1;
+export const MENU_BUTTON = 2;
+
+/** The fields whose use depends on the menu's type. */
+type TypedMenuFields = {
+  type: (typeof MENU_TYPES)[number];
+  iFrame?: boolean | undefined;
+  cache?: boolean | undefined;
+  hidden?: boolean | undefined;
+  path?: string | null | undefined;
+  component?: string | null | undefined;
+  componentName?: string | null | undefined;
+  icon?: string | null | undefined;
+  permission?: string | null | undefined;
+};
+
+/**
+ * A menu with the fields its type does not use emptied, as eladmin's form hides them: a
+ * directory grants no permission; a button has no route, icon, link or visibility of its own;
+ * only a page that is not an external link names a component; only a page is cached. So a page
+ * turned into a button keeps no stale route, whether the form or another client sent it.
+ */
+export function keepFieldsOfType<T extends TypedMenuFields>(menu: T): T {
+  const { type } = menu;
+  const iFrame = type !== MENU_BUTTON && (menu.iFrame ?? false);
+  const componentPage = type === MENU_PAGE && !iFrame;
+  return {
+    ...menu,
+    iFrame,
+    cache: type === MENU_PAGE ? (menu.cache ?? false) : false,
+    hidden: type === MENU_BUTTON ? false : (menu.hidden ?? false),
+    icon: type === MENU_BUTTON ? null : (menu.icon ?? null),
+    path: type === MENU_BUTTON ? null : (menu.path ?? null),
+    component: componentPage ? (menu.component ?? null) : null,
+    componentName: componentPage ? (menu.componentName ?? null) : null,
+    permission: type === MENU_DIRECTORY ? null : (menu.permission ?? null),
+  };
+}
+
+/** A menu's fields as the form edits them; the bodies below tidy them by type. */
+export const menuFieldsSchema = z.object({
   title: z.string().trim().min(1, 'is required').max(100),
   titleEn: optionalText(100),
   type: menuTypeSchema,
@@ -108,10 +149,12 @@ export const menuCreateBodySchema = z.object({
   cache: z.boolean().default(false),
   hidden: z.boolean().default(false),
 });
+
+export const menuCreateBodySchema = menuFieldsSchema.transform(keepFieldsOfType);
 export type MenuCreateBody = z.input<typeof menuCreateBodySchema>;
 export type MenuInput = z.output<typeof menuCreateBodySchema>;
 
-export const menuUpdateBodySchema = menuCreateBodySchema.extend({ id: z.number().int().positive() });
+export const menuUpdateBodySchema = menuFieldsSchema.extend({ id: z.number().int().positive() }).transform(keepFieldsOfType);
 export type MenuUpdateBody = z.input<typeof menuUpdateBodySchema>;
 
 /** An external link's path is the address itself. */

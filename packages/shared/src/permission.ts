@@ -1,5 +1,50 @@
 import { ADMIN_PERMISSION } from './constants.js';
 
+/**
+ * Every permission code the product checks: a menu or button grants one, a route demands one,
+ * a page shows a button to its holders. A code outside this list does not compile where one is
+ * expected (`config.access`, the seed's menus, `<Permission>`); a new capability adds its codes here.
+ */
+export const PERMISSIONS = [
+  'user:list',
+  'user:add',
+  'user:edit',
+  'user:del',
+  'roles:list',
+  'roles:add',
+  'roles:edit',
+  'roles:del',
+  'menu:list',
+  'menu:add',
+  'menu:edit',
+  'menu:del',
+  'dept:list',
+  'dept:add',
+  'dept:edit',
+  'dept:del',
+  'dict:list',
+  'dict:add',
+  'dict:edit',
+  'dict:del',
+  'storage:list',
+  'storage:add',
+  'storage:edit',
+  'storage:del',
+  'online:list',
+  'online:del',
+  'log:list',
+  'monitor:list',
+  'swagger:list',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** What a page may ask of the caller: a permission, or `'admin'` for administrators alone (who pass every check). */
+export type PermissionCheck = Permission | typeof ADMIN_PERMISSION;
+
+export function isPermission(code: string): code is Permission {
+  return (PERMISSIONS as readonly string[]).includes(code);
+}
+
 export const PERMISSION_USAGE_ERROR = 'usage: v-permission=[admin,editor]';
 
 function grants(userRoles: readonly string[], required: readonly unknown[]): boolean {

@@ -1,12 +1,10 @@
 import fs from 'node:fs';
 import { passwordSchema } from '@cloud-classroom/shared/users';
-import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { consoleBox, emphasis } from '../console-box.js';
 import { openDatabase, sqliteFileOf } from '../db/database.js';
-import { HttpError } from '../http/http-error.js';
-import { SessionService } from '../modules/auth/session.service.js';
-import { UserService } from '../modules/users/users.service.js';
+import { DomainError } from '../domain-error.js';
+import { createServices } from '../services.js';
 
 export const RESET_PASSWORD_USAGE = [
   'Usage: npm run reset-password -- <username>',
@@ -39,8 +37,7 @@ export async function resetPasswordCommand(args: readonly string[], env: NodeJS.
   }
   const database = await openDatabase(config);
   try {
-    const sessions = await SessionService.create(database.db, systemClock);
-    const users = new UserService({ db: database.db, sessions, dataDir: config.dataDir, clock: systemClock });
+    const { users } = await createServices(config, database);
     const { password, enabled } = await users.resetPasswordFromConsole(username, given?.data);
     const note = enabled ? [] : ['', `${username} is disabled: enable them in the back office to sign in.`];
     if (given === undefined) {
@@ -51,7 +48,7 @@ export async function resetPasswordCommand(args: readonly string[], env: NodeJS.
     }
     return 0;
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
+    if (!(error instanceof DomainError)) throw error;
     output.err(error.message);
     return 1;
   } finally {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, onErrorHookHandler, onResponseHoo
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/schema.js';
-import { insertLog } from '../modules/logs/logs.repo.js';
+import { LogService } from '../modules/logs/logs.service.js';
 import { describeBrowser } from './user-agent.js';
 import { isApiPath } from './route-access.js';
 
@@ -79,6 +79,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function registerAuditLog(app: FastifyInstance, db: Kysely<Database>, clock: Clock): void {
   app.decorateRequest('failure', null);
   app.decorateRequest('auditChanges', null);
+  const logs = new LogService(db);
   const pending = new Set<Promise<void>>();
   app.decorate('auditLogSettled', async () => {
     await Promise.all(pending);
@@ -95,18 +96,19 @@ export function registerAuditLog(app: FastifyInstance, db: Kysely<Database>, clo
     if (config.audit === false || (READS.has(request.method) && config.audit === undefined)) return;
     const status = reply.statusCode;
     const route = request.routeOptions.url ?? request.url.split('?')[0] ?? request.url;
-    const write = insertLog(db, {
-      username: usernameOf(request),
-      description: config.audit ?? `${request.method} ${route}`,
-      method: `${request.method} ${route}`,
-      params: paramsOf(request),
-      log_type: status >= 500 ? 'ERROR' : 'INFO',
-      status,
-      request_ip: request.ip,
-      browser: describeBrowser(request.headers['user-agent']),
-      time: Math.round(reply.elapsedTime),
-      exception_detail: status >= 500 && request.failure !== null ? (request.failure.stack ?? String(request.failure)) : null,
-      create_time: clock.now(),
+    const write = logs
+      .record({
+        username: usernameOf(request),
+        description: config.audit ?? `${request.method} ${route}`,
+        method: `${request.method} ${route}`,
+        params: paramsOf(request),
+        log_type: status >= 500 ? 'ERROR' : 'INFO',
+        status,
+        request_ip: request.ip,
+        browser: describeBrowser(request.headers['user-agent']),
+        time: Math.round(reply.elapsedTime),
+        exception_detail: status >= 500 && request.failure !== null ? (request.failure.stack ?? String(request.failure)) : null,
+        create_time: clock.now(),
       })
       .catch((error: unknown) => request.log.error({ err: error }, 'could not write the audit log'))
       .finally(() => pending.delete(write));

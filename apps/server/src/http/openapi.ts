@@ -38,11 +38,14 @@ function describeAccess({ schema, url }: ReturnType<SwaggerTransform>, route: Ro
   described.tags ??= [first === 'api' && second !== undefined ? second : first];
   if (access !== undefined && !('public' in access)) {
     described.security = [{ bearer: [] }];
-    const demand = !('permissions' in access)
-      ? 'a session'
-      : access.permissions.length === 1
-        ? `the permission ${access.permissions[0]}`
-        : `one of the permissions ${access.permissions.join(', ')}`;
+    const demand =
+      'admin' in access
+        ? 'an administrator'
+        : !('permissions' in access)
+          ? 'a session'
+          : access.permissions.length === 1
+            ? `the permission ${access.permissions[0]}`
+            : `one of the permissions ${access.permissions.join(', ')}`;
     described.description = [described.description, `Requires ${demand}.`].filter(Boolean).join('\n\n');
   }
   return { schema: described, url };

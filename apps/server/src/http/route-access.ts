@@ -1,4 +1,4 @@
-import { checkPermission } from '@cloud-classroom/shared/permission';
+import { checkPermission, type Permission } from '@cloud-classroom/shared/permission';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import type { Principal, SessionService } from '../modules/auth/session.service.js';
 import { HttpError } from './http-error.js';
@@ -9,9 +9,15 @@ import { t } from './request-locale.js';
  * nothing is refused when the app is built, so it can never ship open by accident.
  * - `public`: anyone;
  * - `authenticated`: any live session;
- * - `permissions`: a live session whose user holds at least one of these strings ('admin' holds all).
+ * - `permissions`: a live session whose user holds at least one of these (an administrator holds all);
+ *   a code outside `Permission` (shared/permission.ts) does not compile;
+ * - `admin`: a live session of an administrator (what no permission should open, such as stack traces).
  */
-export type RouteAccess = { public: true } | { authenticated: true } | { permissions: readonly [string, ...string[]] };
+export type RouteAccess =
+  | { public: true }
+  | { authenticated: true }
+  | { permissions: readonly [Permission, ...Permission[]] }
+  | { admin: true };
 
 export type ApiRoute = { method: string; url: string; access: RouteAccess };
 
@@ -47,10 +53,10 @@ function guardFor(access: RouteAccess, { sessions, permissionsOf }: AccessGuardD
     const principal = await sessions.authenticate(request.headers.authorization);
     if (principal === undefined) throw new HttpError(401, t(request, 'error.sessionExpired'));
     request.principal = principal;
-    if ('permissions' in access && !principal.isAdmin) {
-      if (!checkPermission(await permissionsOf(principal.userId), access.permissions)) {
-        throw new HttpError(403, t(request, 'error.forbidden'));
-      }
+    if (principal.isAdmin) return;
+    if ('admin' in access) throw new HttpError(403, t(request, 'error.forbidden'));
+    if ('permissions' in access && !checkPermission(await permissionsOf(principal.userId), access.permissions)) {
+      throw new HttpError(403, t(request, 'error.forbidden'));
     }
   };
 }

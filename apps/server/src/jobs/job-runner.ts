@@ -29,10 +29,13 @@ export type EnqueueOptions = {
   db?: Kysely<Database>;
 };
 
+/** What the runner writes to: the app's logger, or the console in a console command. */
+export type JobLog = Pick<FastifyBaseLogger, 'warn' | 'error'>;
+
 export type JobRunnerOptions = {
   db: Kysely<Database>;
   clock: Clock;
-  log: FastifyBaseLogger;
+  log: JobLog;
   /** Jobs run at once by this runner. */
   concurrency?: number;
   pollIntervalMs?: number;

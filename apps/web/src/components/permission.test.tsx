@@ -1,3 +1,4 @@
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { act, cleanup, render, renderHook, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useUserStore } from '../features/auth/user-store';
@@ -49,7 +50,7 @@ describe('<Permission>', () => {
   it("throws 'usage: v-permission=[admin,editor]' for a list that is no array", () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     withRoles(['admin']);
-    const notAList = 'admin' as unknown as string[];
+    const notAList = 'admin' as unknown as PermissionCheck[];
     expect(() => render(<Permission roles={notAList}>x</Permission>)).toThrow('usage: v-permission=[admin,editor]');
   });
 });
@@ -79,6 +80,23 @@ describe('useCheckPermission', () => {
   it('is false, without throwing, for something that is no list', () => {
     withRoles(['admin']);
     const { result } = renderHook(() => useCheckPermission());
-    expect(result.current('admin' as unknown as string[])).toBe(false);
+    expect(result.current('admin' as unknown as PermissionCheck[])).toBe(false);
+  });
+});
+
+describe('permission codes', () => {
+  afterEach(() => {
+    cleanup();
+    useUserStore.setState({ roles: [] });
+  });
+
+  it('must be codes the product knows: a misspelt one does not compile', () => {
+    withRoles(['user:list']);
+    const { result } = renderHook(() => useCheckPermission());
+    // @ts-expect-error 'usr:list' is no Permission (typecheck fails if this ever compiles)
+    expect(result.current(['usr:list'])).toBe(false);
+    // @ts-expect-error nor is a code with the wrong action
+    render(<Permission roles={['user:lsit']}>misspelt</Permission>);
+    expect(screen.queryByText('misspelt')).toBeNull();
   });
 });

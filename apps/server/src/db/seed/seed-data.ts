@@ -1,3 +1,4 @@
+import type { Permission } from '@cloud-classroom/shared/permission';
 import type { DataScope, MenuType } from '../schema.js';
 
 export type SeedMenu = {
@@ -8,19 +9,22 @@ export type SeedMenu = {
   component?: string;
   componentName?: string;
   icon?: string;
-  permission?: string;
+  permission?: Permission;
   cache?: boolean;
   hidden?: boolean;
   children?: SeedMenu[];
 };
 
-const crud = (prefix: string, noun: string, nounEn: string): SeedMenu[] => [
+/** The resources whose pages have add, edit and delete buttons. */
+type CrudResource = 'user' | 'roles' | 'menu' | 'dept' | 'dict' | 'storage';
+
+const crud = (prefix: CrudResource, noun: string, nounEn: string): SeedMenu[] => [
   { title: `${noun}新增`, titleEn: `Add ${nounEn}`, type: 2, permission: `${prefix}:add` },
   { title: `${noun}编辑`, titleEn: `Edit ${nounEn}`, type: 2, permission: `${prefix}:edit` },
   { title: `${noun}删除`, titleEn: `Delete ${nounEn}`, type: 2, permission: `${prefix}:del` },
 ];
 
-const page = ([title, titleEn]: [string, string], path: string, component: string, componentName: string, icon: string, permission: string, children: SeedMenu[] = []): SeedMenu => ({
+const page = ([title, titleEn]: [string, string], path: string, component: string, componentName: string, icon: string, permission: Permission, children: SeedMenu[] = []): SeedMenu => ({
   title,
   titleEn,
   type: 1,

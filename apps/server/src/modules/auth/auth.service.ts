@@ -1,11 +1,12 @@
 import type { AuthInfo, LoginResponse } from '@cloud-classroom/shared/auth';
+import type { User } from '@cloud-classroom/shared/users';
 import { translate } from '@cloud-classroom/shared/messages';
 import { hash, verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
-import { HttpError } from '../../http/http-error.js';
-import { dataScopesOf, findLoginCandidate, findUserDto, permissionsOf } from '../users/users.repo.js';
+import { invalidInput, rateLimited, unauthenticated } from '../../domain-error.js';
+import type { AccessService } from '../access/access.service.js';
 import { checkCaptcha } from './captcha.service.js';
 import { clearFailures, countAttempt, recordFailure, usernameThrottleKey } from './login-throttle.repo.js';
 import type { SessionService } from './session.service.js';
@@ -28,7 +29,20 @@ export type LoginRequest = {
   browser: string;
 };
 
-export type AuthServiceOptions = { db: Kysely<Database>; sessions: SessionService; captchaEnabled: boolean; clock: Clock };
+/** What signing in needs of the users module: its service (typed here, as that service depends on this module). */
+export type SignInUsers = {
+  loginCandidate(username: string): Promise<{ id: number; passwordHash: string; enabled: boolean } | undefined>;
+  get(id: number): Promise<User | undefined>;
+};
+
+export type AuthServiceOptions = {
+  db: Kysely<Database>;
+  sessions: SessionService;
+  users: SignInUsers;
+  access: AccessService;
+  captchaEnabled: boolean;
+  clock: Clock;
+};
 
 export class AuthService {
   constructor(private readonly options: AuthServiceOptions) {}
@@ -43,28 +57,28 @@ export class AuthService {
     ];
     if (byUser.lockedUntil !== null && byUser.lockedUntil > now) {
       const minutes = Math.ceil((byUser.lockedUntil - now) / 60_000);
-      throw new HttpError(429, `too many failed logins for this account; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`);
+      throw rateLimited(`too many failed logins for this account; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`);
     }
     if (byIp.attempts > MAX_ATTEMPTS_PER_IP || byUser.attempts > MAX_ATTEMPTS_PER_USERNAME) {
-      throw new HttpError(429, 'too many login attempts; wait a minute and try again');
+      throw rateLimited('too many login attempts; wait a minute and try again');
     }
     if (captchaEnabled) {
       const captcha = await checkCaptcha(db, request.uuid, request.code, now);
-      if (captcha === 'missing') throw new HttpError(400, `code: ${translate('en-US', 'login.codeExpired')}`);
-      if (captcha === 'wrong') throw new HttpError(400, `code: ${translate('en-US', 'login.codeWrong')}`);
+      if (captcha === 'missing') throw invalidInput(`code: ${translate('en-US', 'login.codeExpired')}`);
+      if (captcha === 'wrong') throw invalidInput(`code: ${translate('en-US', 'login.codeWrong')}`);
     }
 
-    const candidate = await findLoginCandidate(db, request.username);
+    const candidate = await this.options.users.loginCandidate(request.username);
     const passwordMatches = await verify(candidate?.passwordHash ?? (await missingUserHash), request.password);
     if (candidate === undefined || !passwordMatches) {
       const state = await recordFailure(db, userKey, LOCK_AFTER_FAILURES, now + LOCK_MS);
       if (state.lockedUntil !== null && state.lockedUntil > now) {
-        throw new HttpError(429, `too many failed logins for this account; try again in ${Math.ceil(LOCK_MS / 60_000)} minutes`);
+        throw rateLimited(`too many failed logins for this account; try again in ${Math.ceil(LOCK_MS / 60_000)} minutes`);
       }
       // The same words whether the user exists or not.
-      throw new HttpError(400, translate('en-US', 'login.badCredentials'));
+      throw invalidInput(translate('en-US', 'login.badCredentials'));
     }
-    if (!candidate.enabled) throw new HttpError(400, translate('en-US', 'login.accountDisabled'));
+    if (!candidate.enabled) throw invalidInput(translate('en-US', 'login.accountDisabled'));
     await clearFailures(db, userKey);
 
     const { token } = await sessions.start(candidate.id, request.ip, request.browser);
@@ -72,13 +86,9 @@ export class AuthService {
   }
 
   async info(userId: number): Promise<AuthInfo> {
-    const { db } = this.options;
-    const [user, roles, dataScopes] = await Promise.all([
-      findUserDto(db, userId),
-      permissionsOf(db, userId),
-      dataScopesOf(db, userId),
-    ]);
-    if (user === undefined) throw new HttpError(401, 'the account no longer exists');
+    const { users, access } = this.options;
+    const [user, roles, dataScopes] = await Promise.all([users.get(userId), access.permissionsOf(userId), access.dataScopeOf(userId)]);
+    if (user === undefined) throw unauthenticated('the account no longer exists');
     return { user, roles, dataScopes };
   }
 }

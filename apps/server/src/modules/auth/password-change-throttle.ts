@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { HttpError } from '../../http/http-error.js';
+import { invalidInput, rateLimited, type DomainError } from '../../domain-error.js';
 import { LOCK_AFTER_FAILURES, LOCK_MS, LOGIN_WINDOW_MS } from './auth.service.js';
 import { clearFailures, countAttempt, recordFailure } from './login-throttle.repo.js';
 
-function locked(until: number, now: number): HttpError {
+function locked(until: number, now: number): DomainError {
   const minutes = Math.ceil((until - now) / 60_000);
-  return new HttpError(429, `oldPass: too many wrong passwords; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`);
+  return rateLimited(`oldPass: too many wrong passwords; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`);
 }
 
 /**
@@ -31,7 +31,7 @@ export class PasswordChangeThrottle {
   async failed(userId: number, now: number): Promise<never> {
     const state = await recordFailure(this.db, this.key(userId), LOCK_AFTER_FAILURES, now + LOCK_MS);
     if (state.lockedUntil !== null && state.lockedUntil > now) throw locked(state.lockedUntil, now);
-    throw new HttpError(400, 'oldPass: the current password is wrong');
+    throw invalidInput('oldPass: the current password is wrong');
   }
 
   /** A right current password, or a new password set from the console, ends the count and any lock. */

@@ -14,7 +14,6 @@ import { z } from 'zod';
 import { principalOf } from '../../http/route-access.js';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
-import { DeptService } from './depts.service.js';
 
 // The user page's department tree reads these too.
 const READERS = ['dept:list', 'user:list'] as const;
@@ -27,7 +26,7 @@ const exportColumns: XlsxColumn<Dept>[] = [
 ];
 
 export const deptRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const depts = new DeptService(services.database.db, services.clock);
+  const { depts } = services;
 
   app.get(
     '/api/dept',

@@ -4,8 +4,8 @@ import { buildTree, childrenByParent, descendantIds, openedTo } from '@cloud-cla
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
-import { HttpError } from '../../http/http-error.js';
-import { dataScopesOf, withDescendants } from '../users/users.repo.js';
+import { conflict, invalidInput, notFound } from '../../domain-error.js';
+import type { AccessService } from '../access/access.service.js';
 import {
   countDeptReferences,
   deleteDepts,
@@ -22,8 +22,20 @@ import {
 export class DeptService {
   constructor(
     private readonly db: Kysely<Database>,
+    private readonly access: AccessService,
     private readonly clock: Clock,
   ) {}
+
+  /** The same service inside a transaction, for callers whose checks must see its writes. */
+  within(db: Kysely<Database>): DeptService {
+    return db === this.db ? this : new DeptService(db, this.access.within(db), this.clock);
+  }
+
+  /** Those of `ids` that name no department. */
+  async unknownIds(ids: readonly number[]): Promise<number[]> {
+    const found = new Set((await findDeptLinks(this.db, ids)).map((link) => link.id));
+    return ids.filter((id) => !found.has(id));
+  }
 
   /**
    * One level of the department tree, or the departments matching a filter, within the caller's
@@ -31,7 +43,7 @@ export class DeptService {
    * see: the top level for an unrestricted caller, else the highest departments of their scope.
    */
   async list(query: DeptQuery, userId: number): Promise<Page<Dept>> {
-    const scope = await dataScopesOf(this.db, userId);
+    const scope = await this.access.dataScopeOf(userId);
     const filter = filterOf(query, scope);
     const browsing = query.pid === undefined && !query.name && query.enabled === undefined && query.createTime === undefined;
     if (browsing && scope.length === 0) filter.pid = null;
@@ -41,7 +53,7 @@ export class DeptService {
 
   /** Every department matching the filter within the caller's scope, at every depth. */
   async exportRows(query: DeptQuery, userId: number): Promise<Dept[]> {
-    const scope = await dataScopesOf(this.db, userId);
+    const scope = await this.access.dataScopeOf(userId);
     return (await findDepts(this.db, filterOf(query, scope))).content;
   }
 
@@ -54,12 +66,12 @@ export class DeptService {
     const links = await findDeptLinks(this.db);
     const byId = new Map(links.map((link) => [link.id, link]));
     const missing = ids.find((id) => !byId.has(id));
-    if (missing !== undefined) throw new HttpError(404, `department ${missing} not found`);
+    if (missing !== undefined) throw notFound(`department ${missing} not found`);
     const childrenOf = childrenByParent(links);
 
     const shown = openedTo(links, ids);
     const removed = new Set(exclude ? descendantIds(links, ids) : []);
-    const scope = new Set(await dataScopesOf(this.db, userId));
+    const scope = new Set(await this.access.dataScopeOf(userId));
     const kept = [...shown].filter((id) => !removed.has(id) && (scope.size === 0 || scope.has(id)));
 
     const { content } = await findDepts(this.db, { ids: kept });
@@ -82,10 +94,10 @@ export class DeptService {
   async update(dept: DeptUpdate, by: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const [current] = await findDeptLinks(trx, [dept.id]);
-      if (current === undefined) throw new HttpError(404, `department ${dept.id} not found`);
+      if (current === undefined) throw notFound(`department ${dept.id} not found`);
       if (dept.pid !== null) {
-        if ((await withDescendants(trx, [dept.id])).includes(dept.pid)) {
-          throw new HttpError(400, 'pid: a department cannot be moved under itself or one of its sub-departments');
+        if ((await this.access.within(trx).deptSubtrees([dept.id])).includes(dept.pid)) {
+          throw invalidInput('pid: a department cannot be moved under itself or one of its sub-departments');
         }
         await requireParent(trx, dept.pid);
       }
@@ -100,14 +112,14 @@ export class DeptService {
     await this.db.transaction().execute(async (trx) => {
       const names = await findDeptNames(trx, unique);
       const missing = unique.find((id) => !names.has(id));
-      if (missing !== undefined) throw new HttpError(404, `department ${missing} not found`);
+      if (missing !== undefined) throw notFound(`department ${missing} not found`);
       for (const id of unique) {
-        const { users, roles } = await countDeptReferences(trx, await withDescendants(trx, [id]));
+        const { users, roles } = await countDeptReferences(trx, await this.access.within(trx).deptSubtrees([id]));
         const name = names.get(id) ?? String(id);
-        if (users > 0) throw new HttpError(409, `department '${name}' (or one below it) still has ${users} user(s)`);
-        if (roles > 0) throw new HttpError(409, `department '${name}' (or one below it) is still in the data scope of ${roles} role(s)`);
+        if (users > 0) throw conflict(`department '${name}' (or one below it) still has ${users} user(s)`);
+        if (roles > 0) throw conflict(`department '${name}' (or one below it) is still in the data scope of ${roles} role(s)`);
       }
-      const doomed = new Set(await withDescendants(trx, unique));
+      const doomed = new Set(await this.access.within(trx).deptSubtrees(unique));
       const parents = new Set((await findDeptLinks(trx, unique)).flatMap((link) => (link.pid === null || doomed.has(link.pid) ? [] : [link.pid])));
       await deleteDepts(trx, [...doomed]);
       for (const pid of parents) await recountChildren(trx, pid);
@@ -132,5 +144,5 @@ async function topsOf(db: Kysely<Database>, scope: readonly number[]): Promise<n
 }
 
 async function requireParent(db: Kysely<Database>, pid: number): Promise<void> {
-  if ((await findDeptLinks(db, [pid])).length === 0) throw new HttpError(400, `pid: department ${pid} does not exist`);
+  if ((await findDeptLinks(db, [pid])).length === 0) throw invalidInput(`pid: department ${pid} does not exist`);
 }

@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/constraint-violation.js';
-import { HttpError } from '../../http/http-error.js';
+import { conflict, invalidInput, notFound } from '../../domain-error.js';
 import {
   deleteDictDetail,
   deleteDicts,
@@ -103,7 +103,7 @@ export class DictService {
   async updateDetail({ id, label, labelEn, value, dictSort, dict }: DictDetailUpdateBody, by: string): Promise<void> {
     await valueConflictAs409(value, () =>
       this.db.transaction().execute(async (trx) => {
-        if (!(await dictDetailExists(trx, id))) throw new HttpError(404, `id: no dictionary entry ${id}`);
+        if (!(await dictDetailExists(trx, id))) throw notFound(`id: no dictionary entry ${id}`);
         await assertDictsExist(trx, [dict.id], 400);
         await assertValueFree(trx, dict.id, value, id);
         await updateDictDetail(trx, id, { dictId: dict.id, label, labelEn, value, dictSort }, stamp(by, this.clock.now()));
@@ -112,7 +112,7 @@ export class DictService {
   }
 
   async deleteDetail(id: number): Promise<void> {
-    if (!(await deleteDictDetail(this.db, id))) throw new HttpError(404, `id: no dictionary entry ${id}`);
+    if (!(await deleteDictDetail(this.db, id))) throw notFound(`id: no dictionary entry ${id}`);
   }
 }
 
@@ -120,10 +120,10 @@ const stamp = (by: string, time: number): Stamp => ({ by, time });
 
 async function assertNameFree(db: Kysely<Database>, name: string, exceptId?: number): Promise<void> {
   const holder = await findDictIdByName(db, name);
-  if (holder !== undefined && holder !== exceptId) throw new HttpError(409, `name: a dictionary named '${name}' already exists`);
+  if (holder !== undefined && holder !== exceptId) throw conflict(`name: a dictionary named '${name}' already exists`);
 }
 
-const valueTaken = (value: string) => new HttpError(409, `value: the dictionary already has an entry with the value '${value}'`);
+const valueTaken = (value: string) => conflict(`value: the dictionary already has an entry with the value '${value}'`);
 
 /** A value names one entry of its dictionary: the stored data holds the value, the screens show its label. */
 async function assertValueFree(db: Kysely<Database>, dictId: number, value: string, exceptId?: number): Promise<void> {
@@ -148,5 +148,5 @@ async function assertDictsExist(db: Kysely<Database>, ids: readonly number[], st
   const found = new Set(await existingDictIds(db, ids));
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length === 0) return;
-  throw new HttpError(status, `${status === 404 ? 'id' : 'dict.id'}: no dictionary ${missing.join(', ')}`);
+  throw status === 404 ? notFound(`id: no dictionary ${missing.join(', ')}`) : invalidInput(`dict.id: no dictionary ${missing.join(', ')}`);
 }

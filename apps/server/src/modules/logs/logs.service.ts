@@ -1,15 +1,20 @@
 import type { Log, LogException, LogQuery, LogType } from '@cloud-classroom/shared/logs';
 import type { Page } from '@cloud-classroom/shared/http';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { HttpError } from '../../http/http-error.js';
-import { deleteLogsOfType, findExceptionDetail, findLogs, type LogFilter } from './logs.repo.js';
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, LogTable } from '../../db/schema.js';
+import { notFound } from '../../domain-error.js';
+import { deleteLogsOfType, findExceptionDetail, findLogs, insertLog, type LogFilter } from './logs.repo.js';
 
 /** Which entries a list shows: one type, and only the caller's own when `username` is given. */
 export type LogScope = { logType: LogType; username?: string };
 
 export class LogService {
   constructor(private readonly db: Kysely<Database>) {}
+
+  /** Writes one audit entry (`http/audit-log.ts` says what goes in it). */
+  async record(entry: Insertable<LogTable>): Promise<void> {
+    await insertLog(this.db, entry);
+  }
 
   async page(scope: LogScope, query: LogQuery): Promise<Page<Log>> {
     return findLogs(this.db, filterOf(scope, query), { page: query.page, size: query.size, sort: query.sort });
@@ -22,7 +27,7 @@ export class LogService {
 
   async exceptionOf(id: number): Promise<LogException> {
     const detail = await findExceptionDetail(this.db, id);
-    if (detail === undefined) throw new HttpError(404, `id: no error log with id ${id}`);
+    if (detail === undefined) throw notFound(`id: no error log with id ${id}`);
     return { exception: detail ?? '' };
   }
 

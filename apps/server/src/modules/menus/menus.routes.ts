@@ -37,7 +37,7 @@ const exportColumns: XlsxColumn<Menu>[] = [
 ];
 
 export const menuRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const menus = new MenuService(services.database.db, services.clock);
+  const menus = new MenuService(services.database.db, services.access, services.clock);
   const canList = { permissions: ['menu:list'] } as const;
 
   app.get(

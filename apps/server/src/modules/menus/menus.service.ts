@@ -10,9 +10,9 @@ import { buildTree, childrenByParent, descendantIds, openedTo, type TreeLink } f
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
-import { HttpError } from '../../http/http-error.js';
+import { conflict, invalidInput, notFound as missing, type DomainError } from '../../domain-error.js';
+import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../auth/session.service.js';
-import { requireGrantable } from '../roles/roles.service.js';
 import {
   deleteMenus,
   findMenuLinks,
@@ -81,13 +81,14 @@ function filterOf(query: MenuQuery): MenuFilter {
 /** What an update changed that the audit log shows beside the request's body. */
 export type MenuChanges = { permission?: { from: string | null; to: string | null } };
 
-function notFound(id: number): HttpError {
-  return new HttpError(404, `id: no menu with id ${id}`);
+function notFound(id: number): DomainError {
+  return missing(`id: no menu with id ${id}`);
 }
 
 export class MenuService {
   constructor(
     private readonly db: Kysely<Database>,
+    private readonly access: AccessService,
     private readonly clock: Clock,
   ) {}
 
@@ -140,7 +141,7 @@ export class MenuService {
     await this.db.transaction().execute(async (trx) => {
       await this.check(trx, input, await findMenuLinks(trx));
       // A menu's code reaches every role that holds the menu, so writing it is granting it.
-      await requireGrantable(trx, principal, [input.permission], 'permission');
+      await this.access.within(trx).requireGrantable(principal, [input.permission], 'permission');
       await insertMenu(trx, input, principal.username, this.clock.now());
       if (input.pid !== null) await recountChildren(trx, [input.pid]);
     });
@@ -158,11 +159,11 @@ export class MenuService {
       const before = await findMenuPermission(trx, id);
       if (current === undefined || before === undefined) throw notFound(id);
       if (input.pid !== null && descendantIds(links, [id]).includes(input.pid)) {
-        throw new HttpError(400, 'pid: a menu cannot be placed under itself or one of its sub-menus');
+        throw invalidInput('pid: a menu cannot be placed under itself or one of its sub-menus');
       }
       await this.check(trx, input, links, id);
       const codeChanged = before.permission !== input.permission;
-      if (codeChanged) await requireGrantable(trx, principal, [input.permission], 'permission');
+      if (codeChanged) await this.access.within(trx).requireGrantable(principal, [input.permission], 'permission');
       await updateMenu(trx, id, input, principal.username, this.clock.now());
       const parents = [current.pid, input.pid].filter((pid): pid is number => pid !== null);
       await recountChildren(trx, [...new Set(parents)]);
@@ -189,16 +190,16 @@ export class MenuService {
 
   private async check(trx: Kysely<Database>, input: MenuInput, links: readonly TreeLink[], id?: number): Promise<void> {
     if (input.iFrame && !isExternalMenuPath(input.path)) {
-      throw new HttpError(400, 'path: an external link must start with http:// or https://');
+      throw invalidInput('path: an external link must start with http:// or https://');
     }
     if (input.pid !== null && !links.some((link) => link.id === input.pid)) {
-      throw new HttpError(400, `pid: no menu with id ${input.pid}`);
+      throw invalidInput(`pid: no menu with id ${input.pid}`);
     }
     if (await menuValueTaken(trx, 'title', input.title, id)) {
-      throw new HttpError(409, `title: a menu titled '${input.title}' already exists`);
+      throw conflict(`title: a menu titled '${input.title}' already exists`);
     }
     if (input.componentName !== null && (await menuValueTaken(trx, 'component_name', input.componentName, id))) {
-      throw new HttpError(409, `componentName: a menu with the component name '${input.componentName}' already exists`);
+      throw conflict(`componentName: a menu with the component name '${input.componentName}' already exists`);
     }
   }
 }

@@ -448,6 +448,32 @@ describe('menus: writes', () => {
       expect(row).toEqual({ pid: null, component_name: null });
     });
 
+    it('keeps only the fields of the menu type, as the menu form sends them', async () => {
+      const stored = async (id: number) =>
+        db(app)
+          .selectFrom('sys_menu')
+          .select(['path', 'component', 'component_name', 'icon', 'permission', 'i_frame', 'cache', 'hidden'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+      const everything = { icon: 'edit', permission: 'typed:list', iFrame: false, cache: true, hidden: true };
+      const button = await create(app, admin, page('Typed button', { ...everything, type: 2 }));
+      expect(await stored(button)).toEqual({
+        path: null, component: null, component_name: null, icon: null, permission: 'typed:list', i_frame: 0, cache: 0, hidden: 0,
+      });
+      const directory = await create(app, admin, page('Typed directory', { ...everything, type: 0 }));
+      expect(await stored(directory)).toEqual({
+        path: 'typed directory', component: null, component_name: null, icon: 'edit', permission: null, i_frame: 0, cache: 0, hidden: 1,
+      });
+      // An edit that turns a page into a button drops its route too.
+      const typedPage = await create(app, admin, page('Typed page', everything));
+      expect(await stored(typedPage)).toMatchObject({ path: 'typed page', component: 'demo/typed page/index', component_name: 'Typed page' });
+      const turned = await call(app, 'PUT', '/api/menus', admin, { ...page('Typed page', everything), type: 2, id: typedPage });
+      expect(turned.statusCode, turned.body).toBe(204);
+      expect(await stored(typedPage)).toEqual({
+        path: null, component: null, component_name: null, icon: null, permission: 'typed:list', i_frame: 0, cache: 0, hidden: 0,
+      });
+    });
+
     it('keeps an English title beside the Chinese one, and a blank one as none', async () => {
       const id = await create(app, admin, page('考试管理', { titleEn: ' Exams ' }));
       const stored = async () =>
@@ -591,22 +617,26 @@ describe('menus: a permission code follows the rule of granting it', () => {
   });
 
   it('refuses to write a code the editor does not hold onto a menu, with 403, and the code stays', async () => {
-    const systemDir = await menuBody('系统管理');
-    const refused = await call(app, 'PUT', '/api/menus', editor, { ...systemDir, permission: 'online:list' });
+    const menuPage = await menuBody('菜单管理');
+    const refused = await call(app, 'PUT', '/api/menus', editor, { ...menuPage, permission: 'online:list' });
     expect(refused.statusCode, refused.body).toBe(403);
     expect(refused.json().message).toBe('permission: you can only grant permissions you hold yourself, not online:list');
-    expect(await permissionOf('系统管理')).toBe(systemDir.permission);
+    expect(await permissionOf('菜单管理')).toBe('menu:list');
 
     const editButton = await menuBody('菜单编辑');
     expect((await call(app, 'PUT', '/api/menus', editor, { ...editButton, permission: 'online:del' })).statusCode).toBe(403);
     expect(await permissionOf('菜单编辑')).toBe('menu:edit');
+    // A directory grants nothing: the code sent with one is dropped, as the menu form drops it.
+    const systemDir = await menuBody('系统管理');
+    expect((await call(app, 'PUT', '/api/menus', editor, { ...systemDir, permission: 'online:list' })).statusCode).toBe(204);
+    expect(await permissionOf('系统管理')).toBeNull();
     // The escalation's proof: the editor still cannot list or end sessions.
     expect((await call(app, 'GET', '/auth/online', editor)).statusCode).toBe(403);
   });
 
   it('refuses the administrator wildcard, and a new menu carrying a code the caller lacks', async () => {
-    const systemDir = await menuBody('系统管理');
-    expect((await call(app, 'PUT', '/api/menus', editor, { ...systemDir, permission: 'admin' })).statusCode).toBe(403);
+    const menuPage = await menuBody('菜单管理');
+    expect((await call(app, 'PUT', '/api/menus', editor, { ...menuPage, permission: 'admin' })).statusCode).toBe(403);
 
     const { id: roleId } = await db(app).selectFrom('sys_role').select('id').where('name', '=', 'menu-editor').executeTakeFirstOrThrow();
     const menus = await Promise.all(['系统管理', '菜单管理', '菜单编辑', '菜单新增'].map(async (title) => ({ id: await idOf(app, title) })));

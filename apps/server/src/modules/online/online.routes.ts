@@ -4,7 +4,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import { principalOf } from '../../http/route-access.js';
 import type { Services } from '../../services.js';
-import { UserService } from '../users/users.service.js';
 import { OnlineService } from './online.service.js';
 
 const exportColumns: XlsxColumn<OnlineSession>[] = [
@@ -19,8 +18,7 @@ const exportColumns: XlsxColumn<OnlineSession>[] = [
 
 export const onlineRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const { db } = services.database;
-  const users = new UserService({ db, sessions: services.sessions, dataDir: services.config.dataDir, clock: services.clock });
-  const online = new OnlineService(db, services.sessions, users, services.clock);
+  const online = new OnlineService(db, services.sessions, services.access, services.clock);
 
   app.get(
     '/auth/online',

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import type { Principal, SessionService } from '../auth/session.service.js';
-import type { UserService } from '../users/users.service.js';
+import type { AccessService } from '../access/access.service.js';
 import { findOnlineSessions, findSessionUserIds } from './online.repo.js';
 
 /** Why a kicked-out session ended, as its socket is told. */
@@ -14,7 +14,7 @@ export class OnlineService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly sessions: SessionService,
-    private readonly users: UserService,
+    private readonly access: AccessService,
     private readonly clock: Clock,
   ) {}
 
@@ -33,7 +33,7 @@ export class OnlineService {
    * Nobody ends the session of a user more powerful than themselves: if one is listed, none ends.
    */
   async kick(keys: readonly string[], caller: Principal): Promise<void> {
-    await this.users.requireOutranks(caller, await findSessionUserIds(this.db, keys));
+    await this.access.requireOutranks(caller, await findSessionUserIds(this.db, keys));
     await this.sessions.end(keys, KICKED_OUT);
   }
 }

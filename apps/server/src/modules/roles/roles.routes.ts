@@ -14,7 +14,6 @@ import { z } from 'zod';
 import { principalOf } from '../../http/route-access.js';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
-import { RoleService } from './roles.service.js';
 
 const exportColumns: XlsxColumn<Role>[] = [
   { header: '角色名称', value: (role) => role.name },
@@ -25,7 +24,7 @@ const exportColumns: XlsxColumn<Role>[] = [
 ];
 
 export const roleRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const roles = new RoleService(services.database.db, services.clock);
+  const { roles } = services;
 
   app.get(
     '/api/roles',

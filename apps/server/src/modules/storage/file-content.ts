@@ -1,6 +1,6 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { formatFileSize, type StorableExtension } from '@cloud-classroom/shared/storage';
-import { HttpError } from '../../http/http-error.js';
+import { invalidInput, tooLarge, type DomainError } from '../../domain-error.js';
 
 type Signature = (head: Buffer) => boolean;
 
@@ -61,7 +61,7 @@ export class ContentCheck extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.bytes > this.maxBytes) {
-      callback(new HttpError(413, `file: is larger than ${formatFileSize(this.maxBytes)}`));
+      callback(tooLarge(`file: is larger than ${formatFileSize(this.maxBytes)}`));
       return;
     }
     callback(this.problemWith(chunk) ?? null, chunk);
@@ -69,13 +69,13 @@ export class ContentCheck extends Transform {
 
   override _flush(callback: TransformCallback): void {
     if (this.bytes === 0) {
-      callback(new HttpError(400, 'file: is empty'));
+      callback(invalidInput('file: is empty'));
       return;
     }
     callback(this.problemAtEnd());
   }
 
-  private problemWith(chunk: Buffer): HttpError | undefined {
+  private problemWith(chunk: Buffer): DomainError | undefined {
     if (this.expected === 'text') {
       if (chunk.includes(0)) return this.mismatch();
       try {
@@ -92,7 +92,7 @@ export class ContentCheck extends Transform {
     return this.expected(this.head) ? undefined : this.mismatch();
   }
 
-  private problemAtEnd(): HttpError | undefined {
+  private problemAtEnd(): DomainError | undefined {
     if (this.expected === 'text') {
       try {
         this.decoder.decode();
@@ -105,7 +105,7 @@ export class ContentCheck extends Transform {
     return this.expected(this.head) ? undefined : this.mismatch();
   }
 
-  private mismatch(): HttpError {
-    return new HttpError(400, `file: the content is not a .${this.extension} file`);
+  private mismatch(): DomainError {
+    return invalidInput(`file: the content is not a .${this.extension} file`);
   }
 }

@@ -19,7 +19,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
-import { HttpError } from '../../http/http-error.js';
+import { invalidInput, notFound } from '../../domain-error.js';
 import { ContentCheck } from './file-content.js';
 import {
   deleteStoredFiles,
@@ -109,7 +109,7 @@ export class StorageService {
     const extension = path.extname(originalName).slice(1).toLowerCase();
     if (!isStorable(extension) || !rules.extensions.includes(extension)) {
       upload.content.destroy();
-      throw new HttpError(400, `file: only ${rules.extensions.join(', ')} files are accepted`);
+      throw invalidInput(`file: only ${rules.extensions.join(', ')} files are accepted`);
     }
     const now = this.clock.now();
     const relativePath = [FILES_FOLDER, formatDateTime(now, '{y}{m}'), `${crypto.randomBytes(16).toString('hex')}.${extension}`].join('/');
@@ -138,7 +138,7 @@ export class StorageService {
 
   async rename({ id, name }: LocalStorageRename, by: string): Promise<void> {
     if (!(await renameStoredFile(this.db, id, name, { by, time: this.clock.now() }))) {
-      throw new HttpError(404, `id: no stored file ${id}`);
+      throw notFound(`id: no stored file ${id}`);
     }
   }
 
@@ -147,7 +147,7 @@ export class StorageService {
     const rows = await this.db.transaction().execute(async (trx) => {
       const found = await findStoredFilesByIds(trx, ids);
       const missing = ids.filter((id) => !found.some((row) => row.id === id));
-      if (missing.length > 0) throw new HttpError(404, `id: no stored file ${missing.join(', ')}`);
+      if (missing.length > 0) throw notFound(`id: no stored file ${missing.join(', ')}`);
       await deleteStoredFiles(trx, ids);
       return found;
     });

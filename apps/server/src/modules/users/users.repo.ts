@@ -1,12 +1,10 @@
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { SortOrder, TimeRange } from '@cloud-classroom/shared/http';
 import type { User, UserSortField } from '@cloud-classroom/shared/users';
-import { descendantIds } from '@cloud-classroom/shared/tree';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import { contains, within } from '../../db/list-filters.js';
 import { paginate, type Ordering } from '../../db/paginate.js';
-import type { Database, DataScope, UserTable } from '../../db/schema.js';
-import { ADMIN_PERMISSION } from '@cloud-classroom/shared/constants';
+import type { Database, UserTable } from '../../db/schema.js';
 
 export type LoginCandidate = {
   id: number;
@@ -92,65 +90,6 @@ export async function findUserDto(db: Kysely<Database>, id: number): Promise<Use
   return (await findUserDtos(db, [id]))[0];
 }
 
-/**
- * What the user may do: the permission strings of every menu and button of every role they
- * hold, or just 'admin' for an administrator (which passes every check on both sides).
- */
-export async function permissionsOf(db: Kysely<Database>, userId: number): Promise<string[]> {
-  const user = await db.selectFrom('sys_user').select('is_admin').where('id', '=', userId).executeTakeFirst();
-  return user?.is_admin === 1 ? [ADMIN_PERMISSION] : menuPermissionsOf(db, userId);
-}
-
-/** The permission strings the user's roles grant through their menus; for callers known not to be administrators. */
-export async function menuPermissionsOf(db: Kysely<Database>, userId: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('sys_users_roles as ur')
-    .innerJoin('sys_roles_menus as rm', 'rm.role_id', 'ur.role_id')
-    .innerJoin('sys_menu as m', 'm.id', 'rm.menu_id')
-    .select('m.permission')
-    .distinct()
-    .where('ur.user_id', '=', userId)
-    .where('m.permission', 'is not', null)
-    .where('m.permission', '!=', '')
-    // 'admin' is the administrator's wildcard; a menu carrying it must not hand out everything.
-    .where('m.permission', '!=', ADMIN_PERMISSION)
-    .execute();
-  return rows.flatMap((row) => (row.permission === null ? [] : [row.permission])).sort();
-}
-
-/**
- * Department ids whose people the user may see: the union over their roles of all (→ [] meaning
- * no restriction), their own department, or the role's chosen departments with their subtrees.
- */
-export async function dataScopesOf(db: Kysely<Database>, userId: number): Promise<number[]> {
-  const user = await db.selectFrom('sys_user').select(['dept_id', 'is_admin']).where('id', '=', userId).executeTakeFirst();
-  if (user === undefined) return [];
-  if (user.is_admin === 1) return [];
-  const roles = await db
-    .selectFrom('sys_users_roles as ur')
-    .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
-    .select(['r.id', 'r.data_scope'])
-    .where('ur.user_id', '=', userId)
-    .execute();
-  const scopes = new Set(roles.map((role) => role.data_scope as DataScope));
-  if (scopes.has('全部')) return [];
-  const ids = new Set<number>();
-  if (scopes.has('本级') && user.dept_id !== null) ids.add(user.dept_id);
-  const custom = roles.filter((role) => role.data_scope === '自定义').map((role) => role.id);
-  if (custom.length > 0) {
-    const chosen = await db.selectFrom('sys_roles_depts').select('dept_id').where('role_id', 'in', custom).execute();
-    for (const id of await withDescendants(db, chosen.map((row) => row.dept_id))) ids.add(id);
-  }
-  // A user whose roles grant no department at all still sees nobody, not everybody.
-  return ids.size === 0 ? [-1] : [...ids].sort((a, b) => a - b);
-}
-
-/** The given departments and every department below them. */
-export async function withDescendants(db: Kysely<Database>, roots: readonly number[]): Promise<number[]> {
-  if (roots.length === 0) return [];
-  return descendantIds(await db.selectFrom('sys_dept').select(['id', 'pid']).execute(), roots);
-}
-
 export type UserListFilter = {
   /** Only users of these departments; absent means any department, or none. */
   deptIds?: readonly number[];
@@ -202,57 +141,17 @@ export async function findUserIds(
   return { ids: content.map((row) => row.id), total: totalElements };
 }
 
-/** What the rules about who may manage whom need to know of a user. */
+/** What the service needs of users it acts on by id. */
 export type UserRef = {
   id: number;
   username: string;
-  isAdmin: boolean;
-  deptId: number | null;
   avatarName: string | null;
-  /** The lowest (most powerful) level of the user's roles; null without roles. */
-  bestLevel: number | null;
 };
-
-/** Each user's best (lowest) role level; users who hold no role are left out. */
-async function bestLevelsOf(db: Kysely<Database>, userIds: readonly number[]): Promise<Map<number, number>> {
-  if (userIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('sys_users_roles as ur')
-    .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
-    .select((eb) => ['ur.user_id', eb.fn.min('r.level').as('level')])
-    .where('ur.user_id', 'in', [...userIds])
-    .groupBy('ur.user_id')
-    .execute();
-  return new Map(rows.map((row) => [row.user_id, row.level]));
-}
-
-/** The user's best (lowest) role level, or null when they hold no role. */
-export async function bestLevelOf(db: Kysely<Database>, userId: number): Promise<number | null> {
-  return (await bestLevelsOf(db, [userId])).get(userId) ?? null;
-}
 
 export async function findUserRefs(db: Kysely<Database>, ids: readonly number[]): Promise<UserRef[]> {
   if (ids.length === 0) return [];
-  const [users, levels] = await Promise.all([
-    db
-      .selectFrom('sys_user')
-      .select(['id', 'username', 'is_admin', 'dept_id', 'avatar_name'])
-      .where('id', 'in', [...ids])
-      .execute(),
-    bestLevelsOf(db, ids),
-  ]);
-  return users.map((user) => ({
-    id: user.id,
-    username: user.username,
-    isAdmin: user.is_admin === 1,
-    deptId: user.dept_id,
-    avatarName: user.avatar_name,
-    bestLevel: levels.get(user.id) ?? null,
-  }));
-}
-
-export async function deptExists(db: Kysely<Database>, id: number): Promise<boolean> {
-  return (await db.selectFrom('sys_dept').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  const users = await db.selectFrom('sys_user').select(['id', 'username', 'avatar_name']).where('id', 'in', [...ids]).execute();
+  return users.map((user) => ({ id: user.id, username: user.username, avatarName: user.avatar_name }));
 }
 
 /** Whether another user already has this value; compared without case, as people read them. */

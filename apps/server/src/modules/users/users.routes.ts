@@ -25,7 +25,6 @@ import { principalOf } from '../../http/route-access.js';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
 import { findAvatar } from './avatar-files.js';
-import { UserService } from './users.service.js';
 
 const exportColumns: XlsxColumn<User>[] = [
   { header: '用户名', value: (user) => user.username },
@@ -59,7 +58,7 @@ async function avatarBytes(request: FastifyRequest): Promise<Buffer> {
 }
 
 export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const users = new UserService({ db: services.database.db, sessions: services.sessions, dataDir: services.config.dataDir, clock: services.clock });
+  const { users } = services;
   await acceptUploads(app, AVATAR_MAX_BYTES);
 
   app.get(

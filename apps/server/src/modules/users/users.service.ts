@@ -15,19 +15,19 @@ import type { Page } from '@cloud-classroom/shared/http';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
-import { HttpError } from '../../http/http-error.js';
-import { clearFailures, usernameThrottleKey } from '../auth/login-throttle.repo.js';
+import { conflict, invalidInput, notFound } from '../../domain-error.js';
+import type { AccessService } from '../access/access.service.js';
+import { liftLoginLock } from '../auth/login-throttle.service.js';
 import { PasswordChangeThrottle } from '../auth/password-change-throttle.js';
 import type { Principal, SessionService } from '../auth/session.service.js';
-import { findRoleSummaries } from '../roles/roles.repo.js';
+import type { DeptService } from '../depts/depts.service.js';
+import type { RoleService } from '../roles/roles.service.js';
 import { imageKindOf, removeAvatar, saveAvatar } from './avatar-files.js';
 import {
-  bestLevelOf,
-  dataScopesOf,
   deleteUsers,
-  deptExists,
   findLoginCandidate,
   findPasswordHash,
+  findUserDto,
   findUserDtos,
   findUserIds,
   findUserRefs,
@@ -35,13 +35,21 @@ import {
   isTaken,
   setPasswordHashes,
   updateUser,
-  withDescendants,
+  type LoginCandidate,
   type UserListFilter,
   type UserRef,
 } from './users.repo.js';
 import { changed, created } from '../../db/audit-columns.js';
 
-export type UserServiceOptions = { db: Kysely<Database>; sessions: SessionService; dataDir: string; clock: Clock };
+export type UserServiceOptions = {
+  db: Kysely<Database>;
+  sessions: SessionService;
+  dataDir: string;
+  access: AccessService;
+  roles: RoleService;
+  depts: DeptService;
+  clock: Clock;
+};
 
 /** 96 random bits, typeable: what a new or reset account gets when nobody chose a password. */
 const generatePassword = () => crypto.randomBytes(12).toString('base64url');
@@ -51,6 +59,16 @@ export class UserService {
 
   constructor(private readonly options: UserServiceOptions) {
     this.passwordChanges = new PasswordChangeThrottle(options.db);
+  }
+
+  /** The user as the wire shows them; undefined when they are gone. */
+  async get(id: number): Promise<User | undefined> {
+    return findUserDto(this.options.db, id);
+  }
+
+  /** Who logs in under this name (compared exactly), with what they need to be checked. */
+  async loginCandidate(username: string): Promise<LoginCandidate | undefined> {
+    return findLoginCandidate(this.options.db, username);
   }
 
   async page(caller: Principal, query: UserQuery): Promise<Page<User>> {
@@ -93,11 +111,11 @@ export class UserService {
 
   async update(caller: Principal, body: UserUpdate): Promise<void> {
     const targets = await this.existing([body.id]);
-    await this.checkCanManage(caller, targets);
+    await this.options.access.requireManages(caller, [body.id]);
     // A name from before the user-name rule may stay; a new name must follow the rule.
     if (targets.some((target) => target.username !== body.username)) {
       const renamed = usernameSchema.safeParse(body.username);
-      if (!renamed.success) throw new HttpError(400, `username: ${renamed.error.issues[0]?.message ?? 'is not allowed'}`);
+      if (!renamed.success) throw invalidInput(`username: ${renamed.error.issues[0]?.message ?? 'is not allowed'}`);
     }
     const roleIds = await this.checkRoles(caller, body.roles);
     await this.checkDept(caller, body.dept.id);
@@ -113,9 +131,9 @@ export class UserService {
 
   async remove(caller: Principal, ids: readonly number[]): Promise<void> {
     const unique = [...new Set(ids)];
-    if (unique.includes(caller.userId)) throw new HttpError(400, 'ids: you cannot delete your own account');
+    if (unique.includes(caller.userId)) throw invalidInput('ids: you cannot delete your own account');
     const targets = await this.existing(unique);
-    await this.checkCanManage(caller, targets);
+    await this.options.access.requireManages(caller, unique);
     // Ended before the rows go, so whoever listens for ended sessions hears of these too.
     await this.options.sessions.endAllOf(unique, 'deleted');
     await deleteUsers(this.options.db, unique);
@@ -128,8 +146,9 @@ export class UserService {
    * generated one, answered once; either way their sessions end.
    */
   async resetPasswords(caller: Principal, body: ResetPassword): Promise<{ id: number; username: string; password: string }[] | undefined> {
-    const targets = await this.existing([...new Set(body.ids)]);
-    await this.checkCanManage(caller, targets);
+    const ids = [...new Set(body.ids)];
+    const targets = await this.existing(ids);
+    await this.options.access.requireManages(caller, ids);
     const passwords = targets.map((target) => ({ id: target.id, username: target.username, password: body.password ?? generatePassword() }));
     const hashes = await Promise.all(passwords.map(async ({ id, password }) => ({ id, passwordHash: await hash(password) })));
     const now = this.options.clock.now();
@@ -151,7 +170,7 @@ export class UserService {
    */
   async resetPasswordFromConsole(username: string, password: string | undefined): Promise<{ password: string; enabled: boolean }> {
     const user = await findLoginCandidate(this.options.db, username);
-    if (user === undefined) throw new HttpError(404, `no user named '${username}'`);
+    if (user === undefined) throw notFound(`no user named '${username}'`);
     const chosen = password ?? generatePassword();
     const now = this.options.clock.now();
     await setPasswordHashes(this.options.db, [{ id: user.id, passwordHash: await hash(chosen) }], {
@@ -159,14 +178,14 @@ export class UserService {
       ...changed('system', now),
     });
     await this.options.sessions.endAllOf([user.id], 'password reset');
-    await clearFailures(this.options.db, usernameThrottleKey(user.username));
+    await liftLoginLock(this.options.db, user.username);
     await this.passwordChanges.succeeded(user.id);
     return { password: chosen, enabled: user.enabled };
   }
 
   async updateCenter(caller: Principal, body: UserCenter): Promise<void> {
     if (body.email !== null && (await isTaken(this.options.db, 'email', body.email, caller.userId))) {
-      throw new HttpError(409, `email: ${body.email} is already in use`);
+      throw conflict(`email: ${body.email} is already in use`);
     }
     await updateUser(this.options.db, caller.userId, {
       nick_name: body.nickName,
@@ -184,7 +203,7 @@ export class UserService {
     const current = await findPasswordHash(this.options.db, caller.userId);
     if (current === undefined || !(await verify(current, body.oldPass))) return this.passwordChanges.failed(caller.userId, now);
     await this.passwordChanges.succeeded(caller.userId);
-    if (body.newPass === body.oldPass) throw new HttpError(400, 'newPass: must differ from the current password');
+    if (body.newPass === body.oldPass) throw invalidInput('newPass: must differ from the current password');
     await setPasswordHashes(this.options.db, [{ id: caller.userId, passwordHash: await hash(body.newPass) }], {
       pwd_reset_time: now,
       ...changed(caller.username, now),
@@ -194,7 +213,7 @@ export class UserService {
 
   async changeAvatar(caller: Principal, bytes: Buffer): Promise<{ avatar: string }> {
     const kind = imageKindOf(bytes);
-    if (kind === undefined) throw new HttpError(400, 'avatar: must be a PNG, JPEG, GIF or WebP image');
+    if (kind === undefined) throw invalidInput('avatar: must be a PNG, JPEG, GIF or WebP image');
     const [me] = await findUserRefs(this.options.db, [caller.userId]);
     const name = await saveAvatar(this.options.dataDir, bytes, kind);
     try {
@@ -209,9 +228,9 @@ export class UserService {
 
   /** The list's filter as the repository takes it, or undefined when the caller may see nobody it asks for. */
   private async repoFilter(caller: Principal, query: UserFilter): Promise<UserListFilter | undefined> {
-    const { db } = this.options;
-    const scope = await dataScopesOf(db, caller.userId);
-    const asked = query.deptId === undefined ? undefined : await withDescendants(db, [query.deptId]);
+    const { access } = this.options;
+    const scope = await access.dataScopeOf(caller.userId);
+    const asked = query.deptId === undefined ? undefined : await access.deptSubtrees([query.deptId]);
     const deptIds = scope.length === 0 ? asked : asked === undefined ? scope : asked.filter((id) => scope.includes(id));
     if (deptIds?.length === 0) return undefined;
     return {
@@ -238,83 +257,31 @@ export class UserService {
   private async existing(ids: readonly number[]): Promise<UserRef[]> {
     const found = await findUserRefs(this.options.db, ids);
     const missing = ids.filter((id) => !found.some((user) => user.id === id));
-    if (missing.length > 0) throw new HttpError(404, `no user with id ${missing.join(', ')}`);
+    if (missing.length > 0) throw notFound(`no user with id ${missing.join(', ')}`);
     return found;
   }
 
   private async checkUnique(body: UserCreate, exceptId?: number): Promise<void> {
     if (await isTaken(this.options.db, 'username', body.username, exceptId)) {
-      throw new HttpError(409, `username: ${body.username} is already taken`);
+      throw conflict(`username: ${body.username} is already taken`);
     }
     if (body.email !== null && (await isTaken(this.options.db, 'email', body.email, exceptId))) {
-      throw new HttpError(409, `email: ${body.email} is already in use`);
+      throw conflict(`email: ${body.email} is already in use`);
     }
   }
 
   /** The roles must exist, and nobody hands out a role more powerful than their own best one. */
   private async checkRoles(caller: Principal, roles: readonly { id: number }[]): Promise<number[]> {
     const ids = [...new Set(roles.map((role) => role.id))];
-    const found = await findRoleSummaries(this.options.db, ids);
+    const found = await this.options.roles.summaries(ids);
     const missing = ids.filter((id) => !found.some((role) => role.id === id));
-    if (missing.length > 0) throw new HttpError(400, `roles: no role with id ${missing.join(', ')}`);
-    if (!caller.isAdmin) {
-      const level = await this.levelOf(caller);
-      const above = found.find((role) => role.level < level);
-      if (above !== undefined) {
-        throw new HttpError(403, `roles: you cannot give the role ${above.name} (level ${above.level}); your own level is ${level}`);
-      }
-    }
+    if (missing.length > 0) throw invalidInput(`roles: no role with id ${missing.join(', ')}`);
+    await this.options.access.requireRolesGivable(caller, found);
     return ids;
   }
 
   private async checkDept(caller: Principal, deptId: number): Promise<void> {
-    if (!(await deptExists(this.options.db, deptId))) throw new HttpError(400, `dept: no department with id ${deptId}`);
-    const scope = await dataScopesOf(this.options.db, caller.userId);
-    if (scope.length > 0 && !scope.includes(deptId)) {
-      throw new HttpError(403, 'dept: this department is outside the departments you manage');
-    }
-  }
-
-  /**
-   * eladmin's level rule: nobody manages a user whose best role level is more powerful (lower)
-   * than their own. Beyond eladmin, administrators are managed only by administrators, and the
-   * caller's data scope bounds writes as it bounds the list.
-   */
-  private async checkCanManage(caller: Principal, targets: readonly UserRef[]): Promise<void> {
-    if (caller.isAdmin) return;
-    await this.checkOutranks(caller, targets);
-    const scope = await dataScopesOf(this.options.db, caller.userId);
-    for (const target of targets) {
-      if (scope.length > 0 && (target.deptId === null || !scope.includes(target.deptId))) {
-        throw new HttpError(403, `${target.username} is outside the departments you manage`);
-      }
-    }
-  }
-
-  /**
-   * The level half of the rule above, for acts on users that their data scope does not bound
-   * (ending their sessions from the online list, which shows everyone). Callers may always act
-   * on themselves.
-   */
-  async requireOutranks(caller: Principal, userIds: readonly number[]): Promise<void> {
-    if (caller.isAdmin) return;
-    const others = [...new Set(userIds)].filter((id) => id !== caller.userId);
-    await this.checkOutranks(caller, await findUserRefs(this.options.db, others));
-  }
-
-  private async checkOutranks(caller: Principal, targets: readonly UserRef[]): Promise<void> {
-    if (caller.isAdmin) return;
-    const level = await this.levelOf(caller);
-    for (const target of targets) {
-      if (target.isAdmin) throw new HttpError(403, `${target.username} is an administrator; only an administrator may change them`);
-      if (target.bestLevel !== null && target.bestLevel < level) {
-        throw new HttpError(403, `${target.username} has a role of level ${target.bestLevel}, more powerful than your level ${level}`);
-      }
-    }
-  }
-
-  /** A caller without roles has no level and outranks nobody. */
-  private async levelOf(caller: Principal): Promise<number> {
-    return (await bestLevelOf(this.options.db, caller.userId)) ?? Number.POSITIVE_INFINITY;
+    if ((await this.options.depts.unknownIds([deptId])).length > 0) throw invalidInput(`dept: no department with id ${deptId}`);
+    await this.options.access.requireDeptInScope(caller, deptId);
   }
 }

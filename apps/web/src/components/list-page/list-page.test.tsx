@@ -50,10 +50,10 @@ function ThingsPage() {
             </Form.Item>
           </SearchBar>
         }
-        add={{ permission: ['admin', 'things:add'], onClick: () => setOpen(true) }}
-        edit={{ permission: ['admin', 'things:edit'], onClick: () => {} }}
-        del={{ permission: ['admin', 'things:del'], rowName: (thing) => thing.name }}
-        exportFile={{ permission: ['admin', 'things:list'], fileName: 'things' }}
+        add={{ permission: ['admin', 'dict:add'], onClick: () => setOpen(true) }}
+        edit={{ permission: ['admin', 'dict:edit'], onClick: () => {} }}
+        del={{ permission: ['admin', 'dict:del'], rowName: (thing) => thing.name }}
+        exportFile={{ permission: ['admin', 'dict:list'], fileName: 'things' }}
       />
       <FormDialog<{ email: string }>
         open={open}
@@ -189,7 +189,7 @@ describe('list page pattern', { timeout: 30_000 }, () => {
   });
 
   it('hides the buttons the user has no permission for', async () => {
-    useUserStore.setState({ roles: ['things:list'] });
+    useUserStore.setState({ roles: ['dict:list'] });
     renderWithProviders(<ThingsPage />);
     await screen.findByText('thing 1');
     expect(screen.queryByRole('button', { name: /Add/ })).toBeNull();

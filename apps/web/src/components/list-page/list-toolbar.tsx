@@ -1,12 +1,13 @@
 import { DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined, ReloadOutlined, TableOutlined } from '@ant-design/icons';
 import { Button, Checkbox, Flex, Popover, Space, Tooltip } from 'antd';
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useState, type ReactNode } from 'react';
 import { Permission } from '../permission';
 import { useListMessages } from './list-page-messages';
 import { useConfirmDelete } from './use-confirm-delete';
 
 /** A toolbar button: shown only to holders of one of `permission` (an empty list shows it to everyone). */
-export type ToolbarAction = { permission: readonly string[] };
+export type ToolbarAction = { permission: readonly PermissionCheck[] };
 
 export type ToggleableColumn = { key: string; title: string };
 

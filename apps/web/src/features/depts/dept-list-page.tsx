@@ -1,4 +1,5 @@
 import type { Dept } from '@cloud-classroom/shared/depts';
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { App, Form, Input, Select, Switch, type TableColumnType } from 'antd';
 import { useState } from 'react';
 import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
@@ -18,10 +19,10 @@ import { paginationOf, selectionOf } from '../../components/list-page/table-bind
 
 type DeptFilter = { name?: string; enabled?: 'true' | 'false'; createTime?: TimeRangeValue };
 
-const ADD = ['admin', 'dept:add'];
-const EDIT = ['admin', 'dept:edit'];
-const DEL = ['admin', 'dept:del'];
-const LIST = ['admin', 'dept:list'];
+const ADD: readonly PermissionCheck[] = ['admin', 'dept:add'];
+const EDIT: readonly PermissionCheck[] = ['admin', 'dept:edit'];
+const DEL: readonly PermissionCheck[] = ['admin', 'dept:del'];
+const LIST: readonly PermissionCheck[] = ['admin', 'dept:list'];
 
 type Dialog = { open: false } | { open: true; dept?: Dept };
 

@@ -1,5 +1,6 @@
 import { dictLabel } from '@cloud-classroom/shared/display';
 import type { Dict, DictDetail } from '@cloud-classroom/shared/dicts';
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { App, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useListMessages } from '../../components/list-page/list-page-messages';
@@ -15,9 +16,9 @@ import { deleteDictDetail } from './dicts-api';
 
 type DetailFilter = { dictName: string; label?: string };
 
-const ADD = ['admin', 'dict:add'];
-const EDIT = ['admin', 'dict:edit'];
-const DEL = ['admin', 'dict:del'];
+const ADD: readonly PermissionCheck[] = ['admin', 'dict:add'];
+const EDIT: readonly PermissionCheck[] = ['admin', 'dict:edit'];
+const DEL: readonly PermissionCheck[] = ['admin', 'dict:del'];
 
 type Dialog = { open: false } | { open: true; detail?: DictDetail };
 

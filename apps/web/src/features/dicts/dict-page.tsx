@@ -1,4 +1,5 @@
 import type { Dict } from '@cloud-classroom/shared/dicts';
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { DeleteOutlined } from '@ant-design/icons';
 import { App, Button, Card, Col, Empty, Form, Input, Row } from 'antd';
 import { useState } from 'react';
@@ -15,10 +16,10 @@ import './dict-page.css';
 
 type DictFilter = { blurry?: string };
 
-const ADD = ['admin', 'dict:add'];
-const EDIT = ['admin', 'dict:edit'];
-const DEL = ['admin', 'dict:del'];
-const LIST = ['admin', 'dict:list'];
+const ADD: readonly PermissionCheck[] = ['admin', 'dict:add'];
+const EDIT: readonly PermissionCheck[] = ['admin', 'dict:edit'];
+const DEL: readonly PermissionCheck[] = ['admin', 'dict:del'];
+const LIST: readonly PermissionCheck[] = ['admin', 'dict:list'];
 
 type Dialog = { open: false } | { open: true; dict?: Dict };
 

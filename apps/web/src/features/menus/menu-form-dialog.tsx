@@ -1,4 +1,13 @@
-import { isExternalMenuPath, menuCreateBodySchema, type Menu, type MenuCreateBody } from '@cloud-classroom/shared/menus';
+import {
+  isExternalMenuPath,
+  keepFieldsOfType,
+  MENU_BUTTON,
+  MENU_DIRECTORY,
+  MENU_PAGE,
+  menuFieldsSchema,
+  type Menu,
+  type MenuCreateBody,
+} from '@cloud-classroom/shared/menus';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Col, Form, Input, InputNumber, Radio, Row, type FormRule } from 'antd';
 import { FormDialog } from '../../components/list-page/form-dialog';
@@ -28,37 +37,35 @@ export type MenuFormValues = {
   pid: number;
 };
 
-const DIRECTORY = 0;
-const PAGE = 1;
-const BUTTON = 2;
+const DIRECTORY = MENU_DIRECTORY;
+const PAGE = MENU_PAGE;
+const BUTTON = MENU_BUTTON;
 
-const shape = menuCreateBodySchema.shape;
+const shape = menuFieldsSchema.shape;
 
 const blankToNull = (text: string | null | undefined) => (text === undefined || text === null || text.trim() === '' ? null : text.trim());
 
 /**
  * The body for the menu type chosen: the fields eladmin's form hides for that type are sent
- * empty, so a page turned into a button does not keep a stale route.
+ * empty (`keepFieldsOfType`, which the server applies too), so a page turned into a button does
+ * not keep a stale route.
  */
 export function menuBodyOf(values: MenuFormValues): MenuCreateBody {
-  const { type } = values;
-  const iFrame = type !== BUTTON && (values.iFrame ?? false);
-  const isComponentPage = type === PAGE && !iFrame;
-  return {
-    type,
+  return keepFieldsOfType({
+    type: values.type,
     title: values.title.trim(),
     titleEn: blankToNull(values.titleEn),
     pid: values.pid,
     menuSort: values.menuSort,
-    icon: type === BUTTON ? null : blankToNull(values.icon),
-    iFrame,
-    cache: type === PAGE ? (values.cache ?? false) : false,
-    hidden: type === BUTTON ? false : (values.hidden ?? false),
-    path: type === BUTTON ? null : blankToNull(values.path),
-    component: isComponentPage ? blankToNull(values.component) : null,
-    componentName: isComponentPage ? blankToNull(values.componentName) : null,
-    permission: type === DIRECTORY ? null : blankToNull(values.permission),
-  };
+    icon: blankToNull(values.icon),
+    iFrame: values.iFrame ?? false,
+    cache: values.cache ?? false,
+    hidden: values.hidden ?? false,
+    path: blankToNull(values.path),
+    component: blankToNull(values.component),
+    componentName: blankToNull(values.componentName),
+    permission: blankToNull(values.permission),
+  });
 }
 
 function initialValuesOf(menu: Menu | undefined): MenuFormValues {

@@ -1,4 +1,5 @@
 import type { Menu } from '@cloud-classroom/shared/menus';
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { Form, Input, Tag, type TableColumnType } from 'antd';
 import { useState } from 'react';
 import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
@@ -20,10 +21,10 @@ import { selectionOf } from '../../components/list-page/table-bindings';
 
 type MenuFilter = { blurry?: string; createTime?: TimeRangeValue };
 
-const ADD = ['admin', 'menu:add'];
-const EDIT = ['admin', 'menu:edit'];
-const DEL = ['admin', 'menu:del'];
-const LIST = ['admin', 'menu:list'];
+const ADD: readonly PermissionCheck[] = ['admin', 'menu:add'];
+const EDIT: readonly PermissionCheck[] = ['admin', 'menu:edit'];
+const DEL: readonly PermissionCheck[] = ['admin', 'menu:del'];
+const LIST: readonly PermissionCheck[] = ['admin', 'menu:list'];
 
 type Dialog = { open: false } | { open: true; menu?: Menu };
 

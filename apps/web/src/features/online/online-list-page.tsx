@@ -2,6 +2,7 @@ import { LogoutOutlined } from '@ant-design/icons';
 import type { OnlineSession } from '@cloud-classroom/shared/online';
 import { timeAgo } from '@cloud-classroom/shared/display';
 import { DEFAULT_LOCALE, isLocale } from '@cloud-classroom/shared/locale';
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { App, Button, Form, Input, Tag, Tooltip, type TableColumnType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,8 +20,8 @@ import { paginationOf, selectionOf } from '../../components/list-page/table-bind
 
 type OnlineFilter = { username?: string };
 
-const KICK = ['admin', 'online:del'];
-const LIST = ['admin', 'online:list'];
+const KICK: readonly PermissionCheck[] = ['admin', 'online:del'];
+const LIST: readonly PermissionCheck[] = ['admin', 'online:list'];
 
 /**
  * 在线用户: the live sessions, newest login first, with kick-out of one or many. The table is

@@ -1,3 +1,4 @@
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { SaveOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Spin, Tag, Tree, type TreeDataNode } from 'antd';
@@ -8,7 +9,7 @@ import { useMenuTitle } from '../../lib/use-menu-title';
 import { useRoleMessages } from './roles-messages';
 import { fetchMenuTree, fetchRole, ROLES_KEY, updateRoleMenus, type MenuNode } from './roles-api';
 
-const EDIT = ['admin', 'roles:edit'];
+const EDIT: readonly PermissionCheck[] = ['admin', 'roles:edit'];
 
 /**
  * A role's menus and buttons. Ticking an entry ticks everything below it and the directories

@@ -1,4 +1,5 @@
 import { DATA_SCOPES } from '@cloud-classroom/shared/users';
+import { mayManage, roleStanding } from '@cloud-classroom/shared/role-level';
 import { MAX_ROLE_LEVEL, MIN_ROLE_LEVEL, roleCreateSchema, type Role, type RoleCreate } from '@cloud-classroom/shared/roles';
 import { Form, Input, InputNumber, Select, type FormRule } from 'antd';
 import { useListMessages } from '../../components/list-page/list-page-messages';
@@ -52,7 +53,9 @@ export function RoleFormDialog({
     {
       validator: async (_, level: number | null | undefined) => {
         if (callerLevel === null) throw new Error(t('roles.noLevel'));
-        if (typeof level === 'number' && level < lowest) throw new Error(t('roles.levelHint', { level: lowest }));
+        if (typeof level === 'number' && !mayManage({ isAdmin: false, level: lowest }, roleStanding(level))) {
+          throw new Error(t('roles.levelHint', { level: lowest }));
+        }
       },
     },
   ];

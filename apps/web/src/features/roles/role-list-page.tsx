@@ -1,4 +1,6 @@
+import { mayManage, roleStanding } from '@cloud-classroom/shared/role-level';
 import type { Role } from '@cloud-classroom/shared/roles';
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery } from '@tanstack/react-query';
 import { Col, Form, Input, Row, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
@@ -11,14 +13,14 @@ import { useListPage } from '../../components/list-page/use-list-page';
 import { MenuAssignPanel } from './menu-assign-panel';
 import { RoleFormDialog } from './role-form-dialog';
 import { useRoleMessages } from './roles-messages';
-import { fetchRoleLevel, ROLES_KEY, ROLES_PATH } from './roles-api';
+import { callerStanding, fetchRoleLevel, ROLES_KEY, ROLES_PATH } from './roles-api';
 
 type RoleFilter = { blurry?: string; createTime?: TimeRangeValue };
 
-const ADD = ['admin', 'roles:add'];
-const EDIT = ['admin', 'roles:edit'];
-const DEL = ['admin', 'roles:del'];
-const LIST = ['admin', 'roles:list'];
+const ADD: readonly PermissionCheck[] = ['admin', 'roles:add'];
+const EDIT: readonly PermissionCheck[] = ['admin', 'roles:edit'];
+const DEL: readonly PermissionCheck[] = ['admin', 'roles:del'];
+const LIST: readonly PermissionCheck[] = ['admin', 'roles:list'];
 
 /** 角色管理: the role list, and beside it (below on narrow screens) the clicked role's menus. */
 export default function RoleListPage() {
@@ -35,7 +37,8 @@ export default function RoleListPage() {
   const [editing, setEditing] = useState<Role | null | undefined>(undefined);
 
   // The server refuses changes to roles above the caller's level; say so up front.
-  const canManage = (role: Role) => callerLevel !== undefined && callerLevel !== null && role.level >= callerLevel;
+  const me = callerStanding(callerLevel);
+  const canManage = (role: Role) => me !== undefined && mayManage(me, roleStanding(role.level));
 
   const columns: ListColumn<Role>[] = [
     { key: 'name', title: t('roles.name'), dataIndex: 'name', sortable: true },

@@ -1,4 +1,5 @@
 import type { Menu } from '@cloud-classroom/shared/menus';
+import type { Standing } from '@cloud-classroom/shared/role-level';
 import type { Role, RoleCreate, RoleLevel, RoleMenus, RoleUpdate } from '@cloud-classroom/shared/roles';
 import { http } from '../../lib/http-client';
 
@@ -15,6 +16,13 @@ export const updateRoleMenus = (body: RoleMenus) => http.put(`${ROLES_PATH}/menu
 export const fetchAllRoles = () => http.get<Role[]>(`${ROLES_PATH}/all`);
 /** The caller's best role level: they manage roles at that level and below (higher numbers). */
 export const fetchRoleLevel = () => http.get<RoleLevel>(`${ROLES_PATH}/level`);
+
+/**
+ * The caller as the level rule (`mayManage`) sees them, from `fetchRoleLevel`'s answer, which
+ * puts administrators at the top level; undefined while it loads, which manages nobody.
+ */
+export const callerStanding = (level: number | null | undefined): Standing | undefined =>
+  level === undefined ? undefined : { isAdmin: false, level };
 
 /** A menu or button as the assignment tree shows it. */
 export type MenuNode = { key: number; title: string; titleEn: string | null; type: Menu['type']; children?: MenuNode[] };

@@ -1,5 +1,6 @@
 import { CustomerServiceOutlined, FileTextOutlined, UploadOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import type { FileCategory, LocalStorage } from '@cloud-classroom/shared/storage';
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { Button, Form, Image, Input, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
@@ -16,10 +17,10 @@ import { StorageUploadDialog } from './storage-upload-dialog';
 
 type StorageFilter = { blurry?: string; createTime?: TimeRangeValue };
 
-const ADD = ['admin', 'storage:add'];
-const EDIT = ['admin', 'storage:edit'];
-const DEL = ['admin', 'storage:del'];
-const LIST = ['admin', 'storage:list'];
+const ADD: readonly PermissionCheck[] = ['admin', 'storage:add'];
+const EDIT: readonly PermissionCheck[] = ['admin', 'storage:edit'];
+const DEL: readonly PermissionCheck[] = ['admin', 'storage:del'];
+const LIST: readonly PermissionCheck[] = ['admin', 'storage:list'];
 
 const PREVIEW_SIZE = 48;
 

@@ -1,3 +1,4 @@
+import { mayManage, roleStanding } from '@cloud-classroom/shared/role-level';
 import { GENDERS, userCreateSchema, type User, type UserCreate, type UserCreated } from '@cloud-classroom/shared/users';
 import { useQuery } from '@tanstack/react-query';
 import { Form, Input, Radio, Select, TreeSelect } from 'antd';
@@ -6,7 +7,7 @@ import { useListMessages } from '../../components/list-page/list-page-messages';
 import { zodRule, type FieldSchema } from '../../components/list-page/zod-rule';
 import { useDeptTree } from './use-dept-tree';
 import { useUserMessages } from './user-messages';
-import { fetchAllRoles } from '../roles/roles-api';
+import { callerStanding, fetchAllRoles } from '../roles/roles-api';
 import { createUser, updateUser, USERS_KEY } from './users-api';
 
 type UserFormValues = {
@@ -65,6 +66,8 @@ export function UserFormDialog({ editing, callerLevel, onClose, onSaved }: UserF
   const roles = useQuery({ queryKey: [USERS_KEY, 'role-options'], queryFn: fetchAllRoles, enabled: open });
   const deptId = editing?.dept?.id;
   const depts = useDeptTree({ openTo: deptId === undefined ? undefined : [deptId], enabled: open });
+  const me = callerStanding(callerLevel);
+  const mayGive = (level: number) => me !== undefined && mayManage(me, roleStanding(level));
 
   const initialValues: Partial<UserFormValues> = editing
     ? {
@@ -141,7 +144,7 @@ export function UserFormDialog({ editing, callerLevel, onClose, onSaved }: UserF
             value: role.id,
             label: role.name,
             // The server refuses to give a role more powerful than the caller's own.
-            disabled: callerLevel === undefined || callerLevel === null || role.level < callerLevel,
+            disabled: !mayGive(role.level),
           }))}
         />
       </Form.Item>

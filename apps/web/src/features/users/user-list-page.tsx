@@ -1,5 +1,7 @@
 import { KeyOutlined } from '@ant-design/icons';
+import { mayManage } from '@cloud-classroom/shared/role-level';
 import type { User } from '@cloud-classroom/shared/users';
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Col, Form, Input, Row, Select, Space, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
@@ -17,15 +19,15 @@ import { ResetPasswordDialog } from './reset-password-dialog';
 import { UserEnabledSwitch } from './user-enabled-switch';
 import { UserFormDialog } from './user-form-dialog';
 import { useUserMessages } from './user-messages';
-import { fetchRoleLevel } from '../roles/roles-api';
-import { bestLevelOf, USERS_KEY, USERS_PATH } from './users-api';
+import { callerStanding, fetchRoleLevel } from '../roles/roles-api';
+import { standingOf, USERS_KEY, USERS_PATH } from './users-api';
 
 type UserFilter = { deptId?: number; blurry?: string; enabled?: boolean; createTime?: TimeRangeValue };
 
-const ADD = ['admin', 'user:add'];
-const EDIT = ['admin', 'user:edit'];
-const DEL = ['admin', 'user:del'];
-const LIST = ['admin', 'user:list'];
+const ADD: readonly PermissionCheck[] = ['admin', 'user:add'];
+const EDIT: readonly PermissionCheck[] = ['admin', 'user:edit'];
+const DEL: readonly PermissionCheck[] = ['admin', 'user:del'];
+const LIST: readonly PermissionCheck[] = ['admin', 'user:list'];
 
 /** 用户管理: the department tree on the left filters the user list on the right. */
 export default function UserListPage() {
@@ -41,11 +43,8 @@ export default function UserListPage() {
   const [shown, setShown] = useState<{ passwords: ShownPassword[]; createdUser?: string } | undefined>(undefined);
 
   // The server refuses changes to users holding a role above the caller's level; say so up front.
-  const canManage = (user: User) => {
-    if (callerLevel === undefined || callerLevel === null) return false;
-    const level = bestLevelOf(user);
-    return level === null || level >= callerLevel;
-  };
+  const caller = callerStanding(callerLevel);
+  const canManage = (user: User) => caller !== undefined && mayManage(caller, standingOf(user));
   const canChange = (user: User) => canManage(user) && user.id !== me?.id;
   const mayEdit = checkPermission(EDIT);
 

@@ -1,5 +1,6 @@
 import type { Dept, DeptTree } from '@cloud-classroom/shared/depts';
 import type { Page } from '@cloud-classroom/shared/http';
+import { bestLevel, type Standing } from '@cloud-classroom/shared/role-level';
 import type {
   ResetPassword,
   ResetPasswordResult,
@@ -50,7 +51,7 @@ export function toUserUpdate(user: User, changes: Partial<UserUpdate> = {}): Use
   };
 }
 
-/** The best (lowest) role level a user holds; null without roles. */
-export function bestLevelOf(user: Pick<User, 'roles'>): number | null {
-  return user.roles.length === 0 ? null : Math.min(...user.roles.map((role) => role.level));
+/** A listed user as the level rule (`mayManage`) sees them; the list does not say who is an administrator, the server does. */
+export function standingOf(user: Pick<User, 'roles'>): Standing {
+  return { isAdmin: false, level: bestLevel(user.roles.map((role) => role.level)) };
 }
