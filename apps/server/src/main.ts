@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedIfEmpty } from './db/seed/seed.js';
+import { removeLeftoverFiles } from './services.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const bundledWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
   // (the listening address) would land after the notice that must come last.
   const app = await buildApp({ config, database, logger: { level: config.logLevel, stream: process.stdout } });
   if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
+  const leftovers = await removeLeftoverFiles(app.services, app.log);
+  if (leftovers > 0) app.log.info({ files: leftovers }, 'removed files left behind by interrupted uploads');
 
   let closing = false;
   const shutdown = (signal: NodeJS.Signals): void => {

@@ -4,6 +4,7 @@ import { loadConfig } from '../config.js';
 import { consoleBox, emphasis } from '../console-box.js';
 import { openDatabase, sqliteFileOf } from '../db/database.js';
 import { HttpError } from '../http/http-error.js';
+import { LocalFileStore } from '../files/local-file-store.js';
 import { SessionService } from '../modules/auth/session.service.js';
 import { UserService } from '../modules/users/users.service.js';
 
@@ -39,7 +40,7 @@ export async function resetPasswordCommand(args: readonly string[], env: NodeJS.
   const database = await openDatabase(config);
   try {
     const sessions = await SessionService.create(database.db);
-    const users = new UserService({ db: database.db, sessions, dataDir: config.dataDir });
+    const users = new UserService({ db: database.db, sessions, files: new LocalFileStore(config.dataDir) });
     const { password, enabled } = await users.resetPasswordFromConsole(username, given?.data);
     const note = enabled ? [] : ['', `${username} is disabled: enable them in the back office to sign in.`];
     if (given === undefined) {

@@ -19,7 +19,7 @@ const exportColumns: XlsxColumn<OnlineSession>[] = [
 
 export const onlineRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const { db } = services.database;
-  const users = new UserService({ db, sessions: services.sessions, dataDir: services.config.dataDir });
+  const users = new UserService({ db, sessions: services.sessions, files: services.files });
   const online = new OnlineService(db, services.sessions, users);
 
   app.get(
