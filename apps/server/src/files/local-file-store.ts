@@ -19,7 +19,12 @@ export class LocalFileStore implements FileStore {
     const target = this.pathOf(key);
     const folder = path.dirname(target);
     const partial = path.join(folder, `.${path.basename(target)}.${crypto.randomBytes(8).toString('hex')}.partial`);
-    await fs.promises.mkdir(folder, { recursive: true, mode: 0o700 });
+    const created = await fs.promises.mkdir(folder, { recursive: true, mode: 0o700 });
+    // A new folder survives a crash only once the folder holding it is synced.
+    for (let dir = folder; created !== undefined; dir = path.dirname(dir)) {
+      await syncFolder(path.dirname(dir));
+      if (dir === created) break;
+    }
     try {
       // flush: the bytes reach the disk (fsync) before the stream reports them written.
       const out = fs.createWriteStream(partial, { flags: 'wx', mode: 0o600, flush: true });

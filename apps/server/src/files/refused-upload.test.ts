@@ -179,4 +179,18 @@ describe('an upload refused mid-way', () => {
       connection.close();
     }
   });
+
+  it('closes the connection instead of reading on when a refused body goes on past the drain limit', async () => {
+    const body = multipartBody('file', 'x.png', Buffer.concat([Buffer.from('<!doctype html>'), Buffer.alloc(20 * MiB, 0x20)]));
+    const connection = new RawConnection(port);
+    try {
+      connection.send(upload('/api/localStorage/pictures', admin, body), body);
+      const refused = await connection.nextAnswer();
+      expect(refused?.status, refused?.body).toBe(400);
+      connection.send(HEALTH);
+      expect(await connection.nextAnswer()).toBeUndefined();
+    } finally {
+      connection.close();
+    }
+  });
 });
