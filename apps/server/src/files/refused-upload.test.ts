@@ -1,7 +1,9 @@
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, loginAs } from '../test/test-app.js';
 
 const BOUNDARY = 'cc-refused-upload';
@@ -192,5 +194,23 @@ describe('an upload refused mid-way', () => {
     } finally {
       connection.close();
     }
+  });
+
+  it('leaves no file behind when the client goes away mid-upload', async () => {
+    const filesUnder = () => {
+      const root = path.join(app.services.config.dataDir, 'files');
+      return fs.existsSync(root) ? (fs.readdirSync(root, { recursive: true }) as string[]).filter((entry) => fs.statSync(path.join(root, entry)).isFile()) : [];
+    };
+    const body = multipartBody('file', 'book.pdf', Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(8 * MiB, 0x20)]));
+    const connection = new RawConnection(port);
+    try {
+      connection.send(upload('/api/localStorage', admin, body), body.subarray(0, 2 * MiB));
+      // The write has begun…
+      await vi.waitFor(() => expect(filesUnder()).not.toEqual([]), { timeout: GUARD_MS });
+    } finally {
+      connection.close();
+    }
+    // …and goes with the client.
+    await vi.waitFor(() => expect(filesUnder()).toEqual([]), { timeout: GUARD_MS });
   });
 });

@@ -39,6 +39,7 @@ export function acceptUploads(app: FastifyInstance): void {
 
 // Busboy fails on a malformed body with plain Errors, told apart only by their message.
 const TRUNCATED = 'body: multipart data ends before its closing boundary';
+const CUT_OFF = 'body: the connection closed before the upload was complete';
 const MALFORMED: [RegExp, string][] = [
   [/^Multipart: Boundary not found$/, 'body: multipart/form-data needs a boundary in its Content-Type'],
   [/^The needle cannot have a length bigger than \d+\.$/, 'body: the multipart boundary is too long'],
@@ -71,6 +72,14 @@ export async function withUpload<T>(request: FastifyRequest, options: UploadOpti
     parser = multipart;
     const ended = settled(multipart);
     const part = firstFile(multipart, ended);
+    // A client gone mid-body ends nothing by itself: busboy would wait for the rest for ever,
+    // and the file being stored with it.
+    body.once('close', () => {
+      if (body.complete) return;
+      const error = invalidInput(CUT_OFF);
+      multipart.destroy(error);
+      void part.then((file) => file?.stream.destroy(error), () => undefined);
+    });
     body.pipe(multipart);
     const file = await part;
     if (file === undefined || file.field !== field) throw invalidInput(`${field}: is required`);
@@ -84,9 +93,10 @@ export async function withUpload<T>(request: FastifyRequest, options: UploadOpti
       () => undefined,
     );
     const result = await use({ field, fileName: file.fileName, type, empty: head.length === 0, content });
-    // Whatever `use` left unread, and the parts after the file, up to the closing boundary.
+    // Whatever `use` left unread, and the parts after the file, up to the closing boundary. The
+    // file is whole and stored by now: a body that breaks off after it does not undo that.
     file.stream.resume();
-    await ended;
+    await ended.catch(() => drain(body, multipart));
     return result;
   } catch (error) {
     drain(body, parser);
