@@ -22,8 +22,6 @@ async function main(): Promise<void> {
   // (the listening address) would land after the notice that must come last.
   const app = await buildApp({ config, database, logger: { level: config.logLevel, stream: process.stdout } });
   if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
-  const leftovers = await removeLeftoverFiles(app.services, app.log);
-  if (leftovers > 0) app.log.info({ files: leftovers }, 'removed files left behind by interrupted uploads');
 
   let closing = false;
   const shutdown = (signal: NodeJS.Signals): void => {
@@ -55,6 +53,13 @@ async function main(): Promise<void> {
       (config.webDistDir === undefined ? ' — API only, the web app is not built' : ''),
   );
   if (seeded.seeded) console.log(firstStartNotice(seeded.usernames, seeded.passwordWasGenerated ? seeded.adminPassword : undefined));
+  // After listening, not before: walking a large upload folder must not delay the start.
+  removeLeftoverFiles(app.services, app.log).then(
+    (removed) => {
+      if (removed > 0) app.log.info({ files: removed }, 'removed files left behind by interrupted uploads');
+    },
+    (error: unknown) => app.log.warn({ err: error }, 'could not sweep files left behind by interrupted uploads'),
+  );
 }
 
 /**
