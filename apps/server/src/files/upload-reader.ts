@@ -53,7 +53,13 @@ function asRefusal(error: unknown): unknown {
   return message === undefined ? error : invalidInput(message);
 }
 
-type FilePart = { field: string; stream: BusboyFileStream; fileName: string };
+type FilePart = {
+  field: string;
+  stream: BusboyFileStream;
+  fileName: string;
+  /** Busboy ends a part cut off by the end of the body after only emitting this error on it. */
+  failure: Error | undefined;
+};
 
 /**
  * Reads the one file of a multipart request (field `options.field`), tells its type from the
@@ -87,7 +93,7 @@ export async function withUpload<T>(request: FastifyRequest, options: UploadOpti
     const type = detectFileType(head);
     if (options.accepts !== undefined && !options.accepts.types.includes(type)) throw invalidInput(`${field}: ${options.accepts.refusal}`);
     const content = pipeline(
-      Readable.from(rest(head, fileEnded ? undefined : file.stream), { objectMode: false }),
+      Readable.from(rest(head, file, fileEnded), { objectMode: false }),
       byteLimit(maxBytes, () => tooLarge(`${field}: is larger than ${formatFileSize(maxBytes)}`)),
       // The error travels on with `content`, to whoever reads it.
       () => undefined,
@@ -118,9 +124,10 @@ function settled(parser: BusboyInstance): Promise<void> {
 function firstFile(parser: BusboyInstance, ended: Promise<void>): Promise<FilePart | undefined> {
   return new Promise<FilePart | undefined>((resolve, reject) => {
     parser.once('file', (name: string, stream: BusboyFileStream, fileName: string) => {
-      // Until someone reads it, an error on the part must not be an unhandled 'error' event.
-      stream.on('error', () => undefined);
-      resolve({ field: name, stream, fileName });
+      const part: FilePart = { field: name, stream, fileName, failure: undefined };
+      // Kept for `rest`, which may start reading after it was emitted; and never an unhandled 'error' event.
+      stream.on('error', (error: Error) => (part.failure ??= error));
+      resolve(part);
     });
     ended.then(() => resolve(undefined), reject);
   });
@@ -146,9 +153,11 @@ function readHead(stream: Readable): Promise<{ head: Buffer; ended: boolean }> {
   });
 }
 
-async function* rest(head: Buffer, stream: Readable | undefined): AsyncGenerator<Buffer> {
+/** The whole file: its head, then the rest of the part; failing when the part was cut off. */
+async function* rest(head: Buffer, file: FilePart, ended: boolean): AsyncGenerator<Buffer> {
   if (head.length > 0) yield head;
-  if (stream !== undefined) for await (const chunk of stream) yield chunk as Buffer;
+  if (!ended) for await (const chunk of file.stream) yield chunk as Buffer;
+  if (file.failure !== undefined) throw file.failure;
 }
 
 /** Stops parsing and throws the rest of the body away (see DRAIN_LIMIT_BYTES). */
