@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       captchaEnabled: true,
       logLevel: 'info',
       webDistDir: undefined,
+      uploadQuotaBytes: 1024 * 1024 * 1024,
     });
   });
 
@@ -30,6 +31,7 @@ describe('loadConfig', () => {
         CAPTCHA_ENABLED: 'false',
         LOG_LEVEL: 'warn',
         WEB_DIST_DIR: 'web',
+        UPLOAD_QUOTA_MB: '50',
       },
       '/srv/cc',
     );
@@ -43,6 +45,7 @@ describe('loadConfig', () => {
       captchaEnabled: false,
       logLevel: 'warn',
       webDistDir: '/srv/cc/web',
+      uploadQuotaBytes: 50 * 1024 * 1024,
     });
   });
 
@@ -59,6 +62,8 @@ describe('loadConfig', () => {
     [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD: must be at least 8 characters'],
     [{ CAPTCHA_ENABLED: 'yes' }, 'CAPTCHA_ENABLED: must be true or false'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
+    [{ UPLOAD_QUOTA_MB: '0' }, 'UPLOAD_QUOTA_MB: must be a whole number of MiB, at least 1'],
+    [{ UPLOAD_QUOTA_MB: 'lots' }, 'UPLOAD_QUOTA_MB: must be a whole number of MiB, at least 1'],
   ])('rejects %o naming the variable', (env, expected) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(expected);

@@ -22,6 +22,11 @@ const configSchema = z.object({
   CAPTCHA_ENABLED: booleanFlag.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
+  UPLOAD_QUOTA_MB: z.coerce
+    .number({ message: 'must be a whole number of MiB, at least 1' })
+    .int('must be a whole number of MiB, at least 1')
+    .min(1, 'must be a whole number of MiB, at least 1')
+    .default(1024),
 });
 
 export type Config = {
@@ -35,6 +40,8 @@ export type Config = {
   logLevel: z.infer<typeof configSchema>['LOG_LEVEL'];
   /** Folder of the built web app; absent when the server runs without it (API only). */
   webDistDir: string | undefined;
+  /** The most one user's local-storage uploads may take together (`UPLOAD_QUOTA_MB`). */
+  uploadQuotaBytes: number;
 };
 
 export class ConfigError extends Error {
@@ -61,5 +68,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     captchaEnabled: c.CAPTCHA_ENABLED,
     logLevel: c.LOG_LEVEL,
     webDistDir: c.WEB_DIST_DIR === undefined ? undefined : path.resolve(cwd, c.WEB_DIST_DIR),
+    uploadQuotaBytes: c.UPLOAD_QUOTA_MB * 1024 * 1024,
   };
 }

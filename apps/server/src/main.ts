@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedIfEmpty } from './db/seed/seed.js';
+import { removeLeftoverFiles } from './services.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** Within the grace above: jobs still running after this go back to the queue for the next start. */
@@ -57,6 +58,13 @@ async function main(): Promise<void> {
       (config.webDistDir === undefined ? ' — API only, the web app is not built' : ''),
   );
   if (seeded.seeded) console.log(firstStartNotice(seeded.usernames, seeded.passwordWasGenerated ? seeded.adminPassword : undefined));
+  // After listening, not before: walking a large upload folder must not delay the start.
+  removeLeftoverFiles(app.services, app.log).then(
+    (removed) => {
+      if (removed > 0) app.log.info({ files: removed }, 'removed files left behind by interrupted uploads');
+    },
+    (error: unknown) => app.log.warn({ err: error }, 'could not sweep files left behind by interrupted uploads'),
+  );
 }
 
 /**

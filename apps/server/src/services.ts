@@ -1,12 +1,17 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppDatabase } from './db/database.js';
 import { JobRunner, type JobLog } from './jobs/job-runner.js';
 import { AccessService } from './modules/access/access.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import type { FileStore } from './files/file-store.js';
+import { LocalFileStore } from './files/local-file-store.js';
+import { ORPHAN_MIN_AGE_MS, removeOrphanFiles } from './files/orphan-files.js';
 import { SessionService } from './modules/auth/session.service.js';
 import { DeptService } from './modules/depts/depts.service.js';
 import { RoleService } from './modules/roles/roles.service.js';
+import { StorageService } from './modules/storage/storage.service.js';
 import { UserService } from './modules/users/users.service.js';
 
 declare module 'fastify' {
@@ -29,6 +34,8 @@ export type Services = {
   roles: RoleService;
   users: UserService;
   auth: AuthService;
+  /** Where uploaded files live (local storage, avatars): folders under DATA_DIR. */
+  files: FileStore;
 };
 
 // A console command builds the services without an app, so without the app's logger.
@@ -43,12 +50,23 @@ export async function createServices(
   { clock = systemClock, log = consoleLog }: { clock?: Clock | undefined; log?: JobLog } = {},
 ): Promise<Services> {
   const { db } = database;
+  const files = new LocalFileStore(config.dataDir);
   const jobs = new JobRunner({ db, clock, log });
   const sessions = await SessionService.create(db, clock);
   const access = new AccessService(db);
   const depts = new DeptService(db, access, clock);
   const roles = new RoleService(db, access, depts, clock);
-  const users = new UserService({ db, sessions, dataDir: config.dataDir, access, roles, depts, clock });
+  const users = new UserService({ db, sessions, files, access, roles, depts, clock });
   const auth = new AuthService({ db, sessions, users, access, captchaEnabled: config.captchaEnabled, clock });
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth };
+  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files };
+}
+
+/**
+ * Run at start: removes the files that uploads killed mid-way left with no row (see
+ * ORPHAN_MIN_AGE_MS for why only old ones). Answers how many went.
+ */
+export async function removeLeftoverFiles(services: Services, log: FastifyBaseLogger): Promise<number> {
+  const { db } = services.database;
+  const storage = new StorageService({ db, files: services.files, quotaBytes: services.config.uploadQuotaBytes, log, clock: services.clock });
+  return removeOrphanFiles(services.files, [storage.storedFiles, services.users.avatarFiles], services.clock.now() - ORPHAN_MIN_AGE_MS);
 }

@@ -26,21 +26,6 @@ const fastifyClientErrors: Record<string, { status: number; message: string }> =
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'body: length does not match Content-Length' },
 };
 
-// The multipart parser (busboy) fails on a malformed upload with plain Errors, told apart only by
-// their message; each is the client's fault, whichever upload route it reaches.
-const MULTIPART_TRUNCATED = 'body: multipart data ends before its closing boundary';
-const multipartParseErrors: [RegExp, string][] = [
-  [/^Multipart: Boundary not found$/, 'body: multipart/form-data needs a boundary in its Content-Type'],
-  [/^The needle cannot have a length bigger than \d+\.$/, 'body: the multipart boundary is too long'],
-  [/^Unexpected end of multipart data$/, MULTIPART_TRUNCATED],
-  [/^\w+ terminated early due to unexpected end of multipart data$/, MULTIPART_TRUNCATED],
-];
-
-function multipartParseError(error: unknown): string | undefined {
-  if (!(error instanceof Error) || (error as Partial<FastifyError>).statusCode !== undefined) return undefined;
-  return multipartParseErrors.find(([pattern]) => pattern.test(error.message))?.[1];
-}
-
 // Services check uniqueness and references first and answer with the field named; these catch
 // the race where two requests pass that check at once, which must still be a 409, not a 500.
 // A service that can name the field catches the violation itself (dictionary entry values do).
@@ -75,8 +60,6 @@ export function toErrorBody(error: unknown): ErrorBody {
   }
   const constraint = constraintViolation(error);
   if (constraint !== undefined) return errorBody(409, constraint);
-  const multipart = multipartParseError(error);
-  if (multipart !== undefined) return errorBody(400, multipart);
   const fastifyError = error as Partial<FastifyError>;
   const known = fastifyError.code === undefined ? undefined : fastifyClientErrors[fastifyError.code];
   if (known !== undefined) return errorBody(known.status, known.message);

@@ -72,3 +72,19 @@ export async function deleteStoredFiles(db: Kysely<Database>, ids: readonly numb
 export async function findStoredFileByPath(db: Kysely<Database>, path: string): Promise<StoredFile | undefined> {
   return db.selectFrom('sys_local_storage').selectAll().where('path', '=', path).executeTakeFirst();
 }
+
+/** Which of these paths a stored file has. */
+export async function findStoredPathsAmong(db: Kysely<Database>, paths: readonly string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  return (await db.selectFrom('sys_local_storage').select('path').where('path', 'in', [...paths]).execute()).map((row) => row.path);
+}
+
+/** How many bytes the files this user uploaded take. */
+export async function sumStoredBytesBy(db: Kysely<Database>, username: string): Promise<number> {
+  const row = await db
+    .selectFrom('sys_local_storage')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('size'), eb.lit(0)).as('bytes'))
+    .where('create_by', '=', username)
+    .executeTakeFirstOrThrow();
+  return Number(row.bytes);
+}

@@ -1,4 +1,3 @@
-import fastifyStatic from '@fastify/static';
 import { pageOf } from '@cloud-classroom/shared/http';
 import {
   localStorageIdsSchema,
@@ -12,19 +11,18 @@ import {
   STORAGE_MAX_BYTES,
   type LocalStorage,
 } from '@cloud-classroom/shared/storage';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { acceptUploads } from '../../http/accept-uploads.js';
+import { sendStoredFile } from '../../files/send-stored-file.js';
+import { acceptUploads, withUpload, type UploadOptions } from '../../files/upload-reader.js';
 import { sendNotFound } from '../../http/error-handler.js';
-import { HttpError } from '../../http/http-error.js';
 import { principalOf } from '../../http/route-access.js';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
-import { StorageService, type Upload, type UploadRules } from './storage.service.js';
+import { StorageService } from './storage.service.js';
 
-const FILE_RULES: UploadRules = { extensions: STORABLE_EXTENSIONS, maxBytes: STORAGE_MAX_BYTES };
-const PICTURE_RULES: UploadRules = { extensions: PICTURE_EXTENSIONS, maxBytes: PICTURE_MAX_BYTES };
+const FILE_UPLOAD: UploadOptions = { field: 'file', maxBytes: STORAGE_MAX_BYTES };
+const PICTURE_UPLOAD: UploadOptions = { field: 'file', maxBytes: PICTURE_MAX_BYTES };
 
 // Names are random and never reused, so a browser may keep a file; 'private' keeps shared caches
 // from serving it on after it is deleted.
@@ -39,25 +37,13 @@ const exportColumns: XlsxColumn<LocalStorage>[] = [
   { header: '创建日期', value: (row) => row.createTime, width: 20 },
 ];
 
-// For the API docs only (a file picker in Swagger UI): the upload is read as a stream by uploadOf,
+// For the API docs only (a file picker in Swagger UI): the upload is read as a stream by withUpload,
 // so the body itself must pass validation untouched.
 const fileUploadBody = z.unknown().meta({
   type: 'object',
   properties: { file: { type: 'string', format: 'binary' } },
   required: ['file'],
 });
-
-/** The multipart field `file` as a stream, refused when the request carries none. */
-async function uploadOf(request: FastifyRequest, rules: UploadRules): Promise<Upload> {
-  if (!request.isMultipart()) throw new HttpError(400, 'file: expected a multipart/form-data upload');
-  // One byte over the limit, so that an oversize file reaches the size check as oversize instead of cut short.
-  const part = await request.file({ limits: { fileSize: rules.maxBytes + 1 } });
-  if (part === undefined || part.fieldname !== 'file') {
-    part?.file.destroy();
-    throw new HttpError(400, 'file: is required');
-  }
-  return { fileName: part.filename, content: part.file };
-}
 
 // RFC 6266: a plain ASCII name for old clients, the exact one percent-encoded for the rest.
 function inlineDisposition(name: string): string {
@@ -67,10 +53,14 @@ function inlineDisposition(name: string): string {
 }
 
 export const storageRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const storage = new StorageService(services.database.db, services.config.dataDir, app.log, services.clock);
-  await acceptUploads(app, STORAGE_MAX_BYTES);
-  // Only for reply.sendFile (ranges, ETag, conditional requests): the route below decides what may be served.
-  await app.register(fastifyStatic, { serve: false });
+  const storage = new StorageService({
+    db: services.database.db,
+    files: services.files,
+    quotaBytes: services.config.uploadQuotaBytes,
+    log: app.log,
+    clock: services.clock,
+  });
+  acceptUploads(app);
 
   app.get(
     '/api/localStorage',
@@ -102,8 +92,8 @@ export const storageRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
       },
     },
     async (request, reply) => {
-      const upload = await uploadOf(request, FILE_RULES);
-      const stored = await storage.store(upload, FILE_RULES, principalOf(request).username, request.query.name);
+      const by = principalOf(request).username;
+      const stored = await withUpload(request, FILE_UPLOAD, (upload) => storage.store(upload, STORABLE_EXTENSIONS, by, request.query.name));
       return reply.code(201).send(stored);
     },
   );
@@ -116,8 +106,8 @@ export const storageRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
       schema: { consumes: ['multipart/form-data'], body: fileUploadBody, response: { 201: localStorageSchema } },
     },
     async (request, reply) => {
-      const upload = await uploadOf(request, PICTURE_RULES);
-      return reply.code(201).send(await storage.store(upload, PICTURE_RULES, principalOf(request).username));
+      const by = principalOf(request).username;
+      return reply.code(201).send(await withUpload(request, PICTURE_UPLOAD, (upload) => storage.store(upload, PICTURE_EXTENSIONS, by)));
     },
   );
 
@@ -146,9 +136,13 @@ export const storageRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     async (request, reply) => {
       const file = await storage.fileAt(request.params.month, request.params.name);
       if (file === undefined) return sendNotFound(request, reply);
-      reply.header('content-type', file.mime).header('cache-control', FILE_CACHE_CONTROL).header('x-content-type-options', 'nosniff');
-      if (file.downloadName !== undefined) reply.header('content-disposition', inlineDisposition(file.downloadName));
-      return reply.sendFile(file.path, file.root, { contentType: false, cacheControl: false });
+      const headers = {
+        'content-type': file.mime,
+        'cache-control': FILE_CACHE_CONTROL,
+        'x-content-type-options': 'nosniff',
+        ...(file.downloadName === undefined ? {} : { 'content-disposition': inlineDisposition(file.downloadName) }),
+      };
+      return (await sendStoredFile(request, reply, services.files, file.key, headers)) ?? sendNotFound(request, reply);
     },
   );
 };

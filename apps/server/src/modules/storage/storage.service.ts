@@ -1,8 +1,6 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { pipeline, type Readable } from 'node:stream';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import { mapPage, type Page } from '@cloud-classroom/shared/http';
 import {
@@ -19,15 +17,21 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
-import { invalidInput, notFound } from '../../domain-error.js';
-import { ContentCheck } from './file-content.js';
+import { invalidInput, notFound, tooLarge } from '../../domain-error.js';
+import { byteLimit } from '../../files/byte-limit.js';
+import type { FileStore } from '../../files/file-store.js';
+import { textOnly, type FileType } from '../../files/file-type.js';
+import type { FileOwner } from '../../files/orphan-files.js';
+import type { Upload } from '../../files/upload.js';
 import {
   deleteStoredFiles,
   findStoredFileByPath,
   findStoredFiles,
   findStoredFilesByIds,
+  findStoredPathsAmong,
   insertStoredFile,
   renameStoredFile,
+  sumStoredBytesBy,
   type StoredFile,
 } from './storage.repo.js';
 import { created } from '../../db/audit-columns.js';
@@ -37,25 +41,40 @@ const FILES_FOLDER = 'files';
 const MONTH = /^\d{6}$/;
 const STORED_NAME = /^[a-f0-9]{32}\.[a-z0-9]+$/;
 
-export type Upload = {
-  /** The name the client sent; only its last path segment and extension are used. */
-  fileName: string;
-  content: Readable;
-};
-
-export type UploadRules = {
-  extensions: readonly StorableExtension[];
-  maxBytes: number;
+/** How a content must begin for each extension (`detectFileType`); 'text' means UTF-8 without NUL bytes. */
+const EXPECTED_CONTENT: Record<StorableExtension, FileType | 'text'> = {
+  png: 'png',
+  jpg: 'jpeg',
+  jpeg: 'jpeg',
+  gif: 'gif',
+  webp: 'webp',
+  pdf: 'pdf',
+  // docx, xlsx and pptx are zip archives; their extension says which.
+  docx: 'zip',
+  xlsx: 'zip',
+  pptx: 'zip',
+  txt: 'text',
+  csv: 'text',
+  md: 'text',
+  mp3: 'mp3',
+  mp4: 'mp4',
 };
 
 /** A stored file ready to be streamed. */
 export type FileToServe = {
-  /** Relative to `root`. */
-  path: string;
-  root: string;
+  key: string;
   mime: string;
   /** The name to offer, for documents; images and media are shown as they are. */
   downloadName: string | undefined;
+};
+
+export type StorageOptions = {
+  db: Kysely<Database>;
+  files: FileStore;
+  /** The most one user's uploads may take together. */
+  quotaBytes: number;
+  log: FastifyBaseLogger;
+  clock: Clock;
 };
 
 function isStorable(extension: string): extension is StorableExtension {
@@ -85,12 +104,11 @@ function toLocalStorage(row: StoredFile): LocalStorage {
 
 /** Local storage: uploaded files on the server's disk, with a row each in sys_local_storage. */
 export class StorageService {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly dataDir: string,
-    private readonly log: FastifyBaseLogger,
-    private readonly clock: Clock,
-  ) {}
+  private readonly db: Kysely<Database>;
+
+  constructor(private readonly options: StorageOptions) {
+    this.db = options.db;
+  }
 
   async page({ page, size, sort, blurry, createTime }: LocalStorageQuery): Promise<Page<LocalStorage>> {
     return mapPage(await findStoredFiles(this.db, { blurry, createTime }, { page, size, sort }), toLocalStorage);
@@ -101,43 +119,51 @@ export class StorageService {
   }
 
   /**
-   * Writes the upload under a generated name, checking its content on the way, then records it.
-   * Whatever fails, no file is left behind.
+   * Stores the upload under a generated name, checking on the way that it is what its extension
+   * says and within the uploader's quota, then records it. Whatever fails, no file is left behind.
    */
-  async store(upload: Upload, rules: UploadRules, by: string, displayName?: string): Promise<LocalStorage> {
+  async store(upload: Upload, extensions: readonly StorableExtension[], by: string, displayName?: string): Promise<LocalStorage> {
+    const { field } = upload;
     const originalName = baseName(upload.fileName);
     const extension = path.extname(originalName).slice(1).toLowerCase();
-    if (!isStorable(extension) || !rules.extensions.includes(extension)) {
-      upload.content.destroy();
-      throw invalidInput(`file: only ${rules.extensions.join(', ')} files are accepted`);
+    if (!isStorable(extension) || !extensions.includes(extension)) {
+      throw invalidInput(`${field}: only ${extensions.join(', ')} files are accepted`);
     }
-    const now = this.clock.now();
-    const relativePath = [FILES_FOLDER, formatDateTime(now, '{y}{m}'), `${crypto.randomBytes(16).toString('hex')}.${extension}`].join('/');
-    const absolutePath = path.join(this.dataDir, relativePath);
-    const check = new ContentCheck(extension, rules.maxBytes);
+    if (upload.empty) throw invalidInput(`${field}: is empty`);
+    const expected = EXPECTED_CONTENT[extension];
+    const mismatch = () => invalidInput(`${field}: the content is not a .${extension} file`);
+    if (expected !== 'text' && upload.type !== expected) throw mismatch();
+    const { quotaBytes } = this.options;
+    const used = await sumStoredBytesBy(this.db, by);
+    const overQuota = () =>
+      tooLarge(`${field}: would go over the upload quota of ${formatFileSize(quotaBytes)} per user (${formatFileSize(used)} used)`);
+    if (used >= quotaBytes) throw overQuota();
+
+    const now = this.options.clock.now();
+    const key = [FILES_FOLDER, formatDateTime(now, '{y}{m}'), `${crypto.randomBytes(16).toString('hex')}.${extension}`].join('/');
+    const checks = [...(expected === 'text' ? [textOnly(mismatch)] : []), byteLimit(quotaBytes - used, overQuota)];
+    // The checks fail the stream as soon as they know, so a refused upload is not written out in full.
+    const content: Readable = checks.reduce<Readable>((source, check) => pipeline(source, check, () => undefined), upload.content);
+    const { size } = await this.options.files.put(key, content);
     try {
-      await fs.promises.mkdir(path.dirname(absolutePath), { recursive: true, mode: 0o700 });
-      // flush: the row that follows must never point at a file a crash could still lose.
-      await pipeline(upload.content, check, fs.createWriteStream(absolutePath, { flags: 'wx', flush: true, mode: 0o600 }));
       const row = await insertStoredFile(this.db, {
-        real_name: path.basename(relativePath),
+        real_name: path.basename(key),
         name: displayName || originalName.slice(0, STORAGE_NAME_MAX_LENGTH),
         suffix: extension,
-        path: relativePath,
+        path: key,
         type: STORABLE_FILE_TYPES[extension].category,
-        size: check.size,
+        size,
         ...created(by, now),
       });
       return toLocalStorage(row);
     } catch (error) {
-      upload.content.destroy();
-      await fs.promises.rm(absolutePath, { force: true });
+      await this.options.files.delete(key);
       throw error;
     }
   }
 
   async rename({ id, name }: LocalStorageRename, by: string): Promise<void> {
-    if (!(await renameStoredFile(this.db, id, name, { by, time: this.clock.now() }))) {
+    if (!(await renameStoredFile(this.db, id, name, { by, time: this.options.clock.now() }))) {
       throw notFound(`id: no stored file ${id}`);
     }
   }
@@ -151,9 +177,9 @@ export class StorageService {
       await deleteStoredFiles(trx, ids);
       return found;
     });
-    const removals = await Promise.allSettled(rows.map((row) => fs.promises.rm(path.join(this.dataDir, row.path), { force: true })));
+    const removals = await Promise.allSettled(rows.map((row) => this.options.files.delete(row.path)));
     for (const removal of removals) {
-      if (removal.status === 'rejected') this.log.warn({ err: removal.reason }, 'could not remove a deleted stored file');
+      if (removal.status === 'rejected') this.options.log.warn({ err: removal.reason }, 'could not remove a deleted stored file');
     }
   }
 
@@ -162,15 +188,18 @@ export class StorageService {
     if (!MONTH.test(month) || !STORED_NAME.test(name)) return undefined;
     const row = await findStoredFileByPath(this.db, [FILES_FOLDER, month, name].join('/'));
     if (row === undefined || !isStorable(row.suffix)) return undefined;
-    const stat = await fs.promises.stat(path.join(this.dataDir, row.path)).catch(() => undefined);
-    if (!stat?.isFile()) return undefined;
     const { mime, category } = STORABLE_FILE_TYPES[row.suffix];
     const extension = `.${row.suffix}`;
     return {
-      path: row.path,
-      root: this.dataDir,
+      key: row.path,
       mime,
       downloadName: category === '文档' ? (row.name.toLowerCase().endsWith(extension) ? row.name : `${row.name}${extension}`) : undefined,
     };
   }
+
+  /** Local storage's files in the file store, for the sweep of files no row refers to. */
+  readonly storedFiles: FileOwner = {
+    folder: FILES_FOLDER,
+    referenced: async (keys) => new Set(await findStoredPathsAmong(this.db, keys)),
+  };
 }

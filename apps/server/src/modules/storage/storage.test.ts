@@ -378,6 +378,32 @@ describe('local storage', () => {
       expect(response.body).toBe('ftypisom');
     });
 
+    it('serves suffix and open ranges, refuses a range past the end with 416, and answers 304 to a fresh copy', async () => {
+      const file = await stored(app, admin, 'clip2.mp4', MP4);
+      const tail = await app.inject({ method: 'GET', url: file.url, headers: { range: 'bytes=-4' } });
+      expect(tail.statusCode).toBe(206);
+      expect(tail.rawPayload).toEqual(MP4.subarray(MP4.length - 4));
+      expect(tail.headers['content-range']).toBe(`bytes ${MP4.length - 4}-${MP4.length - 1}/${MP4.length}`);
+      const open = await app.inject({ method: 'GET', url: file.url, headers: { range: 'bytes=8-' } });
+      expect(open.rawPayload).toEqual(MP4.subarray(8));
+      const past = await app.inject({ method: 'GET', url: file.url, headers: { range: `bytes=${MP4.length}-` } });
+      expect(past.statusCode).toBe(416);
+      expect(past.headers['content-range']).toBe(`bytes */${MP4.length}`);
+      expect(past.json()).toMatchObject({ status: 416, message: /^range: / });
+
+      const whole = await app.inject({ method: 'GET', url: file.url });
+      const etag = String(whole.headers.etag);
+      const cached = await app.inject({ method: 'GET', url: file.url, headers: { 'if-none-match': etag } });
+      expect(cached.statusCode).toBe(304);
+      expect(cached.body).toBe('');
+      const since = await app.inject({ method: 'GET', url: file.url, headers: { 'if-modified-since': String(whole.headers['last-modified']) } });
+      expect(since.statusCode).toBe(304);
+      // A range of a file that changed since the client's copy is the whole file instead.
+      const stale = await app.inject({ method: 'GET', url: file.url, headers: { range: 'bytes=0-3', 'if-range': 'W/"other"' } });
+      expect(stale.statusCode).toBe(200);
+      expect(stale.rawPayload).toEqual(MP4);
+    });
+
     it('offers a document inline under its display name', async () => {
       const file = await stored(app, admin, 'x.pdf', PDF, `/api/localStorage?name=${encodeURIComponent('课程 "手册"')}`);
       const response = await app.inject({ method: 'GET', url: file.url });
@@ -436,6 +462,45 @@ describe('local storage beside the built web app', () => {
     } finally {
       await app.close();
       fs.rmSync(dist, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the upload quota per user', () => {
+  it('refuses with 413 naming the quota an upload that would go over it, keeping none of it', async () => {
+    const KiB = 1024;
+    const { app, dataDir, database } = await buildStorageApp({ uploadQuotaBytes: 64 * KiB });
+    try {
+      const admin = await loginAs(app, 'admin');
+      const learner = await loginAs(app, 'learner1');
+      const rowsOf = async (username: string) =>
+        (await database.db.selectFrom('sys_local_storage').select('id').where('create_by', '=', username).execute()).length;
+      const first = await stored(app, admin, 'first.txt', 'a'.repeat(40 * KiB));
+      const before = filesOnDisk(dataDir);
+
+      const over = await upload(app, admin, 'second.txt', 'b'.repeat(30 * KiB));
+      expect(over.statusCode, over.body).toBe(413);
+      expect(over.json()).toMatchObject({ status: 413, message: 'file: would go over the upload quota of 64.00 KiB per user (40.00 KiB used)' });
+      // Pictures for the editors count too, and a large body is refused once it passes the quota.
+      const picture = await upload(app, admin, 'big.png', Buffer.concat([PNG, Buffer.alloc(2 * 1024 * KiB)]), '/api/localStorage/pictures');
+      expect(picture.statusCode, picture.body).toBe(413);
+      expect(picture.json().message).toMatch(/^file: would go over the upload quota of 64.00 KiB/);
+      expect(filesOnDisk(dataDir)).toEqual(before);
+      expect(await rowsOf('admin')).toBe(1);
+
+      // What fits still goes in, up to the quota exactly; then not one byte more.
+      await stored(app, admin, 'fits.txt', 'c'.repeat(24 * KiB));
+      const full = await upload(app, admin, 'one-more.txt', 'd');
+      expect(full.statusCode).toBe(413);
+      expect(full.json().message).toBe('file: would go over the upload quota of 64.00 KiB per user (64.00 KiB used)');
+
+      // Each user has their own; deleting frees it.
+      await stored(app, learner, 'mine.png', PNG, '/api/localStorage/pictures');
+      const removed = await app.inject({ method: 'DELETE', url: '/api/localStorage', headers: { authorization: admin }, payload: [first.id] });
+      expect(removed.statusCode).toBe(200);
+      await stored(app, admin, 'after-delete.txt', 'e'.repeat(30 * KiB));
+    } finally {
+      await app.close();
     }
   });
 });

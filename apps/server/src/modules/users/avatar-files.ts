@@ -1,49 +1,44 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import { AVATAR_MAX_BYTES } from '@cloud-classroom/shared/users';
+import type { FileType } from '../../files/file-type.js';
 
-/** The image kinds an avatar may be, told apart by their first bytes, never by the name the client sent. */
-const IMAGE_KINDS = [
-  { extension: 'png', contentType: 'image/png', matches: (b: Buffer) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
-  { extension: 'jpg', contentType: 'image/jpeg', matches: (b: Buffer) => b.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])) },
-  { extension: 'gif', contentType: 'image/gif', matches: (b: Buffer) => ['GIF87a', 'GIF89a'].includes(b.subarray(0, 6).toString('latin1')) },
-  {
-    extension: 'webp',
-    contentType: 'image/webp',
-    matches: (b: Buffer) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
-  },
-] as const;
+/** The image types an avatar may be (told by `detectFileType`), with the extension and content type each is stored and served with. */
+const AVATAR_TYPES: Partial<Record<FileType, { extension: string; contentType: string }>> = {
+  png: { extension: 'png', contentType: 'image/png' },
+  jpeg: { extension: 'jpg', contentType: 'image/jpeg' },
+  gif: { extension: 'gif', contentType: 'image/gif' },
+  webp: { extension: 'webp', contentType: 'image/webp' },
+};
 
-export type ImageKind = (typeof IMAGE_KINDS)[number];
+/** How `POST api/users/updateAvatar` reads its upload. */
+export const AVATAR_UPLOAD = {
+  field: 'avatar',
+  maxBytes: AVATAR_MAX_BYTES,
+  accepts: { types: Object.keys(AVATAR_TYPES) as FileType[], refusal: 'must be a PNG, JPEG, GIF or WebP image' },
+};
 
-export function imageKindOf(bytes: Buffer): ImageKind | undefined {
-  return IMAGE_KINDS.find((kind) => kind.matches(bytes));
-}
+/** Avatars are stored under this folder of the file store, as `avatar/<name>`. */
+export const AVATAR_FOLDER = 'avatar';
 
 // Only names this module generates: 128 random bits and a known extension, so no path can be smuggled in.
 const AVATAR_NAME = /^[0-9a-f]{32}\.(png|jpg|gif|webp)$/;
 
-const avatarDir = (dataDir: string) => path.join(dataDir, 'avatar');
+export const avatarKey = (name: string) => `${AVATAR_FOLDER}/${name}`;
 
-/** Stores the image under a new unguessable name and returns that name. */
-export async function saveAvatar(dataDir: string, bytes: Buffer, kind: ImageKind): Promise<string> {
-  const name = `${crypto.randomBytes(16).toString('hex')}.${kind.extension}`;
-  await fs.mkdir(avatarDir(dataDir), { recursive: true, mode: 0o700 });
-  await fs.writeFile(path.join(avatarDir(dataDir), name), bytes, { flag: 'wx', mode: 0o600 });
-  return name;
+/** A new unguessable name for an image of this type, undefined when it is no avatar type. */
+export function newAvatarName(type: FileType): string | undefined {
+  const avatarType = AVATAR_TYPES[type];
+  return avatarType && `${crypto.randomBytes(16).toString('hex')}.${avatarType.extension}`;
 }
 
-export async function removeAvatar(dataDir: string, name: string | null): Promise<void> {
-  if (name === null || !AVATAR_NAME.test(name)) return;
-  await fs.rm(path.join(avatarDir(dataDir), name), { force: true });
+/** The content type to serve the avatar of that name with, if the name is one of ours. */
+export function avatarContentType(name: string): string | undefined {
+  const extension = AVATAR_NAME.exec(name)?.[1];
+  return Object.values(AVATAR_TYPES).find((type) => type.extension === extension)?.contentType;
 }
 
-/** The stored image of that name, if the name is one of ours and the file exists. */
-export async function findAvatar(dataDir: string, name: string): Promise<{ file: string; contentType: string } | undefined> {
-  const match = AVATAR_NAME.exec(name);
-  const kind = IMAGE_KINDS.find((candidate) => candidate.extension === match?.[1]);
-  if (kind === undefined) return undefined;
-  const file = path.join(avatarDir(dataDir), name);
-  const stat = await fs.stat(file).catch(() => undefined);
-  return stat?.isFile() ? { file, contentType: kind.contentType } : undefined;
+/** The avatar name a store key stands for, if it is one. */
+export function avatarNameOf(key: string): string | undefined {
+  const name = key.slice(AVATAR_FOLDER.length + 1);
+  return key.startsWith(`${AVATAR_FOLDER}/`) && AVATAR_NAME.test(name) ? name : undefined;
 }

@@ -214,3 +214,10 @@ export async function deleteUsers(db: Kysely<Database>, ids: readonly number[]):
   if (ids.length === 0) return;
   await db.deleteFrom('sys_user').where('id', 'in', [...ids]).execute();
 }
+
+/** Which of these avatar names some user has. */
+export async function findAvatarNamesInUse(db: Kysely<Database>, names: readonly string[]): Promise<string[]> {
+  if (names.length === 0) return [];
+  const rows = await db.selectFrom('sys_user').select('avatar_name').where('avatar_name', 'in', [...names]).execute();
+  return rows.flatMap((row) => (row.avatar_name === null ? [] : [row.avatar_name]));
+}

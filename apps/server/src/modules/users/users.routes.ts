@@ -1,6 +1,5 @@
 import { pageOf } from '@cloud-classroom/shared/http';
 import {
-  AVATAR_MAX_BYTES,
   avatarResultSchema,
   resetPasswordResultSchema,
   resetPasswordSchema,
@@ -15,16 +14,14 @@ import {
   userUpdateSchema,
   type User,
 } from '@cloud-classroom/shared/users';
-import fs from 'node:fs';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { acceptUploads } from '../../http/accept-uploads.js';
+import { acceptUploads, withUpload } from '../../files/upload-reader.js';
 import { HttpError } from '../../http/http-error.js';
 import { principalOf } from '../../http/route-access.js';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
-import { findAvatar } from './avatar-files.js';
+import { AVATAR_UPLOAD } from './avatar-files.js';
 
 const exportColumns: XlsxColumn<User>[] = [
   { header: '用户名', value: (user) => user.username },
@@ -39,27 +36,9 @@ const exportColumns: XlsxColumn<User>[] = [
   { header: '创建日期', value: (user) => user.createTime, width: 20 },
 ];
 
-async function avatarBytes(request: FastifyRequest): Promise<Buffer> {
-  if (!request.isMultipart()) throw new HttpError(400, 'avatar: send the image as multipart/form-data');
-  const part = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES } });
-  if (part === undefined || part.fieldname !== 'avatar') {
-    // Drained, so the rest of an unwanted upload does not hold the connection.
-    part?.file.resume();
-    throw new HttpError(400, 'avatar: is required');
-  }
-  try {
-    return await part.toBuffer();
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new HttpError(413, `avatar: must be at most ${AVATAR_MAX_BYTES / 1024 / 1024} MiB`);
-    }
-    throw error;
-  }
-}
-
 export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const { users } = services;
-  await acceptUploads(app, AVATAR_MAX_BYTES);
+  acceptUploads(app);
 
   app.get(
     '/api/users',
@@ -136,19 +115,19 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   app.post(
     '/api/users/updateAvatar',
     { config: { access: { authenticated: true }, audit: '修改头像' }, schema: { response: { 200: avatarResultSchema } } },
-    async (request) => users.changeAvatar(principalOf(request), await avatarBytes(request)),
+    async (request) => withUpload(request, AVATAR_UPLOAD, (upload) => users.changeAvatar(principalOf(request), upload)),
   );
 
   // Outside /api, so outside the access system: public like eladmin's, the 128-bit name being the
   // secret. A wildcard, so that every path under /avatar/ answers here (JSON 404), never the web app.
   app.get('/avatar/*', { schema: { params: z.object({ '*': z.string() }) } }, async (request, reply) => {
-    const avatar = await findAvatar(services.config.dataDir, request.params['*']);
+    const avatar = await users.avatar(request.params['*']);
     if (avatar === undefined) throw new HttpError(404, 'avatar: no such image');
     // A name is never reused for other bytes, so the image may be cached for good.
     return reply
       .header('content-type', avatar.contentType)
       .header('cache-control', 'public, max-age=31536000, immutable')
       .header('x-content-type-options', 'nosniff')
-      .send(fs.createReadStream(avatar.file));
+      .send(avatar.content);
   });
 };

@@ -10,19 +10,23 @@ import {
   type UserQuery,
   type UserUpdate,
 } from '@cloud-classroom/shared/users';
+import type { Readable } from 'node:stream';
 import { hash, verify } from '@node-rs/argon2';
 import type { Page } from '@cloud-classroom/shared/http';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { conflict, invalidInput, notFound } from '../../domain-error.js';
+import type { FileStore } from '../../files/file-store.js';
+import type { FileOwner } from '../../files/orphan-files.js';
+import type { Upload } from '../../files/upload.js';
 import type { AccessService } from '../access/access.service.js';
 import { liftLoginLock } from '../auth/login-throttle.service.js';
 import { PasswordChangeThrottle } from '../auth/password-change-throttle.js';
 import type { Principal, SessionService } from '../auth/session.service.js';
 import type { DeptService } from '../depts/depts.service.js';
 import type { RoleService } from '../roles/roles.service.js';
-import { imageKindOf, removeAvatar, saveAvatar } from './avatar-files.js';
+import { AVATAR_FOLDER, avatarContentType, avatarKey, avatarNameOf, newAvatarName } from './avatar-files.js';
 import {
   deleteUsers,
   findLoginCandidate,
@@ -30,6 +34,7 @@ import {
   findUserDto,
   findUserDtos,
   findUserIds,
+  findAvatarNamesInUse,
   findUserRefs,
   insertUser,
   isTaken,
@@ -44,7 +49,7 @@ import { changed, created } from '../../db/audit-columns.js';
 export type UserServiceOptions = {
   db: Kysely<Database>;
   sessions: SessionService;
-  dataDir: string;
+  files: FileStore;
   access: AccessService;
   roles: RoleService;
   depts: DeptService;
@@ -137,7 +142,7 @@ export class UserService {
     // Ended before the rows go, so whoever listens for ended sessions hears of these too.
     await this.options.sessions.endAllOf(unique, 'deleted');
     await deleteUsers(this.options.db, unique);
-    for (const target of targets) await removeAvatar(this.options.dataDir, target.avatarName);
+    for (const target of targets) await this.removeAvatar(target.avatarName);
   }
 
   /**
@@ -211,19 +216,41 @@ export class UserService {
     await this.options.sessions.endAllOf([caller.userId], 'password changed', caller.sessionId);
   }
 
-  async changeAvatar(caller: Principal, bytes: Buffer): Promise<{ avatar: string }> {
-    const kind = imageKindOf(bytes);
-    if (kind === undefined) throw invalidInput('avatar: must be a PNG, JPEG, GIF or WebP image');
+  /** Stores the image (a type the upload reader let through) under a new name, then points the caller's row at it. */
+  async changeAvatar(caller: Principal, upload: Upload): Promise<{ avatar: string }> {
+    const name = newAvatarName(upload.type);
+    if (name === undefined) throw invalidInput(`${upload.field}: must be a PNG, JPEG, GIF or WebP image`);
     const [me] = await findUserRefs(this.options.db, [caller.userId]);
-    const name = await saveAvatar(this.options.dataDir, bytes, kind);
+    await this.options.files.put(avatarKey(name), upload.content);
     try {
       await updateUser(this.options.db, caller.userId, { avatar_name: name, ...changed(caller.username, this.options.clock.now()) });
     } catch (error) {
-      await removeAvatar(this.options.dataDir, name);
+      await this.removeAvatar(name);
       throw error;
     }
-    await removeAvatar(this.options.dataDir, me?.avatarName ?? null);
+    await this.removeAvatar(me?.avatarName ?? null);
     return { avatar: name };
+  }
+
+  /** The avatar image of that name, if the name is one we generate and the file is there. */
+  async avatar(name: string): Promise<{ content: Readable; contentType: string } | undefined> {
+    const contentType = avatarContentType(name);
+    const content = contentType === undefined ? undefined : await this.options.files.get(avatarKey(name));
+    return content && contentType ? { content, contentType } : undefined;
+  }
+
+  /** Avatars in the file store, for the sweep of files no row refers to. */
+  readonly avatarFiles: FileOwner = {
+    folder: AVATAR_FOLDER,
+    referenced: async (keys) => {
+      const names = keys.flatMap((key) => avatarNameOf(key) ?? []);
+      const inUse = new Set(await findAvatarNamesInUse(this.options.db, names));
+      return new Set(keys.filter((key) => inUse.has(avatarNameOf(key) ?? '')));
+    },
+  };
+
+  private async removeAvatar(name: string | null): Promise<void> {
+    if (name !== null && avatarContentType(name) !== undefined) await this.options.files.delete(avatarKey(name));
   }
 
   /** The list's filter as the repository takes it, or undefined when the caller may see nobody it asks for. */

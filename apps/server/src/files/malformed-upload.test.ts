@@ -65,6 +65,10 @@ describe('malformed multipart uploads', () => {
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json()).toMatchObject({ status: 400, message });
       expect(await errorEntries()).toEqual([]);
+      // Nothing of a cut-off file is kept.
+      const { db } = app.services.database;
+      expect(await db.selectFrom('sys_local_storage').select('id').execute()).toEqual([]);
+      expect(await db.selectFrom('sys_user').select('avatar_name').where('username', '=', 'admin').execute()).toEqual([{ avatar_name: null }]);
     });
   });
 

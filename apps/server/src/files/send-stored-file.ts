@@ -1,0 +1,66 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from '../http/error-handler.js';
+import type { ByteRange, FileStore } from './file-store.js';
+
+/**
+ * `bytes=a-b`, `bytes=a-` or `bytes=-n` clipped to the file; 'unsatisfiable' when it starts past
+ * the end; undefined (the whole file) when absent, malformed or asking for several ranges, which
+ * no player needs.
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
+  const match = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (match === null) return undefined;
+  const [, from = '', to = ''] = match;
+  if (from === '' && to === '') return undefined;
+  if (from === '') {
+    const suffix = Number(to);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(from);
+  const end = to === '' ? size - 1 : Math.min(Number(to), size - 1);
+  if (to !== '' && Number(to) < start) return undefined;
+  return start >= size ? 'unsatisfiable' : { start, end };
+}
+
+/** Whether the client's copy (by `If-None-Match`, else `If-Modified-Since`) is still the file. */
+function isFresh(request: FastifyRequest, etag: string, modifiedAt: number): boolean {
+  const noneMatch = request.headers['if-none-match'];
+  if (noneMatch !== undefined) return noneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*');
+  const modifiedSince = Date.parse(request.headers['if-modified-since'] ?? '');
+  return !Number.isNaN(modifiedSince) && Math.floor(modifiedAt / 1000) * 1000 <= modifiedSince;
+}
+
+/**
+ * Answers a stored file with validators (ETag, Last-Modified, 304) and byte ranges (206, 416),
+ * so videos can seek, with the caller's `headers` (content type, caching). Undefined when there
+ * is no such file, for the caller to answer its 404.
+ */
+export async function sendStoredFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  files: FileStore,
+  key: string,
+  headers: Record<string, string>,
+): Promise<FastifyReply | undefined> {
+  const stat = await files.stat(key);
+  if (stat === undefined) return undefined;
+  reply.headers(headers);
+  const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.modifiedAt).toString(16)}"`;
+  reply.header('etag', etag).header('last-modified', new Date(stat.modifiedAt).toUTCString()).header('accept-ranges', 'bytes');
+  if (isFresh(request, etag, stat.modifiedAt)) return reply.code(304).send();
+  // If-Range: a range of a file that has changed since would splice two versions together.
+  const ifRange = request.headers['if-range'];
+  const range = ifRange === undefined || ifRange === etag ? parseRange(request.headers.range, stat.size) : undefined;
+  if (range === 'unsatisfiable') {
+    return sendError(reply.header('content-range', `bytes */${stat.size}`), 416, 'range: starts past the end of the file');
+  }
+  const content = await files.get(key, range);
+  if (content === undefined) return undefined;
+  if (range === undefined) return reply.header('content-length', String(stat.size)).send(content);
+  return reply
+    .code(206)
+    .header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`)
+    .header('content-length', String(range.end - range.start + 1))
+    .send(content);
+}
