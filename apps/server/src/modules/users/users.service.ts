@@ -14,7 +14,7 @@ import { hash, verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpError } from '../../http/http-error.js';
-import { clearFailures, usernameThrottleKey } from '../auth/login-throttle.repo.js';
+import { loginAccount, loginThrottle } from '../auth/failure-throttle.js';
 import { PasswordChangeThrottle } from '../auth/password-change-throttle.js';
 import type { Principal, SessionService } from '../auth/session.service.js';
 import { findRoleSummaries } from '../roles/roles.repo.js';
@@ -157,8 +157,8 @@ export class UserService {
       ...changed('system', now),
     });
     await this.options.sessions.endAllOf([user.id], 'password reset');
-    await clearFailures(this.options.db, usernameThrottleKey(user.username));
-    await this.passwordChanges.succeeded(user.id);
+    await loginThrottle(this.options.db).lift(loginAccount(user.username));
+    await this.passwordChanges.lift(user.id);
     return { password: chosen, enabled: user.enabled };
   }
 
@@ -175,13 +175,16 @@ export class UserService {
     });
   }
 
-  /** Ends every other session of the user: whoever else holds one must log in with the new password. */
-  async changePassword(caller: Principal, body: UpdatePassword): Promise<void> {
+  /**
+   * Ends every other session of the user: whoever else holds one must log in with the new password.
+   * `address` is the caller's (`request.ip`), as wrong current passwords are counted per address.
+   */
+  async changePassword(caller: Principal, body: UpdatePassword, address: string): Promise<void> {
     const now = Date.now();
-    await this.passwordChanges.check(caller.userId, now);
+    await this.passwordChanges.check(caller.userId, address, now);
     const current = await findPasswordHash(this.options.db, caller.userId);
-    if (current === undefined || !(await verify(current, body.oldPass))) return this.passwordChanges.failed(caller.userId, now);
-    await this.passwordChanges.succeeded(caller.userId);
+    if (current === undefined || !(await verify(current, body.oldPass))) return this.passwordChanges.failed(caller.userId, address, now);
+    await this.passwordChanges.succeeded(caller.userId, address);
     if (body.newPass === body.oldPass) throw new HttpError(400, 'newPass: must differ from the current password');
     await setPasswordHashes(this.options.db, [{ id: caller.userId, passwordHash: await hash(body.newPass) }], {
       pwd_reset_time: now,
