@@ -4,6 +4,7 @@ import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, buildTestAppPair, loginAs, TEST_PASSWORD } from '../../test/test-app.js';
 import { MAX_ATTEMPTS_PER_IP } from './auth.service.js';
+import { CAPTCHAS_PER_MINUTE } from './captcha.service.js';
 import { ACCOUNT_SLOW_AFTER, LOCK_AFTER_FAILURES } from './failure-throttle.js';
 
 async function readCaptchaAnswer(app: FastifyInstance, uuid: string): Promise<string> {
@@ -69,6 +70,24 @@ describe('auth', () => {
       const response = await login(app, { username: 'admin', password: TEST_PASSWORD, code: answer, uuid });
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toMatch(/^code: /);
+    });
+
+    it(`is limited to ${CAPTCHAS_PER_MINUTE} a minute per address, and expired ones are swept`, async () => {
+      app = await buildTestApp({ captchaEnabled: true });
+      const code = (remoteAddress: string) => app.inject({ method: 'GET', url: '/auth/code', remoteAddress });
+      const first = captchaSchema.parse((await code('10.40.0.1')).json());
+      await app.services.database.db.updateTable('sys_captcha').set({ expires_at: Date.now() - 1 }).where('uuid', '=', first.uuid).execute();
+      const statuses: number[] = [];
+      for (let call = 1; call < CAPTCHAS_PER_MINUTE; call += 1) statuses.push((await code('10.40.0.1')).statusCode);
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      const refused = await code('10.40.0.1');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().message).toBe('too many captcha requests; wait a minute and try again');
+      // Another address is not affected, and no refused call left a row.
+      expect((await code('10.40.0.2')).statusCode).toBe(200);
+      const rows = await app.services.database.db.selectFrom('sys_captcha').select('uuid').execute();
+      expect(rows.map((row) => row.uuid)).not.toContain(first.uuid);
+      expect(rows).toHaveLength(CAPTCHAS_PER_MINUTE);
     });
 
     it('is required when enabled', async () => {
