@@ -3,7 +3,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { AppDatabase } from './db/database.js';
-import { registerErrorHandler, sendNotFound } from './http/error-handler.js';
+import { answerFrameworkError, registerErrorHandler, sendNotFound } from './http/error-handler.js';
 import { responseSerializerCompiler } from './http/response-serializer.js';
 import { registerAuditLog } from './http/audit-log.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -43,6 +43,7 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
     // Access is recorded by the audit log; a log line per request would be noise (and slow).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
+    frameworkErrors: answerFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);

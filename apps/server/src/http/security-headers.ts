@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
  * The Content-Security-Policy of every answer, app and API alike (a JSON answer opened in a tab,
@@ -37,14 +37,20 @@ const framedBySelf = { ...common, 'content-security-policy': contentSecurityPoli
 
 const isSwaggerUi = (url: string) => url.startsWith('/swagger-ui');
 
+/** Sets the security headers an answer to `url` carries. */
+export function setSecurityHeaders(reply: FastifyReply, url: string): void {
+  reply.headers(isSwaggerUi(url) ? framedBySelf : unframed);
+}
+
 /**
  * Security headers on every answer, whatever route, file, redirect or error it is: set when the
  * request arrives, before anything can fail, so the error handler's answers carry them too.
  * Register before the routes.
  */
+// Answers the router gives before any hook runs (see `answerFrameworkError`) set them themselves.
 export function registerSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(isSwaggerUi(request.url) ? framedBySelf : unframed);
+    setSecurityHeaders(reply, request.url);
     done();
   });
 }
