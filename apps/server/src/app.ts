@@ -4,10 +4,11 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppDatabase } from './db/database.js';
-import { registerErrorHandler, sendNotFound } from './http/error-handler.js';
+import { answerFrameworkError, registerErrorHandler, sendNotFound } from './http/error-handler.js';
 import { responseSerializerCompiler } from './http/response-serializer.js';
 import { registerAuditLog } from './http/audit-log.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { enforceRouteAccess } from './http/route-access.js';
 import { registerWebApp } from './http/web-app.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -44,10 +45,12 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
     // Access is recorded by the audit log; a log line per request would be noise (and slow).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
+    frameworkErrors: answerFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   registerErrorHandler(app);
+  registerSecurityHeaders(app);
   const services = await createServices(config, database, { clock, log: app.log });
   app.decorate('services', services);
   enforceRouteAccess(app, { sessions: services.sessions, permissionsOf: (userId) => services.access.menuPermissionsOf(userId) });

@@ -32,13 +32,16 @@ async function run(args: string[], env: NodeJS.ProcessEnv = serverEnv()) {
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
-const login = (username: string, password: string) => call(app, 'POST', '/auth/login', undefined, { username, password });
+const login = (username: string, password: string, remoteAddress = '127.0.0.1') =>
+  app.inject({ method: 'POST', url: '/auth/login', payload: { username, password }, remoteAddress });
 
 describe('npm run reset-password', () => {
-  it('generates a password, prints it once in a box, ends the sessions and lifts a lock', async () => {
+  it('generates a password, prints it once in a box, ends the sessions and lifts the locks of every address', async () => {
     const session = await loginAs(app, 'admin');
-    for (let attempt = 0; attempt < 5; attempt += 1) await login('admin', 'wrong-password');
-    expect((await login('admin', TEST_PASSWORD)).statusCode).toBe(429);
+    for (const address of ['127.0.0.1', '10.8.0.1']) {
+      for (let attempt = 0; attempt < 5; attempt += 1) await login('admin', 'wrong-password', address);
+      expect((await login('admin', TEST_PASSWORD, address)).statusCode).toBe(429);
+    }
 
     const { code, out, err } = await run(['admin']);
     expect({ code, err }).toEqual({ code: 0, err: '' });
@@ -50,6 +53,7 @@ describe('npm run reset-password', () => {
     expect((await call(app, 'GET', '/auth/info', session)).statusCode).toBe(401);
     expect((await login('admin', TEST_PASSWORD)).statusCode).toBe(400);
     expect((await login('admin', password ?? '')).statusCode).toBe(200);
+    expect((await login('admin', password ?? '', '10.8.0.1')).statusCode).toBe(200);
     const row = await app.services.database.db.selectFrom('sys_user').select(['password_hash', 'update_by']).where('username', '=', 'admin').executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
     expect(row.update_by).toBe('system');

@@ -129,6 +129,17 @@ describe('errors on the wire', () => {
     expectErrorShape(response.json(), 413);
   });
 
+  it('answers a URL the router cannot read in the one error shape, with the security headers', async () => {
+    const badEncoding = await app.inject({ method: 'GET', url: '/api/roles/%E4%B8' });
+    expect(badEncoding.statusCode).toBe(400);
+    expect(errorBodySchema.parse(badEncoding.json())).toMatchObject({ status: 400, message: 'url: /api/roles/%E4%B8 is not a valid URL' });
+    expect(badEncoding.headers['x-content-type-options']).toBe('nosniff');
+    expect(badEncoding.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    const longParam = await app.inject({ method: 'GET', url: `/api/roles/${'x'.repeat(1000)}` });
+    expect(longParam.statusCode).toBe(414);
+    expect(errorBodySchema.parse(longParam.json()).message).toBe('url: a path parameter is too long');
+  });
+
   it('passes an HttpError through with its status', async () => {
     const response = await app.inject({ method: 'GET', url: '/api/test/conflict' });
     expect(response.statusCode).toBe(409);

@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isReferenceViolation, isUniqueViolation } from '../db/constraint-violation.js';
 import { DomainError, type DomainErrorKind } from '../domain-error.js';
 import { HttpError } from './http-error.js';
+import { setSecurityHeaders } from './security-headers.js';
 
 export function errorBody(status: number, message: string): ErrorBody {
   return { status, message, timestamp: Date.now() };
@@ -68,6 +69,25 @@ export function toErrorBody(error: unknown): ErrorBody {
     return errorBody(status, fastifyError.message ?? 'bad request');
   }
   return errorBody(500, 'internal server error');
+}
+
+// What the router refuses before any route, hook or error handler is reached.
+const frameworkErrorMessages: Record<string, (url: string) => string> = {
+  FST_ERR_BAD_URL: (url) => `url: ${url.slice(0, 200)} is not a valid URL`,
+  FST_ERR_MAX_PARAM_LENGTH: () => 'url: a path parameter is too long',
+};
+
+/**
+ * Fastify's `frameworkErrors` option: the router's refusals (a path that does not decode, a
+ * parameter over the length limit) answered in the one error shape, with the security headers,
+ * which the `onRequest` hook that sets them never got to.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const url = request.url.split('?')[0] ?? '';
+  setSecurityHeaders(reply, url);
+  const message = frameworkErrorMessages[error.code]?.(url);
+  const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  return sendError(reply, status, message ?? `url: ${error.message}`);
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

@@ -1,3 +1,4 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
@@ -72,6 +73,26 @@ describe('API docs', () => {
       .filter((route) => doc.paths[openapiPath(route.url)]?.[route.method.toLowerCase()] === undefined);
     expect(missing).toEqual([]);
     expect(doc.info).toEqual({ title: 'Cloud Classroom API', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+  });
+
+  it('is a valid OpenAPI document whose every reference resolves', async () => {
+    // The validator checks against the OpenAPI 3.1 schema it ships with, never the network.
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1] ?? '');
+    const schemas = (doc.components as { schemas?: Record<string, unknown> }).schemas ?? {};
+    expect(refs.filter((name) => !(name in schemas))).toEqual([]);
+  });
+
+  it('names the recursive trees as components', () => {
+    const build = doc.paths['/api/menus/build']?.get?.responses['200']?.content?.['application/json']?.schema;
+    expect(build).toEqual({ type: 'array', items: { $ref: '#/components/schemas/MenuRoute' } });
+    const superior = doc.paths['/api/dept/superior']?.post?.responses['200']?.content?.['application/json']?.schema;
+    expect(JSON.stringify(superior)).toContain('#/components/schemas/DeptTree');
+    const schemas = (doc.components as { schemas?: Record<string, { properties?: Record<string, unknown> }> }).schemas ?? {};
+    expect(schemas.MenuRoute?.properties?.children).toEqual({ type: 'array', items: { $ref: '#/components/schemas/MenuRoute' } });
   });
 
   it('keeps its own pages out of the document', () => {

@@ -1,12 +1,29 @@
 import fastifySwagger, { type SwaggerTransform } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyBaseLogger, FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { deptTreeSchema } from '@cloud-classroom/shared/depts';
+import { menuRouteSchema, menuSchema } from '@cloud-classroom/shared/menus';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 
 const UI_PREFIX = '/swagger-ui';
 const SCHEMA_PARTS = ['body', 'querystring', 'params', 'headers', 'response'] as const;
 
 type TransformInput = Parameters<SwaggerTransform>[0];
+
+/**
+ * Schemas described once under `components/schemas` and referred to by name, through zod's global
+ * registry, where the document's transforms look (as for `.meta()`). A recursive schema must be
+ * here: zod can describe it only by a reference to itself, and unnamed, that reference points at
+ * a component that is never emitted (`schema0`), which makes the document invalid.
+ */
+for (const [schema, id] of [
+  [menuSchema, 'Menu'],
+  [menuRouteSchema, 'MenuRoute'],
+  [deptTreeSchema, 'DeptTree'],
+] as const) {
+  z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
+}
 
 /**
  * The route's zod schemas as JSON Schema. A part that cannot be converted (a plugin's own
@@ -64,8 +81,10 @@ export async function registerOpenApi(app: FastifyInstance, { version }: { versi
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
     transform: (document) => describeAccess(convert(document, app.log), document.route),
+    transformObject: jsonSchemaTransformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: UI_PREFIX });
+  // No validator badge: it would load an image from validator.swagger.io, which the CSP refuses.
+  await app.register(fastifySwaggerUi, { routePrefix: UI_PREFIX, uiConfig: { validatorUrl: null } });
   app.get('/swagger-ui.html', { schema: { hide: true } }, (_request, reply) => reply.redirect(`${UI_PREFIX}/`));
   app.get('/v3/api-docs', { schema: { hide: true } }, () => app.swagger());
 }

@@ -11,9 +11,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   app.get(
     '/auth/code',
     { config: { access: { public: true } }, schema: { response: { 200: captchaSchema } } },
-    async (_request, reply) => {
+    async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return { ...(await issueCaptcha(database.db, services.clock.now())), enabled: config.captchaEnabled };
+      return { ...(await issueCaptcha(database.db, request.ip, services.clock.now())), enabled: config.captchaEnabled };
     },
   );
 

@@ -8,14 +8,13 @@ import type { Database } from '../../db/schema.js';
 import { invalidInput, rateLimited, unauthenticated } from '../../domain-error.js';
 import type { AccessService } from '../access/access.service.js';
 import { checkCaptcha } from './captcha.service.js';
-import { clearFailures, countAttempt, recordFailure, usernameThrottleKey } from './login-throttle.repo.js';
+import { loginAccount, loginThrottle, type FailureThrottle } from './failure-throttle.js';
+import { countAttempt } from './login-throttle.repo.js';
 import type { SessionService } from './session.service.js';
 
 export const LOGIN_WINDOW_MS = 60 * 1000;
+/** Login attempts from one address in a minute, whichever accounts they name. */
 export const MAX_ATTEMPTS_PER_IP = 30;
-export const MAX_ATTEMPTS_PER_USERNAME = 10;
-export const LOCK_AFTER_FAILURES = 5;
-export const LOCK_MS = 10 * 60 * 1000;
 
 // Compared against when the username does not exist, so that answer takes as long as a wrong password.
 const missingUserHash = hash('no such user, no such password');
@@ -45,23 +44,19 @@ export type AuthServiceOptions = {
 };
 
 export class AuthService {
-  constructor(private readonly options: AuthServiceOptions) {}
+  private readonly throttle: FailureThrottle;
+
+  constructor(private readonly options: AuthServiceOptions) {
+    this.throttle = loginThrottle(options.db);
+  }
 
   async login(request: LoginRequest): Promise<LoginResponse> {
     const { db, sessions, captchaEnabled, clock } = this.options;
     const now = clock.now();
-    const userKey = usernameThrottleKey(request.username);
-    const [byIp, byUser] = [
-      await countAttempt(db, `ip:${request.ip}`, now, LOGIN_WINDOW_MS),
-      await countAttempt(db, userKey, now, LOGIN_WINDOW_MS),
-    ];
-    if (byUser.lockedUntil !== null && byUser.lockedUntil > now) {
-      const minutes = Math.ceil((byUser.lockedUntil - now) / 60_000);
-      throw rateLimited(`too many failed logins for this account; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`);
-    }
-    if (byIp.attempts > MAX_ATTEMPTS_PER_IP || byUser.attempts > MAX_ATTEMPTS_PER_USERNAME) {
-      throw rateLimited('too many login attempts; wait a minute and try again');
-    }
+    const account = loginAccount(request.username);
+    const byIp = await countAttempt(db, `ip:${request.ip}`, now, LOGIN_WINDOW_MS);
+    if (byIp.attempts > MAX_ATTEMPTS_PER_IP) throw rateLimited('too many login attempts; wait a minute and try again');
+    await this.throttle.check(account, request.ip, now);
     if (captchaEnabled) {
       const captcha = await checkCaptcha(db, request.uuid, request.code, now);
       if (captcha === 'missing') throw invalidInput(`code: ${translate('en-US', 'login.codeExpired')}`);
@@ -71,15 +66,12 @@ export class AuthService {
     const candidate = await this.options.users.loginCandidate(request.username);
     const passwordMatches = await verify(candidate?.passwordHash ?? (await missingUserHash), request.password);
     if (candidate === undefined || !passwordMatches) {
-      const state = await recordFailure(db, userKey, LOCK_AFTER_FAILURES, now + LOCK_MS);
-      if (state.lockedUntil !== null && state.lockedUntil > now) {
-        throw rateLimited(`too many failed logins for this account; try again in ${Math.ceil(LOCK_MS / 60_000)} minutes`);
-      }
+      await this.throttle.failed(account, request.ip, now);
       // The same words whether the user exists or not.
       throw invalidInput(translate('en-US', 'login.badCredentials'));
     }
     if (!candidate.enabled) throw invalidInput(translate('en-US', 'login.accountDisabled'));
-    await clearFailures(db, userKey);
+    await this.throttle.succeeded(account, request.ip);
 
     const { token } = await sessions.start(candidate.id, request.ip, request.browser);
     return { token, user: await this.info(candidate.id) };

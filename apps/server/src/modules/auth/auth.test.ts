@@ -4,8 +4,9 @@ import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SettableClock } from '../../clock.js';
 import { buildTestApp, buildTestAppPair, loginAs, TEST_PASSWORD } from '../../test/test-app.js';
-import { LOCK_AFTER_FAILURES, LOCK_MS, MAX_ATTEMPTS_PER_IP } from './auth.service.js';
-import { CAPTCHA_TTL_MS } from './captcha.service.js';
+import { MAX_ATTEMPTS_PER_IP } from './auth.service.js';
+import { CAPTCHA_TTL_MS, CAPTCHAS_PER_MINUTE } from './captcha.service.js';
+import { ACCOUNT_SLOW_AFTER, LOCK_AFTER_FAILURES } from './failure-throttle.js';
 import { SESSION_IDLE_MS } from './session.service.js';
 
 async function readCaptchaAnswer(app: FastifyInstance, uuid: string): Promise<string> {
@@ -79,6 +80,24 @@ describe('auth', () => {
       expect(response.json().message).toMatch(/^code: .*expired/);
     });
 
+    it(`is limited to ${CAPTCHAS_PER_MINUTE} a minute per address, and expired ones are swept`, async () => {
+      app = await buildTestApp({ captchaEnabled: true });
+      const code = (remoteAddress: string) => app.inject({ method: 'GET', url: '/auth/code', remoteAddress });
+      const first = captchaSchema.parse((await code('10.40.0.1')).json());
+      await app.services.database.db.updateTable('sys_captcha').set({ expires_at: Date.now() - 1 }).where('uuid', '=', first.uuid).execute();
+      const statuses: number[] = [];
+      for (let call = 1; call < CAPTCHAS_PER_MINUTE; call += 1) statuses.push((await code('10.40.0.1')).statusCode);
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      const refused = await code('10.40.0.1');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().message).toBe('too many captcha requests; wait a minute and try again');
+      // Another address is not affected, and no refused call left a row.
+      expect((await code('10.40.0.2')).statusCode).toBe(200);
+      const rows = await app.services.database.db.selectFrom('sys_captcha').select('uuid').execute();
+      expect(rows.map((row) => row.uuid)).not.toContain(first.uuid);
+      expect(rows).toHaveLength(CAPTCHAS_PER_MINUTE);
+    });
+
     it('is required when enabled', async () => {
       app = await buildTestApp({ captchaEnabled: true });
       const response = await login(app, { username: 'admin', password: TEST_PASSWORD });
@@ -149,26 +168,58 @@ describe('auth', () => {
       expect(response.json().message).toBe('this account is disabled');
     });
 
-    it(`locks a username for 10 minutes after ${LOCK_AFTER_FAILURES} wrong passwords, existing or not`, async () => {
-      const clock = new SettableClock();
-      app = await buildTestApp({}, { clock });
-      for (const username of ['learner3', 'ghost-user']) {
+    it(`locks the address, not the account, after ${LOCK_AFTER_FAILURES} wrong passwords from it, existing user or not`, async () => {
+      app = await buildTestApp();
+      for (const username of ['admin', 'ghost-user']) {
         const statuses: number[] = [];
         for (let attempt = 0; attempt < LOCK_AFTER_FAILURES; attempt += 1) {
-          statuses.push((await login(app, { username, password: 'wrong-password' }, `10.1.0.${attempt}`)).statusCode);
+          statuses.push((await login(app, { username, password: 'wrong-password' }, '10.1.0.1')).statusCode);
         }
         expect(statuses).toEqual([400, 400, 400, 400, 429]);
-        const locked = await login(app, { username, password: TEST_PASSWORD }, '10.2.0.1');
+        const locked = await login(app, { username, password: TEST_PASSWORD }, '10.1.0.1');
         expect(locked.statusCode).toBe(429);
         expect(locked.json().message).toMatch(/try again in 10 minutes/);
       }
-      // Other accounts are untouched.
-      expect((await login(app, { username: 'learner1', password: TEST_PASSWORD })).statusCode).toBe(200);
-      // Locked to the last millisecond; once the lock is over, the right password works again and clears the count.
-      clock.advance(LOCK_MS - 1);
-      expect((await login(app, { username: 'learner3', password: TEST_PASSWORD }, '10.3.0.1')).json().message).toMatch(/try again in 1 minute$/);
-      clock.advance(1);
-      expect((await login(app, { username: 'learner3', password: TEST_PASSWORD }, '10.3.0.1')).statusCode).toBe(200);
+      // The owner, at another address, is not denied by a stranger's guesses.
+      expect((await login(app, { username: 'admin', password: TEST_PASSWORD }, '10.2.0.1')).statusCode).toBe(200);
+      // Nor does their login lift the stranger's lock.
+      expect((await login(app, { username: 'admin', password: TEST_PASSWORD }, '10.1.0.1')).statusCode).toBe(429);
+      // Other accounts are untouched, even from the locked address.
+      expect((await login(app, { username: 'learner1', password: TEST_PASSWORD }, '10.1.0.1')).statusCode).toBe(200);
+      // Once the lock is over, the right password works again from there and clears the count.
+      await app.services.database.db.updateTable('sys_login_throttle').set({ locked_until: Date.now() - 1 }).where('locked_until', 'is not', null).execute();
+      expect((await login(app, { username: 'admin', password: TEST_PASSWORD }, '10.1.0.1')).statusCode).toBe(200);
+      const again: number[] = [];
+      for (let attempt = 0; attempt < LOCK_AFTER_FAILURES - 1; attempt += 1) {
+        again.push((await login(app, { username: 'admin', password: 'wrong-password' }, '10.1.0.1')).statusCode);
+      }
+      expect(again).toEqual([400, 400, 400, 400]);
+    });
+
+    it('slows down the guessing addresses of an account guessed at from many, never one that has not failed', async () => {
+      app = await buildTestApp();
+      const guesses: number[] = [];
+      for (let address = 0; address < ACCOUNT_SLOW_AFTER; address += 1) {
+        guesses.push((await login(app, { username: 'admin', password: 'wrong-password' }, `10.3.${address >> 8}.${address & 255}`)).statusCode);
+      }
+      // Each address failed once only: none is locked, and the account is not.
+      expect(guesses.every((status) => status === 400)).toBe(true);
+      // From now on, an address that fails must wait before it may try this account again.
+      expect((await login(app, { username: 'admin', password: 'wrong-password' }, '10.4.0.1')).statusCode).toBe(400);
+      const slowed = await login(app, { username: 'admin', password: TEST_PASSWORD }, '10.4.0.1');
+      expect(slowed.statusCode).toBe(429);
+      expect(slowed.json().message).toMatch(/^too many failed logins for this account; try again in \d+ seconds$/);
+      // The owner, who has not failed, signs in at once, and from another address too.
+      expect((await login(app, { username: 'admin', password: TEST_PASSWORD }, '10.5.0.1')).statusCode).toBe(200);
+      expect((await login(app, { username: 'admin', password: TEST_PASSWORD }, '10.5.0.2')).statusCode).toBe(200);
+    });
+
+    it('never lets many attempts from elsewhere in a minute refuse an address that has not failed', async () => {
+      app = await buildTestApp();
+      for (let address = 0; address < MAX_ATTEMPTS_PER_IP; address += 1) {
+        await login(app, { username: 'admin', password: TEST_PASSWORD }, `10.6.0.${address}`);
+      }
+      expect((await login(app, { username: 'admin', password: TEST_PASSWORD }, '10.7.0.1')).statusCode).toBe(200);
     });
 
     it('rate-limits one address trying many usernames', async () => {

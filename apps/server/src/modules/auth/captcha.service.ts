@@ -2,11 +2,20 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import svgCaptcha from 'svg-captcha';
 import type { Database } from '../../db/schema.js';
+import { rateLimited } from '../../domain-error.js';
 import { deleteExpiredCaptchas, insertCaptcha, takeCaptcha } from './captcha.repo.js';
+import { countAttempt } from './login-throttle.repo.js';
 
 export const CAPTCHA_TTL_MS = 2 * 60 * 1000;
+export const CAPTCHAS_PER_MINUTE = 30;
 
-export async function issueCaptcha(db: Kysely<Database>, now: number): Promise<{ img: string; uuid: string }> {
+/**
+ * A new captcha for the caller at `address` (`request.ip`): each is a row, so one address may ask
+ * for CAPTCHAS_PER_MINUTE a minute, and expired rows go as new ones come.
+ */
+export async function issueCaptcha(db: Kysely<Database>, address: string, now: number): Promise<{ img: string; uuid: string }> {
+  const calls = await countAttempt(db, `captcha:${address}`, now, 60 * 1000);
+  if (calls.attempts > CAPTCHAS_PER_MINUTE) throw rateLimited('too many captcha requests; wait a minute and try again');
   const { text, data } = svgCaptcha.createMathExpr({ mathMin: 1, mathMax: 9, width: 111, height: 36, fontSize: 40, noise: 2 });
   // eladmin clients echo the uuid verbatim, prefix included.
   const uuid = `captcha_code:${crypto.randomBytes(16).toString('hex')}`;

@@ -1,9 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
-/** The throttle key of failed logins under one user name, whatever its case. */
-export const usernameThrottleKey = (username: string): string => `user:${username.toLowerCase()}`;
-
 export type ThrottleState = { attempts: number; consecutiveFailures: number; lockedUntil: number | null };
 
 /** Counts one attempt in the key's fixed window (starting a new window when the old one is over). */
@@ -43,4 +40,21 @@ export async function recordFailure(
 
 export async function clearFailures(db: Kysely<Database>, key: string): Promise<void> {
   await db.updateTable('sys_login_throttle').set({ consecutive_failures: 0, locked_until: null }).where('key', '=', key).execute();
+}
+
+/** Keeps the key refusing until `until`, unless it is locked for longer already. */
+export async function holdUntil(db: Kysely<Database>, key: string, until: number): Promise<void> {
+  await db
+    .updateTable('sys_login_throttle')
+    .set({ locked_until: sql<number>`case when locked_until is not null and locked_until > ${until} then locked_until else ${until} end` })
+    .where('key', '=', key)
+    .execute();
+}
+
+/** Forgets the key and every key under it (`prefix`), counts and locks alike. */
+export async function clearAccountFailures(db: Kysely<Database>, key: string, prefix: string): Promise<void> {
+  await db
+    .deleteFrom('sys_login_throttle')
+    .where((eb) => eb.or([eb('key', '=', key), eb(sql<string>`substr(${sql.ref('key')}, 1, ${prefix.length})`, '=', prefix)]))
+    .execute();
 }

@@ -1,41 +1,41 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { invalidInput, rateLimited, type DomainError } from '../../domain-error.js';
-import { LOCK_AFTER_FAILURES, LOCK_MS, LOGIN_WINDOW_MS } from './auth.service.js';
-import { clearFailures, countAttempt, recordFailure } from './login-throttle.repo.js';
-
-function locked(until: number, now: number): DomainError {
-  const minutes = Math.ceil((until - now) / 60_000);
-  return rateLimited(`oldPass: too many wrong passwords; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`);
-}
+import { invalidInput } from '../../domain-error.js';
+import { FailureThrottle } from './failure-throttle.js';
 
 /**
- * Wrong current passwords given to change one's password, counted per account (whichever session
- * sends them) and locked as failed logins are: a stolen session must not become a way to guess
- * the password it does not know.
+ * Wrong current passwords given to change one's password, counted and locked as failed logins
+ * are (per account and address): a stolen session must not become a way to guess the password it
+ * does not know, nor lock the owner, elsewhere, out of changing it.
  */
 export class PasswordChangeThrottle {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly throttle: FailureThrottle;
 
-  private key(userId: number): string {
-    return `password-change:${userId}`;
+  constructor(db: Kysely<Database>) {
+    this.throttle = new FailureThrottle(db, {
+      scope: 'password-change',
+      lockedMessage: (wait) => `oldPass: too many wrong passwords; try again in ${wait}`,
+    });
   }
 
-  /** Refuses with 429 while the account's password change is locked. */
-  async check(userId: number, now: number): Promise<void> {
-    const state = await countAttempt(this.db, this.key(userId), now, LOGIN_WINDOW_MS);
-    if (state.lockedUntil !== null && state.lockedUntil > now) throw locked(state.lockedUntil, now);
+  /** Refuses with 429 while password changes of the account from this address are locked. */
+  async check(userId: number, address: string, now: number): Promise<void> {
+    await this.throttle.check(String(userId), address, now);
   }
 
   /** Counts a wrong current password: 429 when it is the one that locks, else the 400 naming the field. */
-  async failed(userId: number, now: number): Promise<never> {
-    const state = await recordFailure(this.db, this.key(userId), LOCK_AFTER_FAILURES, now + LOCK_MS);
-    if (state.lockedUntil !== null && state.lockedUntil > now) throw locked(state.lockedUntil, now);
+  async failed(userId: number, address: string, now: number): Promise<never> {
+    await this.throttle.failed(String(userId), address, now);
     throw invalidInput('oldPass: the current password is wrong');
   }
 
-  /** A right current password, or a new password set from the console, ends the count and any lock. */
-  async succeeded(userId: number): Promise<void> {
-    await clearFailures(this.db, this.key(userId));
+  /** A right current password ends the count and any lock from this address. */
+  async succeeded(userId: number, address: string): Promise<void> {
+    await this.throttle.succeeded(String(userId), address);
+  }
+
+  /** A new password set from the console lifts the locks from every address. */
+  async lift(userId: number): Promise<void> {
+    await this.throttle.lift(String(userId));
   }
 }

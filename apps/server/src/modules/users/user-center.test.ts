@@ -6,7 +6,7 @@ import { AVATAR_MAX_BYTES, avatarResultSchema } from '@cloud-classroom/shared/us
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SettableClock } from '../../clock.js';
-import { LOCK_AFTER_FAILURES, LOCK_MS } from '../auth/auth.service.js';
+import { LOCK_AFTER_FAILURES, LOCK_MS } from '../auth/failure-throttle.js';
 import { buildTestApp, call as callApp, loginAs, TEST_PASSWORD } from '../../test/test-app.js';
 
 let app: FastifyInstance;
@@ -108,7 +108,7 @@ describe('POST /api/users/updatePass', () => {
       statuses.push((await call('POST', '/api/users/updatePass', learner, wrong)).statusCode);
     }
     expect(statuses).toEqual([400, 400, 400, 400, 429]);
-    // Counted per account: another session of the same user is locked too, even with the right password.
+    // Counted per account and address: another session of the same user there is locked too, even with the right password.
     const otherSession = await loginAs(app, 'learner1');
     for (const token of [learner, otherSession]) {
       const locked = await call('POST', '/api/users/updatePass', token, { oldPass: TEST_PASSWORD, newPass: 'a-new-password' });
@@ -123,7 +123,7 @@ describe('POST /api/users/updatePass', () => {
     // Locked to the last millisecond; once the lock is over, the right password works again and clears the count.
     clock.advance(LOCK_MS - 1);
     const lastMoment = await call('POST', '/api/users/updatePass', learner, { oldPass: TEST_PASSWORD, newPass: 'a-new-password' });
-    expect(lastMoment.json().message).toBe('oldPass: too many wrong passwords; try again in 1 minute');
+    expect(lastMoment.json().message).toBe('oldPass: too many wrong passwords; try again in 1 second');
     clock.advance(1);
     const changed = await call('POST', '/api/users/updatePass', learner, { oldPass: TEST_PASSWORD, newPass: 'a-new-password' });
     expect(changed.statusCode, changed.body).toBe(200);
@@ -132,6 +132,17 @@ describe('POST /api/users/updatePass', () => {
       again.push((await call('POST', '/api/users/updatePass', learner, wrong)).statusCode);
     }
     expect(again).toEqual([400, 400, 400, 400]);
+  });
+
+  it('counts wrong current passwords per address: a stolen session elsewhere cannot lock the owner out of changing it', async () => {
+    const change = (oldPass: string, remoteAddress: string) =>
+      app.inject({ method: 'POST', url: '/api/users/updatePass', headers: { authorization: learner }, payload: { oldPass, newPass: 'a-new-password' }, remoteAddress });
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < LOCK_AFTER_FAILURES; attempt += 1) statuses.push((await change('wrong-password', '10.20.0.1')).statusCode);
+    expect(statuses).toEqual([400, 400, 400, 400, 429]);
+    expect((await change(TEST_PASSWORD, '10.20.0.1')).statusCode).toBe(429);
+    const owner = await change(TEST_PASSWORD, '10.20.0.2');
+    expect(owner.statusCode, owner.body).toBe(200);
   });
 
   it('needs a session', async () => {

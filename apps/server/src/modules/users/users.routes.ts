@@ -107,7 +107,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     '/api/users/updatePass',
     { config: { access: { authenticated: true }, audit: '修改密码' }, schema: { body: updatePasswordSchema } },
     async (request, reply) => {
-      await users.changePassword(principalOf(request), request.body);
+      await users.changePassword(principalOf(request), request.body, request.ip);
       return reply.code(200).send();
     },
   );

@@ -21,7 +21,7 @@ import type { FileStore } from '../../files/file-store.js';
 import type { FileOwner } from '../../files/orphan-files.js';
 import type { Upload } from '../../files/upload.js';
 import type { AccessService } from '../access/access.service.js';
-import { liftLoginLock } from '../auth/login-throttle.service.js';
+import { loginAccount, loginThrottle } from '../auth/failure-throttle.js';
 import { PasswordChangeThrottle } from '../auth/password-change-throttle.js';
 import type { Principal, SessionService } from '../auth/session.service.js';
 import type { DeptService } from '../depts/depts.service.js';
@@ -183,8 +183,8 @@ export class UserService {
       ...changed('system', now),
     });
     await this.options.sessions.endAllOf([user.id], 'password reset');
-    await liftLoginLock(this.options.db, user.username);
-    await this.passwordChanges.succeeded(user.id);
+    await loginThrottle(this.options.db).lift(loginAccount(user.username));
+    await this.passwordChanges.lift(user.id);
     return { password: chosen, enabled: user.enabled };
   }
 
@@ -201,13 +201,16 @@ export class UserService {
     });
   }
 
-  /** Ends every other session of the user: whoever else holds one must log in with the new password. */
-  async changePassword(caller: Principal, body: UpdatePassword): Promise<void> {
+  /**
+   * Ends every other session of the user: whoever else holds one must log in with the new password.
+   * `address` is the caller's (`request.ip`), as wrong current passwords are counted per address.
+   */
+  async changePassword(caller: Principal, body: UpdatePassword, address: string): Promise<void> {
     const now = this.options.clock.now();
-    await this.passwordChanges.check(caller.userId, now);
+    await this.passwordChanges.check(caller.userId, address, now);
     const current = await findPasswordHash(this.options.db, caller.userId);
-    if (current === undefined || !(await verify(current, body.oldPass))) return this.passwordChanges.failed(caller.userId, now);
-    await this.passwordChanges.succeeded(caller.userId);
+    if (current === undefined || !(await verify(current, body.oldPass))) return this.passwordChanges.failed(caller.userId, address, now);
+    await this.passwordChanges.succeeded(caller.userId, address);
     if (body.newPass === body.oldPass) throw invalidInput('newPass: must differ from the current password');
     await setPasswordHashes(this.options.db, [{ id: caller.userId, passwordHash: await hash(body.newPass) }], {
       pwd_reset_time: now,
