@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
-import { consoleBox, emphasis, listOf } from './console-box.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedIfEmpty } from './db/seed/seed.js';
+import { seedNotice } from './db/seed/seed-notice.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const bundledWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -51,27 +51,7 @@ async function main(): Promise<void> {
     `Cloud Classroom is running at http://${shownHost}:${port}/ (${database.dialect}: ${database.location})` +
       (config.webDistDir === undefined ? ' — API only, the web app is not built' : ''),
   );
-  if (seeded.seeded) console.log(firstStartNotice(seeded.usernames, seeded.passwordWasGenerated ? seeded.adminPassword : undefined));
-}
-
-/**
- * Shown once, last of all (after the build's output and the address), on the start that created
- * the accounts: a generated password is stored only as a hash and cannot be shown again.
- */
-function firstStartNotice(usernames: readonly string[], generatedPassword: string | undefined): string {
-  if (generatedPassword === undefined) {
-    return `First start: created the demo organisation; the accounts ${listOf(usernames)} share the password from ADMIN_PASSWORD.`;
-  }
-  const box = consoleBox([
-    'First start: created the demo organisation. The accounts',
-    `${listOf(usernames)} share this generated password,`,
-    'shown only now:',
-    '',
-    `    ${generatedPassword}`,
-    '',
-    'Missed it? Set a new one with: npm run reset-password -- admin',
-  ]);
-  return `\n${box.replace(generatedPassword, emphasis(generatedPassword))}\n`;
+  if (seeded.seeded) console.log(seedNotice('First start: created the demo organisation', seeded));
 }
 
 main().catch((error: unknown) => {
