@@ -1,18 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import fs from 'node:fs';
-import { databaseContent, insertDatabaseContent, type DatabaseContent } from '../test/database-content.js';
+import { databaseContent, FIRST_START_CONTENT, insertDatabaseContent } from '../test/database-content.js';
 import { openBlankTestDatabase, openTestDatabase, testConfig, type TestDatabase } from '../test/test-app.js';
 import { migrateToLatest, migrateUpTo } from './migrate.js';
 import * as dictDetailValueUnique from './migrations/0004-dict-detail-value-unique.js';
 import type { Database } from './schema.js';
 import type { MenuSpec } from './migration-helpers.js';
 import { SYSTEM_DICTIONARIES as seedDicts, SYSTEM_MENUS as seedMenus } from './migrations/0009-system-data.js';
-
-/** What a first start put in before 0009 (read from a database the old seed had filled). */
-export const FIRST_START_CONTENT = JSON.parse(
-  fs.readFileSync(new URL('../test/first-start-content.json', import.meta.url), 'utf8'),
-) as DatabaseContent;
 
 const flatten = (menus: readonly MenuSpec[]): MenuSpec[] => menus.flatMap((menu) => [menu, ...flatten(menu.children ?? [])]);
 const SEEDED_MENUS = flatten(seedMenus);

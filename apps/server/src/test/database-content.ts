@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
@@ -69,6 +70,12 @@ export async function databaseContent(db: Kysely<Database>) {
 }
 
 export type DatabaseContent = Awaited<ReturnType<typeof databaseContent>>;
+
+/**
+ * What a first start put in before system data moved to migration 0009: read with
+ * databaseContent from a database the old seed had filled (the same on both dialects).
+ */
+export const FIRST_START_CONTENT = JSON.parse(fs.readFileSync(new URL('first-start-content.json', import.meta.url), 'utf8')) as DatabaseContent;
 
 /**
  * Writes content as databaseContent reads it, in its order, into tables that hold none of it:
