@@ -123,7 +123,8 @@ describe('npm run seed', () => {
       await blank.db.destroy();
       await blank.dispose();
     }
-  });
+    // It migrates a whole database and hashes a password twice: slow on a loaded machine.
+  }, 90_000);
 
   it('shows the usage for anything but no argument or --reset', async () => {
     for (const args of [['--force'], ['--reset', 'now'], ['reset'], ['--help']]) {
