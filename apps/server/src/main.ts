@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
-import { consoleBox, emphasis, listOf } from './console-box.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedIfEmpty } from './db/seed/seed.js';
 import { removeLeftoverFiles } from './services.js';
+import { seedNotice } from './db/seed/seed-notice.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** Within the grace above: jobs still running after this go back to the queue for the next start. */
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     `Cloud Classroom is running at http://${shownHost}:${port}/ (${database.dialect}: ${database.location})` +
       (config.webDistDir === undefined ? ' — API only, the web app is not built' : ''),
   );
-  if (seeded.seeded) console.log(firstStartNotice(seeded.usernames, seeded.passwordWasGenerated ? seeded.adminPassword : undefined));
+  if (seeded.seeded) console.log(seedNotice('First start: created the demo organisation', seeded));
   // After listening, not before: walking a large upload folder must not delay the start.
   removeLeftoverFiles(app.services, app.log).then(
     (removed) => {
@@ -65,26 +65,6 @@ async function main(): Promise<void> {
     },
     (error: unknown) => app.log.warn({ err: error }, 'could not sweep files left behind by interrupted uploads'),
   );
-}
-
-/**
- * Shown once, last of all (after the build's output and the address), on the start that created
- * the accounts: a generated password is stored only as a hash and cannot be shown again.
- */
-function firstStartNotice(usernames: readonly string[], generatedPassword: string | undefined): string {
-  if (generatedPassword === undefined) {
-    return `First start: created the demo organisation; the accounts ${listOf(usernames)} share the password from ADMIN_PASSWORD.`;
-  }
-  const box = consoleBox([
-    'First start: created the demo organisation. The accounts',
-    `${listOf(usernames)} share this generated password,`,
-    'shown only now:',
-    '',
-    `    ${generatedPassword}`,
-    '',
-    'Missed it? Set a new one with: npm run reset-password -- admin',
-  ]);
-  return `\n${box.replace(generatedPassword, emphasis(generatedPassword))}\n`;
 }
 
 main().catch((error: unknown) => {

@@ -1,12 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { databaseContent, FIRST_START_CONTENT, insertDatabaseContent } from '../test/database-content.js';
 import { openBlankTestDatabase, openTestDatabase, testConfig, type TestDatabase } from '../test/test-app.js';
 import { migrateToLatest, migrateUpTo } from './migrate.js';
 import * as dictDetailValueUnique from './migrations/0004-dict-detail-value-unique.js';
 import type { Database } from './schema.js';
-import { seedDicts, seedMenus, type SeedMenu } from './seed/seed-data.js';
+import type { MenuSpec } from './migration-helpers.js';
+import { SYSTEM_DICTIONARIES as seedDicts, SYSTEM_MENUS as seedMenus } from './migrations/0009-system-data.js';
 
-const flatten = (menus: readonly SeedMenu[]): SeedMenu[] => menus.flatMap((menu) => [menu, ...flatten(menu.children ?? [])]);
+const flatten = (menus: readonly MenuSpec[]): MenuSpec[] => menus.flatMap((menu) => [menu, ...flatten(menu.children ?? [])]);
 const SEEDED_MENUS = flatten(seedMenus);
 
 const stamp = { create_by: 'system', update_by: 'system', create_time: 1, update_time: 1 };
@@ -14,7 +16,7 @@ const flags = { i_frame: 0, cache: 0, hidden: 0 } as const;
 
 /** The menus and dictionaries as an install of 0003 seeded them: Chinese names only. */
 async function seedAsBefore(db: Kysely<Database>): Promise<void> {
-  const insertMenus = async (menus: readonly SeedMenu[], pid: number | null): Promise<void> => {
+  const insertMenus = async (menus: readonly MenuSpec[], pid: number | null): Promise<void> => {
     for (const [index, menu] of menus.entries()) {
       const { id } = await db
         .insertInto('sys_menu')
@@ -42,7 +44,7 @@ async function seedAsBefore(db: Kysely<Database>): Promise<void> {
     const { id } = await db.insertInto('sys_dict').values({ ...stamp, name: dict.name, description: dict.description }).returning('id').executeTakeFirstOrThrow();
     await db
       .insertInto('sys_dict_detail')
-      .values(dict.details.map(([label, , value], sort) => ({ ...stamp, dict_id: id, label, value, dict_sort: sort + 1 })))
+      .values(dict.entries.map(([label, , value], sort) => ({ ...stamp, dict_id: id, label, value, dict_sort: sort + 1 })))
       .execute();
   }
 }
@@ -66,6 +68,7 @@ describe('migrations', () => {
       '0004-dict-detail-value-unique',
       '0005-english-names',
       '0006-jobs',
+      '0009-system-data',
     ]);
   });
 
@@ -117,7 +120,7 @@ describe('migrations', () => {
       Object.fromEntries(SEEDED_MENUS.map((menu) => [menu.title, menu.titleEn])),
     );
     const details = await database.db.selectFrom('sys_dict_detail').select('label_en').execute();
-    expect(details.map((detail) => detail.label_en)).toEqual(seedDicts.flatMap((dict) => dict.details.map(([, labelEn]) => labelEn)));
+    expect(details.map((detail) => detail.label_en)).toEqual(seedDicts.flatMap((dict) => dict.entries.map(([, labelEn]) => labelEn)));
   });
 
   it('0005 gives an install of the previous version the English names of what it seeded, and Chinese audit descriptions', async () => {
@@ -159,7 +162,7 @@ describe('migrations', () => {
 
     const details = await db.selectFrom('sys_dict_detail').select(['label', 'label_en']).orderBy('id').execute();
     expect(details).toEqual([
-      ...seedDicts.flatMap((dict) => dict.details.map(([label, labelEn]) => ({ label, label_en: labelEn }))),
+      ...seedDicts.flatMap((dict) => dict.entries.map(([label, labelEn]) => ({ label, label_en: labelEn }))),
       { label: '未知', label_en: null },
     ]);
 
@@ -173,5 +176,45 @@ describe('migrations', () => {
       'POST /api/other',
       'Login',
     ]);
+  });
+
+  it('give a fresh install the same menus, roles, grants, dictionaries and demo organisation as the first start before 0009', async () => {
+    database = await openTestDatabase(testConfig());
+    expect(await databaseContent(database.db)).toEqual(FIRST_START_CONTENT);
+  });
+
+  it('0009 leaves an install that an earlier first start seeded as it was, with what its operators changed', async () => {
+    database = await openBlankTestDatabase(testConfig());
+    await migrateUpTo(database, '0005-english-names');
+    const { db } = database;
+    await insertDatabaseContent(db, FIRST_START_CONTENT);
+    // What the install's staff did meanwhile: renamed a page, removed another, took a button
+    // from the admin role, dropped a dictionary entry and relabelled another.
+    await db.updateTable('sys_menu').set({ title: '学员管理', title_en: 'Learners' }).where('component', '=', 'system/user/index').execute();
+    await db.deleteFrom('sys_menu').where('component', '=', 'tools/swagger/index').execute();
+    const menuDelete = await db.selectFrom('sys_menu').select('id').where('permission', '=', 'menu:del').executeTakeFirstOrThrow();
+    await db.deleteFrom('sys_roles_menus').where('menu_id', '=', menuDelete.id).execute();
+    await db.deleteFrom('sys_dict_detail').where('label', '=', '女').execute();
+    await db.updateTable('sys_dict_detail').set({ label: '在职' }).where('label', '=', '激活').execute();
+    const before = await databaseContent(db);
+
+    expect(await migrateToLatest(database)).toContain('0009-system-data');
+
+    const after = await databaseContent(db);
+    expect(after).toEqual(before);
+    expect(after.menus.map((menu) => menu.title)).toContain('学员管理');
+    expect(after.menus.map((menu) => menu.title)).not.toContain('接口文档');
+  });
+
+  it('0009 gives an install migrated before it but never started the system data, as a first start does', async () => {
+    database = await openBlankTestDatabase(testConfig());
+    await migrateUpTo(database, '0005-english-names');
+    await migrateToLatest(database);
+    const { menus, dicts, roles } = await databaseContent(database.db);
+    expect({ menus, dicts, roles }).toEqual({
+      menus: FIRST_START_CONTENT.menus,
+      dicts: FIRST_START_CONTENT.dicts,
+      roles: FIRST_START_CONTENT.roles.filter((role) => role.name === 'admin'),
+    });
   });
 });

@@ -1,11 +1,20 @@
-import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import type { AppDatabase } from './database.js';
+import type { AnyDatabase } from './migration-helpers.js';
 import * as appSetting from './migrations/0001-app-setting.js';
 import * as identity from './migrations/0002-identity.js';
 import * as storagePathIndex from './migrations/0003-storage-path-index.js';
 import * as dictDetailValueUnique from './migrations/0004-dict-detail-value-unique.js';
 import * as englishNames from './migrations/0005-english-names.js';
 import * as jobs from './migrations/0006-jobs.js';
+import * as systemData from './migrations/0009-system-data.js';
+
+/**
+ * A migration that ships reference data (menus, roles' grants, dictionaries: see
+ * migration-helpers.ts) exports the function inserting what of it an install lacks as
+ * `referenceData`, which its `up` calls, so that `npm run seed -- --reset` can apply it again.
+ */
+type ReferenceDataMigration = Migration & { referenceData?: (db: Kysely<unknown>) => Promise<void> };
 
 // Listed here rather than read from a folder, so the compiled server and the tests see the
 // same set without touching the file system. Names sort in the order they must run.
@@ -16,7 +25,8 @@ const migrations = {
   '0004-dict-detail-value-unique': dictDetailValueUnique,
   '0005-english-names': englishNames,
   '0006-jobs': jobs,
-} satisfies Record<string, Migration>;
+  '0009-system-data': systemData,
+} satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;
 
@@ -36,6 +46,17 @@ export async function migrateToLatest(database: AppDatabase): Promise<string[]> 
 /** Brings a database to an earlier version, as an install of that version left it (tests of upgrades). */
 export async function migrateUpTo(database: AppDatabase, target: MigrationName): Promise<string[]> {
   return outcome(await migratorOf(database).migrateTo(target));
+}
+
+/**
+ * Applies the reference data of every migration again, in their order, inserting what is
+ * missing (menus an operator deleted come back; renamed ones keep their names). For rebuilding
+ * an install's demo organisation, not for starts: on a start a migration runs once.
+ */
+export async function reapplyReferenceData(db: AnyDatabase): Promise<void> {
+  for (const migration of Object.values(migrations) as ReferenceDataMigration[]) {
+    await migration.referenceData?.(db as unknown as Kysely<unknown>);
+  }
 }
 
 function outcome({ error, results = [] }: MigrationResultSet): string[] {

@@ -3,7 +3,7 @@ import type { ColumnType, Generated } from 'kysely';
 /**
  * The tables as Kysely sees them. Times are epoch milliseconds in bigint columns on both
  * dialects: portable, sortable, and free of the time-zone guessing that TEXT dates invite.
- * Flags are integers, 0 or 1, on both dialects (see migration 0002).
+ * Flags are integers, 0 or 1, on both dialects (see `flag` in db/migration-helpers.ts).
  */
 export interface Database {
   app_setting: AppSettingTable;

@@ -2,7 +2,7 @@ import { render, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { MENU_ICON_NAMES, MenuIcon } from './menu-icon';
 
-// The icon names apps/server/src/db/seed/seed-data.ts gives its menus, plus the dashboard's.
+// The icon names apps/server/src/db/migrations/0009-system-data.ts gives its menus, plus the dashboard's.
 const SEEDED = ['index', 'system', 'peoples', 'role', 'menu', 'dept', 'dictionary', 'monitor', 'online', 'log', 'error', 'codeConsole', 'sys-tools', 'qiniu', 'swagger'];
 
 describe('MenuIcon', () => {

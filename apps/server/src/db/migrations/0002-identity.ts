@@ -1,25 +1,8 @@
-import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
-import { isPostgres } from '../dialect.js';
-
-// Flags are integer 0/1 on both dialects: SQLite binds no booleans and PostgreSQL will not cast
-// integers to boolean, so one representation keeps every repository dialect-free.
-const flag = (col: ColumnDefinitionBuilder) => col.notNull().defaultTo(0);
-const notNull = (col: ColumnDefinitionBuilder) => col.notNull();
+import type { Kysely } from 'kysely';
+import { createAuditedTable, createTableWithId, flag, notNull } from '../migration-helpers.js';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const pg = isPostgres(db);
-  const id = pg ? ('serial' as const) : ('integer' as const);
-  const primaryId = (col: ColumnDefinitionBuilder) => (pg ? col.primaryKey() : col.primaryKey().autoIncrement());
-  const withAuditColumns = (name: string) =>
-    db.schema
-      .createTable(name)
-      .addColumn('id', id, primaryId)
-      .addColumn('create_by', 'varchar(64)')
-      .addColumn('update_by', 'varchar(64)')
-      .addColumn('create_time', 'bigint', notNull)
-      .addColumn('update_time', 'bigint', notNull);
-
-  await withAuditColumns('sys_dept')
+  await createAuditedTable(db, 'sys_dept')
     .addColumn('pid', 'integer')
     .addColumn('name', 'varchar(100)', notNull)
     .addColumn('dept_sort', 'integer', (col) => col.notNull().defaultTo(999))
@@ -28,7 +11,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('sys_dept_pid').on('sys_dept').column('pid').execute();
 
-  await withAuditColumns('sys_user')
+  await createAuditedTable(db, 'sys_user')
     .addColumn('dept_id', 'integer', (col) => col.references('sys_dept.id').onDelete('set null'))
     .addColumn('username', 'varchar(64)', (col) => col.notNull().unique())
     .addColumn('nick_name', 'varchar(64)', notNull)
@@ -43,14 +26,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('sys_user_dept').on('sys_user').column('dept_id').execute();
 
-  await withAuditColumns('sys_role')
+  await createAuditedTable(db, 'sys_role')
     .addColumn('name', 'varchar(64)', (col) => col.notNull().unique())
     .addColumn('level', 'integer', (col) => col.notNull().defaultTo(3))
     .addColumn('description', 'varchar(255)')
     .addColumn('data_scope', 'varchar(16)', (col) => col.notNull().defaultTo('本级'))
     .execute();
 
-  await withAuditColumns('sys_menu')
+  await createAuditedTable(db, 'sys_menu')
     .addColumn('pid', 'integer')
     .addColumn('type', 'integer', notNull)
     .addColumn('title', 'varchar(100)', notNull)
@@ -89,11 +72,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('sys_roles_depts_pk', ['role_id', 'dept_id'])
     .execute();
 
-  await withAuditColumns('sys_dict')
+  await createAuditedTable(db, 'sys_dict')
     .addColumn('name', 'varchar(100)', (col) => col.notNull().unique())
     .addColumn('description', 'varchar(255)')
     .execute();
-  await withAuditColumns('sys_dict_detail')
+  await createAuditedTable(db, 'sys_dict_detail')
     .addColumn('dict_id', 'integer', (col) => col.notNull().references('sys_dict.id').onDelete('cascade'))
     .addColumn('label', 'varchar(100)', notNull)
     .addColumn('value', 'varchar(100)', notNull)
@@ -133,9 +116,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('locked_until', 'bigint')
     .execute();
 
-  await db.schema
-    .createTable('sys_log')
-    .addColumn('id', id, primaryId)
+  await createTableWithId(db, 'sys_log')
     .addColumn('username', 'varchar(64)')
     .addColumn('description', 'varchar(255)', notNull)
     .addColumn('method', 'varchar(255)', notNull)
@@ -150,7 +131,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('sys_log_create_time').on('sys_log').column('create_time').execute();
 
-  await withAuditColumns('sys_local_storage')
+  await createAuditedTable(db, 'sys_local_storage')
     .addColumn('real_name', 'varchar(255)', notNull)
     .addColumn('name', 'varchar(255)', notNull)
     .addColumn('suffix', 'varchar(32)', notNull)

@@ -3,32 +3,107 @@ import { hash } from '@node-rs/argon2';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../schema.js';
 import { created } from '../audit-columns.js';
-import { seedDepts, seedDicts, seedMenus, seedRoles, seedUsers, type SeedDept, type SeedMenu } from './seed-data.js';
+import { reapplyReferenceData } from '../migrate.js';
+import { addRole } from '../migration-helpers.js';
+import { seedDepts, seedRoles, seedUsers, type SeedDept } from './seed-data.js';
 
-export type SeedResult =
-  | { seeded: false }
-  | { seeded: true; adminPassword: string; passwordWasGenerated: boolean; usernames: string[] };
+export type Seeded = { seeded: true; adminPassword: string; passwordWasGenerated: boolean; usernames: string[] };
+export type SeedResult = { seeded: false } | Seeded;
 
 /**
- * First start on an empty database: the demo organisation, its roles and menus, the admin
- * account and a few demo people. Does nothing once any user exists. One transaction, so a
- * crash half-way leaves an empty database that the next start seeds again.
+ * First start on an empty database: the admin account and the demo organisation (departments,
+ * demo roles, a few people). The system data they refer to (menus, the admin role,
+ * dictionaries) came with the migrations. Does nothing once any user exists. One transaction,
+ * so a crash half-way leaves an empty database that the next start seeds again.
  */
 export async function seedIfEmpty(db: Kysely<Database>, adminPassword: string | undefined): Promise<SeedResult> {
-  const existing = await db.selectFrom('sys_user').select('id').limit(1).executeTakeFirst();
-  if (existing !== undefined) return { seeded: false };
-  const password = adminPassword ?? crypto.randomBytes(12).toString('base64url');
-  const passwordHash = await hash(password);
-  await db.transaction().execute((trx) => seed(trx, passwordHash));
-  return {
-    seeded: true,
-    adminPassword: password,
-    passwordWasGenerated: adminPassword === undefined,
-    usernames: seedUsers.map((user) => user.username),
-  };
+  if (await anyRow(db, 'sys_user')) return { seeded: false };
+  const account = await accountPassword(adminPassword);
+  await db.transaction().execute((trx) => seedDemo(trx, account.hash));
+  return seededWith(account);
 }
 
-async function seed(trx: Transaction<Database>, passwordHash: string): Promise<void> {
+/** Whether people or departments exist, which `npm run seed` refuses to add the demo organisation to. */
+export async function holdsOrganisation(db: Kysely<Database>): Promise<boolean> {
+  return (await anyRow(db, 'sys_user')) || (await anyRow(db, 'sys_dept'));
+}
+
+/**
+ * What `npm run seed -- --reset` empties: everything people and their use of the back office
+ * made, children before parents. Every table is either here or in KEPT_ON_RESET (a test checks).
+ */
+export const EMPTIED_ON_RESET = [
+  'sys_session',
+  'sys_users_roles',
+  'sys_roles_menus',
+  'sys_roles_depts',
+  'sys_user',
+  // All of them, the admin role included: reapplyReferenceData brings the system's back with their menus.
+  'sys_role',
+  'sys_dept',
+  'sys_log',
+  'sys_login_throttle',
+  'sys_captcha',
+  // Queued work is about the people and records being removed.
+  'sys_job',
+] as const satisfies ReadonlyArray<keyof Database>;
+
+/**
+ * What it keeps: the system's reference data as the operators left it (renamed and added menus,
+ * edited dictionaries; what is missing of the system's comes back); the settings with the
+ * token-signing secret; stored files, which are content rather than organisation and whose
+ * bytes the rows lead to; and the migrations' own bookkeeping.
+ */
+export const KEPT_ON_RESET = [
+  'sys_menu',
+  'sys_dict',
+  'sys_dict_detail',
+  'app_setting',
+  'sys_local_storage',
+  'kysely_migration',
+  'kysely_migration_lock',
+] as const;
+
+export type Reseeded = Seeded & {
+  /** The avatar files of the removed accounts, for the caller to delete once the change is committed. */
+  removedAvatars: string[];
+};
+
+/**
+ * Empties the demo and user data (EMPTIED_ON_RESET), applies the migrations' reference data
+ * again and seeds as a first start does, in one transaction: on failure nothing changes.
+ */
+export async function reseed(db: Kysely<Database>, adminPassword: string | undefined): Promise<Reseeded> {
+  const account = await accountPassword(adminPassword);
+  const removedAvatars = await db.transaction().execute(async (trx) => {
+    const avatars = await trx.selectFrom('sys_user').select('avatar_name').where('avatar_name', 'is not', null).execute();
+    for (const table of EMPTIED_ON_RESET) await trx.deleteFrom(table).execute();
+    await reapplyReferenceData(trx);
+    await seedDemo(trx, account.hash);
+    return avatars.flatMap((user) => (user.avatar_name === null ? [] : [user.avatar_name]));
+  });
+  return { ...seededWith(account), removedAvatars };
+}
+
+async function anyRow(db: Kysely<Database>, table: 'sys_user' | 'sys_dept'): Promise<boolean> {
+  return (await db.selectFrom(table).select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+type AccountPassword = { password: string; generated: boolean; hash: string };
+
+async function accountPassword(given: string | undefined): Promise<AccountPassword> {
+  const password = given ?? crypto.randomBytes(12).toString('base64url');
+  return { password, generated: given === undefined, hash: await hash(password) };
+}
+
+const seededWith = (account: AccountPassword): Seeded => ({
+  seeded: true,
+  adminPassword: account.password,
+  passwordWasGenerated: account.generated,
+  usernames: seedUsers.map((user) => user.username),
+});
+
+async function seedDemo(trx: Transaction<Database>, passwordHash: string): Promise<void> {
   const now = Date.now();
   const audit = created('system', now);
 
@@ -46,53 +121,17 @@ async function seed(trx: Transaction<Database>, passwordHash: string): Promise<v
   };
   await insertDepts(seedDepts, null);
 
-  const menuIds = new Map<string, number>();
-  const insertMenus = async (menus: SeedMenu[], pid: number | null): Promise<void> => {
-    for (const [index, menu] of menus.entries()) {
-      const { id } = await trx
-        .insertInto('sys_menu')
-        .values({
-          ...audit,
-          pid,
-          type: menu.type,
-          title: menu.title,
-          title_en: menu.titleEn,
-          component_name: menu.componentName ?? null,
-          component: menu.component ?? null,
-          path: menu.path ?? null,
-          icon: menu.icon ?? null,
-          menu_sort: index + 1,
-          permission: menu.permission ?? null,
-          i_frame: 0,
-          cache: menu.cache ? 1 : 0,
-          hidden: menu.hidden ? 1 : 0,
-          sub_count: menu.children?.length ?? 0,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      menuIds.set(menu.title, id);
-      await insertMenus(menu.children ?? [], id);
-    }
-  };
-  await insertMenus(seedMenus, null);
-
-  const roleIds = new Map<string, number>();
   for (const role of seedRoles) {
-    const { id } = await trx
-      .insertInto('sys_role')
-      .values({ ...audit, name: role.name, level: role.level, data_scope: role.dataScope, description: role.description })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    roleIds.set(role.name, id);
-    const menus = role.menus === '*' ? [...menuIds.values()] : role.menus.map((title) => menuIds.get(title) as number);
-    if (menus.length > 0) {
-      await trx.insertInto('sys_roles_menus').values(menus.map((menuId) => ({ role_id: id, menu_id: menuId }))).execute();
-    }
+    const { id, inserted } = await addRole(trx, role, now);
+    // A role of that name kept from before keeps its own choice of departments.
+    if (!inserted) continue;
     const depts = (role.depts ?? []).map((name) => deptIds.get(name) as number);
     if (depts.length > 0) {
       await trx.insertInto('sys_roles_depts').values(depts.map((deptId) => ({ role_id: id, dept_id: deptId }))).execute();
     }
   }
+  const roles = await trx.selectFrom('sys_role').select(['id', 'name']).execute();
+  const roleIds = new Map(roles.map((role) => [role.name, role.id]));
 
   for (const user of seedUsers) {
     const { id } = await trx
@@ -113,21 +152,12 @@ async function seed(trx: Transaction<Database>, passwordHash: string): Promise<v
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('sys_users_roles')
-      .values(user.roles.map((role) => ({ user_id: id, role_id: roleIds.get(role) as number })))
-      .execute();
-  }
-
-  for (const dict of seedDicts) {
-    const { id } = await trx
-      .insertInto('sys_dict')
-      .values({ ...audit, name: dict.name, description: dict.description })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('sys_dict_detail')
-      .values(dict.details.map(([label, labelEn, value], sort) => ({ ...audit, dict_id: id, label, label_en: labelEn, value, dict_sort: sort + 1 })))
-      .execute();
+    // A system role an operator has removed is not brought back for an account: is_admin alone
+    // makes the administrator one.
+    const userRoles = user.roles.flatMap((name) => {
+      const roleId = roleIds.get(name);
+      return roleId === undefined ? [] : [{ user_id: id, role_id: roleId }];
+    });
+    if (userRoles.length > 0) await trx.insertInto('sys_users_roles').values(userRoles).execute();
   }
 }

@@ -165,7 +165,8 @@ describe('roles: reading', () => {
     expect(second.totalElements).toBe(3);
     expect(names(second.content)).toEqual(['teacher']);
     expect(names((await list(app, admin, '?sort=name,desc')).content)).toEqual(['teacher', 'learner', 'admin']);
-    // The seed creates all three in the same millisecond, so the second order decides.
+    // Created in the same millisecond (as the seed makes teacher and learner), the second order decides.
+    await db(app).updateTable('sys_role').set({ create_time: 1_700_000_000_000 }).execute();
     expect(names((await list(app, admin, '?sort=createTime,asc&sort=id,desc')).content)).toEqual(['learner', 'teacher', 'admin']);
   });
 

@@ -252,6 +252,11 @@ export class UserService {
     },
   };
 
+  /** Deletes avatar files no row points at any more (the accounts `npm run seed -- --reset` removed). */
+  async removeAvatarFiles(names: readonly string[]): Promise<void> {
+    for (const name of names) await this.removeAvatar(name);
+  }
+
   private async removeAvatar(name: string | null): Promise<void> {
     if (name !== null && avatarContentType(name) !== undefined) await this.options.files.delete(avatarKey(name));
   }

@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { verify } from '@node-rs/argon2';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AppDatabase } from '../db/database.js';
+import { migrateUpTo } from '../db/migrate.js';
+import { created } from '../db/audit-columns.js';
+import { EMPTIED_ON_RESET, KEPT_ON_RESET } from '../db/seed/seed.js';
+import { databaseContent, FIRST_START_CONTENT, type DatabaseContent } from '../test/database-content.js';
+import { buildTestApp, call, loginAs, openBlankTestDatabase, TEST_PASSWORD, testConfig } from '../test/test-app.js';
+import { seedCommand, SEED_USAGE } from './seed-command.js';
+
+let app: FastifyInstance;
+
+beforeEach(async () => {
+  app = await buildTestApp();
+});
+afterEach(async () => {
+  await app.close();
+});
+
+/** The environment that points the command at a database, as the server's would. */
+function envOf(database: AppDatabase, dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  if (database.dialect === 'sqlite') return { DATA_DIR: dataDir, ...extra };
+  // A test database lives in a schema of its own: the URL's search_path takes the command there.
+  const url = new URL(process.env.TEST_DATABASE_URL ?? '');
+  url.searchParams.set('options', `-c search_path=${database.schema}`);
+  return { DATABASE_URL: url.href, DATA_DIR: dataDir, ...extra };
+}
+
+const serverEnv = (extra: NodeJS.ProcessEnv = {}) => envOf(app.services.database, app.services.config.dataDir, extra);
+
+async function run(args: string[], env: NodeJS.ProcessEnv = serverEnv()) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await seedCommand(args, env, { out: (text) => out.push(text), err: (text) => err.push(text) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+const db = () => app.services.database.db;
+const login = (username: string, password: string) => call(app, 'POST', '/auth/login', undefined, { username, password });
+const byTitle = (content: DatabaseContent) => ({ ...content, menus: [...content.menus].sort((a, b) => a.title.localeCompare(b.title)) });
+
+describe('npm run seed', () => {
+  it('refuses a database that holds people, and changes nothing', async () => {
+    const before = await databaseContent(db());
+    const { code, out, err } = await run([]);
+    expect({ code, out }).toEqual({ code: 1, out: '' });
+    expect(err).toMatch(/^The database \((sqlite|postgres): .*\) already holds users or departments; nothing was changed\.\n/);
+    expect(err).toContain('npm run seed -- --reset');
+    expect(await databaseContent(db())).toEqual(before);
+  });
+
+  it('--reset empties the people and their traces, keeps the operators’ menus, and seeds the demo organisation again', async () => {
+    const admin = await loginAs(app, 'admin');
+    const learnerRole = await db().selectFrom('sys_role').select('id').where('name', '=', 'learner').executeTakeFirstOrThrow();
+    const newcomer = { username: 'newcomer', nickName: '新人', gender: '男', email: 'new@example.com', phone: '13900000009', enabled: true, dept: { id: 1 }, roles: [learnerRole] };
+    const added = await call(app, 'POST', '/api/users', admin, newcomer);
+    expect(added.statusCode, added.body).toBe(201);
+    await db().updateTable('sys_menu').set({ title: '学员管理' }).where('component', '=', 'system/user/index').execute();
+    await db().deleteFrom('sys_menu').where('permission', '=', 'dict:del').execute();
+    await db().insertInto('sys_menu').values({ ...created('admin', 1), pid: null, type: 0, title: '我的目录', path: 'mine', menu_sort: 9, i_frame: 0, cache: 0, hidden: 0, sub_count: 0 }).execute();
+    await db().insertInto('sys_role').values({ ...created('admin', 1), name: 'auditor', level: 2, data_scope: '本级', description: null }).execute();
+    await db().insertInto('sys_local_storage').values({ ...created('admin', 1), real_name: 'a.txt', name: 'a', suffix: 'txt', path: 'files/202611/a.txt', type: 'txt', size: 1 }).execute();
+    const avatarDir = path.join(app.services.config.dataDir, 'avatar');
+    const avatar = `${'ab'.repeat(16)}.png`;
+    fs.mkdirSync(avatarDir, { recursive: true });
+    fs.writeFileSync(path.join(avatarDir, avatar), 'png');
+    await db().updateTable('sys_user').set({ avatar_name: avatar }).where('username', '=', 'learner1').execute();
+    const operatorsMenu = (await databaseContent(db())).menus.find((menu) => menu.title === '我的目录');
+
+    const { code, out, err } = await run(['--reset'], serverEnv({ ADMIN_PASSWORD: 'a-new-password-2' }));
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    expect(out).toBe(
+      'Reset: seeded the demo organisation again; the accounts admin, teacher, learner1, learner2 and learner3 share the password from ADMIN_PASSWORD.',
+    );
+
+    // The first start's content, with the operators' menus as they left them: the renamed page
+    // keeps its name, their own directory stays, and the deleted system button is back.
+    const renamed = (title: string | null | undefined) => (title === '用户管理' ? '学员管理' : title);
+    const expected = {
+      ...FIRST_START_CONTENT,
+      menus: [
+        ...FIRST_START_CONTENT.menus.map((menu) => ({ ...menu, title: renamed(menu.title) ?? '', parent: renamed(menu.parent) })),
+        operatorsMenu,
+      ],
+      roles: FIRST_START_CONTENT.roles.map((role) => ({ ...role, menus: role.menus.map(renamed).sort() })),
+    };
+    expect(byTitle(await databaseContent(db()))).toEqual(byTitle(expected as DatabaseContent));
+
+    expect((await call(app, 'GET', '/auth/info', admin)).statusCode).toBe(401);
+    for (const table of ['sys_session', 'sys_log', 'sys_login_throttle', 'sys_captcha'] as const) {
+      expect(await db().selectFrom(table).selectAll().execute(), table).toEqual([]);
+    }
+    expect(await db().selectFrom('sys_local_storage').select('real_name').execute()).toEqual([{ real_name: 'a.txt' }]);
+    expect(fs.readdirSync(avatarDir)).toEqual([]);
+    expect((await login('admin', TEST_PASSWORD)).statusCode).toBe(400);
+    expect((await login('teacher', 'a-new-password-2')).statusCode).toBe(200);
+  });
+
+  it('migrates and seeds a blank database, printing the generated password once, then refuses a second time', async () => {
+    const config = testConfig();
+    const blank = await openBlankTestDatabase(config);
+    try {
+      const env = envOf(blank, config.dataDir);
+      // Kysely finds its bookkeeping table in any schema; in the shared test database other test
+      // schemas have one, so this schema gets its own first (a real database has only the one).
+      if (blank.dialect === 'postgres') await migrateUpTo(blank, '0001-app-setting');
+      const first = await run([], env);
+      expect(first.code, first.err).toBe(0);
+      expect(first.out).toMatch(/^Migrated the database: (0001-app-setting, )?0002-identity, .*0009-system-data/);
+      expect(first.out).toContain('Seeded the demo organisation. The accounts');
+      const password = /^│\s+(\S{16})\s+│$/m.exec(first.out)?.[1] ?? '';
+      expect(await databaseContent(blank.db)).toEqual(FIRST_START_CONTENT);
+      const { password_hash } = await blank.db.selectFrom('sys_user').select('password_hash').where('username', '=', 'admin').executeTakeFirstOrThrow();
+      expect(await verify(password_hash, password)).toBe(true);
+
+      const second = await run([], env);
+      expect(second.code).toBe(1);
+      expect(second.err).toContain('already holds users or departments');
+    } finally {
+      await blank.db.destroy();
+      await blank.dispose();
+    }
+    // It migrates a whole database and hashes a password twice: slow on a loaded machine.
+  }, 90_000);
+
+  it('shows the usage for anything but no argument or --reset', async () => {
+    for (const args of [['--force'], ['--reset', 'now'], ['reset'], ['--help']]) {
+      expect(await run(args)).toEqual({ code: 2, out: '', err: SEED_USAGE });
+    }
+  });
+
+  it('--reset knows of every table whether it empties or keeps it', async () => {
+    const tables = await db().introspection.getTables({ withInternalKyselyTables: true });
+    const names = tables.filter((table) => table.schema === undefined || table.schema === app.services.database.schema).map((table) => table.name);
+    expect(names.sort()).toEqual([...EMPTIED_ON_RESET, ...KEPT_ON_RESET].sort());
+  });
+});

@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/**
+ * What a database holds of reference and demo data, without ids or times: rows refer to each
+ * other by name (a menu's parent by title, a grant by role name and menu title), so two
+ * databases filled in a different order, or at different times, compare equal when they hold
+ * the same things.
+ */
+export async function databaseContent(db: Kysely<Database>) {
+  const menus = await db.selectFrom('sys_menu').selectAll().orderBy('id').execute();
+  const menuTitle = new Map(menus.map((menu) => [menu.id, menu.title]));
+  const depts = await db.selectFrom('sys_dept').selectAll().orderBy('id').execute();
+  const deptName = new Map(depts.map((dept) => [dept.id, dept.name]));
+  const roles = await db.selectFrom('sys_role').selectAll().orderBy('id').execute();
+  const roleName = new Map(roles.map((role) => [role.id, role.name]));
+  const dicts = await db.selectFrom('sys_dict').selectAll().orderBy('id').execute();
+  const details = await db.selectFrom('sys_dict_detail').selectAll().orderBy('id').execute();
+  const users = await db.selectFrom('sys_user').selectAll().orderBy('id').execute();
+  const userRoles = await db.selectFrom('sys_users_roles').selectAll().execute();
+  const roleMenus = await db.selectFrom('sys_roles_menus').selectAll().execute();
+  const roleDepts = await db.selectFrom('sys_roles_depts').selectAll().execute();
+  const namesOf = <T>(rows: T[], pick: (row: T) => string | undefined) => rows.map(pick).sort();
+
+  return {
+    menus: menus.map(({ id: _id, create_time: _c, update_time: _u, pid, ...menu }) => ({
+      ...menu,
+      parent: pid === null ? null : menuTitle.get(pid),
+    })),
+    dicts: dicts.map((dict) => ({
+      name: dict.name,
+      description: dict.description,
+      by: [dict.create_by, dict.update_by],
+      details: details
+        .filter((detail) => detail.dict_id === dict.id)
+        .map((detail) => ({ label: detail.label, labelEn: detail.label_en, value: detail.value, sort: detail.dict_sort, by: [detail.create_by, detail.update_by] })),
+    })),
+    roles: roles.map((role) => ({
+      name: role.name,
+      level: role.level,
+      dataScope: role.data_scope,
+      description: role.description,
+      by: [role.create_by, role.update_by],
+      menus: namesOf(roleMenus.filter((grant) => grant.role_id === role.id), (grant) => menuTitle.get(grant.menu_id)),
+      depts: namesOf(roleDepts.filter((grant) => grant.role_id === role.id), (grant) => deptName.get(grant.dept_id)),
+    })),
+    depts: depts.map((dept) => ({
+      name: dept.name,
+      parent: dept.pid === null ? null : deptName.get(dept.pid),
+      sort: dept.dept_sort,
+      enabled: dept.enabled,
+      subCount: dept.sub_count,
+      by: [dept.create_by, dept.update_by],
+    })),
+    users: users.map((user) => ({
+      username: user.username,
+      nickName: user.nick_name,
+      dept: user.dept_id === null ? null : deptName.get(user.dept_id),
+      gender: user.gender,
+      phone: user.phone,
+      email: user.email,
+      avatarName: user.avatar_name,
+      isAdmin: user.is_admin,
+      enabled: user.enabled,
+      by: [user.create_by, user.update_by],
+      roles: namesOf(userRoles.filter((grant) => grant.user_id === user.id), (grant) => roleName.get(grant.role_id)),
+    })),
+  };
+}
+
+export type DatabaseContent = Awaited<ReturnType<typeof databaseContent>>;
+
+/**
+ * What a first start put in before system data moved to migration 0009: read with
+ * databaseContent from a database the old seed had filled (the same on both dialects).
+ */
+export const FIRST_START_CONTENT = JSON.parse(fs.readFileSync(new URL('first-start-content.json', import.meta.url), 'utf8')) as DatabaseContent;
+
+/**
+ * Writes content as databaseContent reads it, in its order, into tables that hold none of it:
+ * a database as an earlier version's first start left it, whatever the seed has become since.
+ */
+export async function insertDatabaseContent(db: Kysely<Database>, content: DatabaseContent, passwordHash = 'not-a-hash'): Promise<void> {
+  const times = { create_time: 1, update_time: 1 };
+  const byOf = (pair: Array<string | null>) => ({ create_by: pair[0] ?? null, update_by: pair[1] ?? null });
+  const menuIds = new Map<string, number>();
+  for (const { parent, ...menu } of content.menus) {
+    const pid = parent === null || parent === undefined ? null : (menuIds.get(parent) ?? null);
+    const { id } = await db.insertInto('sys_menu').values({ ...menu, ...times, pid }).returning('id').executeTakeFirstOrThrow();
+    menuIds.set(menu.title, id);
+  }
+  for (const dict of content.dicts) {
+    const { id } = await db
+      .insertInto('sys_dict')
+      .values({ ...times, ...byOf(dict.by), name: dict.name, description: dict.description })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const detail of dict.details) {
+      await db
+        .insertInto('sys_dict_detail')
+        .values({ ...times, ...byOf(detail.by), dict_id: id, label: detail.label, label_en: detail.labelEn, value: detail.value, dict_sort: detail.sort })
+        .execute();
+    }
+  }
+  const deptIds = new Map<string, number>();
+  for (const dept of content.depts) {
+    const { id } = await db
+      .insertInto('sys_dept')
+      .values({
+        ...times,
+        ...byOf(dept.by),
+        pid: dept.parent === null || dept.parent === undefined ? null : (deptIds.get(dept.parent) ?? null),
+        name: dept.name,
+        dept_sort: dept.sort,
+        enabled: dept.enabled,
+        sub_count: dept.subCount,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    deptIds.set(dept.name, id);
+  }
+  const roleIds = new Map<string, number>();
+  for (const role of content.roles) {
+    const { id } = await db
+      .insertInto('sys_role')
+      .values({ ...times, ...byOf(role.by), name: role.name, level: role.level, data_scope: role.dataScope, description: role.description })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    roleIds.set(role.name, id);
+    for (const title of role.menus) await db.insertInto('sys_roles_menus').values({ role_id: id, menu_id: menuIds.get(title ?? '') ?? -1 }).execute();
+    for (const name of role.depts) await db.insertInto('sys_roles_depts').values({ role_id: id, dept_id: deptIds.get(name ?? '') ?? -1 }).execute();
+  }
+  for (const user of content.users) {
+    const { id } = await db
+      .insertInto('sys_user')
+      .values({
+        ...times,
+        ...byOf(user.by),
+        dept_id: user.dept === null || user.dept === undefined ? null : (deptIds.get(user.dept) ?? null),
+        username: user.username,
+        nick_name: user.nickName,
+        gender: user.gender,
+        phone: user.phone,
+        email: user.email,
+        avatar_name: user.avatarName,
+        password_hash: passwordHash,
+        is_admin: user.isAdmin,
+        enabled: user.enabled,
+        pwd_reset_time: 1,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const name of user.roles) await db.insertInto('sys_users_roles').values({ user_id: id, role_id: roleIds.get(name ?? '') ?? -1 }).execute();
+  }
+}
