@@ -1,4 +1,5 @@
 import { downloadFileName } from '@cloud-classroom/shared/display';
+import type * as ExcelJsModule from 'exceljs';
 import type { FastifyReply } from 'fastify';
 
 export type XlsxColumn<Row> = { header: string; value: (row: Row) => string | number | boolean | null | undefined; width?: number };
@@ -13,7 +14,7 @@ export function neutraliseCell(value: string | number | boolean | null | undefin
   return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
-type ExcelJs = typeof import('exceljs');
+type ExcelJs = typeof ExcelJsModule;
 
 // exceljs takes a quarter of a second to load, and most runs of the server never export: it is
 // loaded on the first export rather than at start. Being CommonJS, Node offers it as the default
