@@ -6,8 +6,8 @@ import { z, type ZodType } from 'zod';
 
 type Serialize = (data: unknown) => string;
 
-// fast-json-stringify (with the ajv it brings) is a sixth of the server's start; it is loaded
-// when the first answer is written. It is CommonJS, so a synchronous require will do.
+// fast-json-stringify brings ajv and its formats, a few hundred files; it is loaded when the
+// first answer is written rather than at start. It is CommonJS, so a synchronous require will do.
 let fastJsonStringify: typeof fastJsonStringifyModule | undefined;
 const loadFastJsonStringify = (): typeof fastJsonStringifyModule =>
   (fastJsonStringify ??= createRequire(import.meta.url)('fast-json-stringify') as typeof fastJsonStringifyModule);
@@ -30,7 +30,7 @@ function compile(route: Parameters<FastifySerializerCompiler<ZodType>>[0]): Seri
  * JSON Schema cannot express (dates, transforms) keeps zod's serializer.
  *
  * Each route's serializer is compiled once, on its first answer rather than at start: compiling
- * all of them was a third of the time to listening, for routes most runs never call.
+ * all of them held up listening, for routes most runs never call.
  */
 export const responseSerializerCompiler: FastifySerializerCompiler<ZodType> = (route) => {
   let serialize: Serialize | undefined;

@@ -16,8 +16,8 @@ export const LOCK_AFTER_FAILURES = 5;
 export const LOCK_MS = 10 * 60 * 1000;
 
 // Compared against when the username does not exist, so that answer takes as long as a wrong
-// password. Made on the first login rather than at start, which it slowed by a tenth; it is
-// under way while that login's other queries run.
+// password. Made on the first login rather than at start, which it held up; it is under way
+// while that login's other queries run.
 let missingUserHash: Promise<string> | undefined;
 const hashForMissingUser = (): Promise<string> => (missingUserHash ??= hash('no such user, no such password'));
 

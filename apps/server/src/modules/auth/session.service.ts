@@ -24,8 +24,8 @@ const BEARER = 'Bearer ';
 /** Tokens whose signature was checked; the session row is still read on every request. */
 const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 
-// jose is loaded on the first sign-in or token check rather than at start, where it was a
-// tenth of the time to listening; only the parts used are loaded.
+// jose (some fifty modules) is loaded on the first sign-in or token check rather than at
+// start; only the parts used are loaded.
 let jose: Promise<{ SignJWT: typeof SignJWT; jwtVerify: typeof jwtVerify; JOSEError: typeof JOSEError }> | undefined;
 const loadJose = async (): Promise<Awaited<NonNullable<typeof jose>>> => {
   const [sign, verify, errors] = await Promise.all([import('jose/jwt/sign'), import('jose/jwt/verify'), import('jose/errors')]);
