@@ -1,7 +1,10 @@
 // `npm run bench`: each scenario's subject against its reference, measured in the same run.
-// Servers run on core 0 and the load generator on core 1 (where taskset exists); rounds
-// alternate which side goes first; the medians are compared, so a noisy machine shows up as
-// spread between rounds rather than as a wrong ratio.
+// Throughput: servers run on core 0 and the load generator on core 1 (where taskset exists);
+// many short rounds alternate between the two sides, so both see the same moments of a busy
+// machine; the verdict is on the server's CPU time per request (utime + stime from
+// /proc/<pid>/stat), which other processes disturb far less than requests per second.
+// Cold start: the product and a bare node:http process are started in alternation, many times.
+// Medians are compared throughout.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,26 +12,82 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import type { Endpoint, Scenario } from './scenario.js';
+import type { ColdStartScenario, Endpoint, Launch, Scenario, ThroughputScenario } from './scenario.js';
+import { coldStart } from './scenarios/cold-start.js';
 import { health } from './scenarios/health.js';
 import { menusBuild } from './scenarios/menus-build.js';
 
-const scenarios: Scenario[] = [health, menusBuild];
+const scenarios: Scenario[] = [health, menusBuild, coldStart];
 
 const { values: options } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '5' },
-    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '15' },
+    seconds: { type: 'string', default: '1' },
     connections: { type: 'string', default: '10' },
+    starts: { type: 'string', default: '15' },
     only: { type: 'string' },
   },
 });
 const rounds = Number(options.rounds);
 const seconds = Number(options.seconds);
 const connections = Number(options.connections);
+const starts = Number(options.starts);
 
 const canPin = spawnSync('taskset', ['--version']).status === 0;
 if (canPin) spawnSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+
+const CLOCK_TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/** CPU time a process has used so far, in milliseconds (all its threads); undefined without /proc. */
+function cpuMsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // The command name, in parentheses, may hold spaces: the fields are counted after its end.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resolves with the first group of `ready` once the child prints it; rejects if it exits first. */
+function readyLine(child: ChildProcess, ready: RegExp, name: string): Promise<string> {
+  let output = '';
+  return new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = ready.exec(output);
+      if (match) resolve(match[1] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${output}`)));
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+type Row = {
+  scenario: string;
+  subject: string;
+  reference: string;
+  'req/s ratio': string;
+  ratio: string;
+  target: string;
+  verdict: string;
+};
+type Outcome = { row: Row; met: boolean };
+
+// ---- throughput ------------------------------------------------------------------------------
 
 type Running = { baseUrl: string; headers: Record<string, string>; child: ChildProcess };
 
@@ -40,27 +99,13 @@ async function startServer(endpoint: Endpoint, env: Record<string, string> = {})
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  let output = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /ready (\d+)/.exec(output);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`${endpoint.server} exited with ${code}`)));
-  });
+  const port = await readyLine(child, /ready (\d+)/, endpoint.server);
   const baseUrl = `http://127.0.0.1:${port}`;
   const headers = (await endpoint.prepare?.(baseUrl)) ?? {};
   return { baseUrl, headers, child };
 }
 
-async function stopServer({ child }: Running): Promise<void> {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await once(child, 'exit');
-}
-
-async function expectSameAnswer(scenario: Scenario, subject: Running, reference: Running): Promise<void> {
+async function expectSameAnswer(scenario: ThroughputScenario, subject: Running, reference: Running): Promise<void> {
   const answer = async (endpoint: Endpoint, server: Running): Promise<unknown> => {
     const response = await fetch(`${server.baseUrl}${endpoint.path}`, { headers: server.headers });
     if (!response.ok) throw new Error(`${endpoint.server} ${endpoint.path} answered ${response.status}`);
@@ -70,9 +115,10 @@ async function expectSameAnswer(scenario: Scenario, subject: Running, reference:
   if (!isDeepStrictEqual(fromSubject, fromReference)) throw new Error(`${scenario.name}: subject and reference answer differently`);
 }
 
-type Sample = { requestsPerSecond: number };
+type Sample = { requestsPerSecond: number; cpuMsPerRequest: number | undefined };
 
 async function load(endpoint: Endpoint, server: Running, durationSeconds: number): Promise<Sample> {
+  const cpuBefore = cpuMsOf(server.child.pid);
   const result = await autocannon({
     url: `${server.baseUrl}${endpoint.path}`,
     method: endpoint.method ?? 'GET',
@@ -81,28 +127,23 @@ async function load(endpoint: Endpoint, server: Running, durationSeconds: number
     connections,
     duration: durationSeconds,
   });
+  const cpuAfter = cpuMsOf(server.child.pid);
   if (result.errors > 0 || result.non2xx > 0) {
     throw new Error(`${endpoint.server} ${endpoint.path}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
   }
-  return { requestsPerSecond: result.requests.average };
+  const cpuMsPerRequest =
+    cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0 ? undefined : (cpuAfter - cpuBefore) / result.requests.total;
+  return { requestsPerSecond: result.requests.average, cpuMsPerRequest };
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
-
-type Outcome = { scenario: Scenario; subject: Sample[]; reference: Sample[]; ratio: number };
-
-async function runScenario(scenario: Scenario): Promise<Outcome> {
+async function runThroughput(scenario: ThroughputScenario): Promise<Outcome> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-bench-data-'));
   const shared: Record<string, string> = scenario.shareData ? { DATA_DIR: dataDir } : {};
   const subjectServer = await startServer(scenario.subject, shared);
   const referenceServer = await startServer(scenario.reference, shared);
   if (scenario.shareData) referenceServer.headers = subjectServer.headers;
-  if (scenario.sameAnswer) await expectSameAnswer(scenario, subjectServer, referenceServer);
   try {
+    if (scenario.sameAnswer) await expectSameAnswer(scenario, subjectServer, referenceServer);
     const sides = [
       { endpoint: scenario.subject, server: subjectServer, samples: [] as Sample[] },
       { endpoint: scenario.reference, server: referenceServer, samples: [] as Sample[] },
@@ -114,36 +155,112 @@ async function runScenario(scenario: Scenario): Promise<Outcome> {
       process.stdout.write('.');
     }
     const [subject, reference] = sides.map((side) => side.samples) as [Sample[], Sample[]];
-    const ratio = median(subject.map((s) => s.requestsPerSecond)) / median(reference.map((s) => s.requestsPerSecond));
-    return { scenario, subject, reference, ratio };
+    const rate = (samples: Sample[]): number => median(samples.map((s) => s.requestsPerSecond));
+    const cpu = (samples: Sample[]): number | undefined =>
+      samples.every((s) => s.cpuMsPerRequest !== undefined) ? median(samples.map((s) => s.cpuMsPerRequest as number)) : undefined;
+    const [subjectCpu, referenceCpu] = [cpu(subject), cpu(reference)];
+    const rateRatio = rate(subject) / rate(reference);
+    const cpuRatio = subjectCpu === undefined || referenceCpu === undefined ? undefined : referenceCpu / subjectCpu;
+    const ratio = cpuRatio ?? rateRatio;
+    const describe = (samples: Sample[], cpuMs: number | undefined): string =>
+      `${Math.round(rate(samples)).toLocaleString('en-US')} req/s` + (cpuMs === undefined ? '' : `, ${Math.round(cpuMs * 1000)} µs CPU/req`);
+    return {
+      met: ratio >= scenario.target,
+      row: {
+        scenario: scenario.name,
+        subject: describe(subject, subjectCpu),
+        reference: describe(reference, referenceCpu),
+        'req/s ratio': rateRatio.toFixed(2),
+        ratio: `${ratio.toFixed(2)} ${cpuRatio === undefined ? '(req/s)' : '(CPU/req)'}`,
+        target: `≥ ${scenario.target.toFixed(2)}`,
+        verdict: ratio >= scenario.target ? 'met' : 'BELOW TARGET',
+      },
+    };
   } finally {
-    await Promise.all([stopServer(subjectServer), stopServer(referenceServer)]);
+    await Promise.all([stop(subjectServer.child), stop(referenceServer.child)]);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
+// ---- cold start ------------------------------------------------------------------------------
+
+type StartSample = { ms: number; cpuMs: number | undefined };
+
+/**
+ * `node <script>` and nothing else: free to use every core, as a real start is (the runner's
+ * own pinning would be inherited otherwise), and without NODE_OPTIONS, so no loader of the
+ * bench's own sits in between.
+ */
+async function launch(target: Launch, dataDir: string): Promise<StartSample> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...target.env };
+  delete env.NODE_OPTIONS;
+  const command = [process.execPath, target.script];
+  const [file, ...args] = canPin ? ['taskset', '-c', `0-${os.availableParallelism() - 1}`, ...command] : command;
+  const startedAt = performance.now();
+  const child = spawn(file as string, args, { cwd: import.meta.dirname, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await readyLine(child, target.ready, target.script);
+    return { ms: performance.now() - startedAt, cpuMs: cpuMsOf(child.pid) };
+  } finally {
+    await stop(child);
+  }
+}
+
+async function runColdStart(scenario: ColdStartScenario): Promise<Outcome> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-bench-start-'));
+  try {
+    await scenario.prepare?.(dataDir, async (target) => void (await launch(target, dataDir)));
+    const sides = [
+      { target: scenario.subject, samples: [] as StartSample[] },
+      { target: scenario.reference, samples: [] as StartSample[] },
+    ];
+    for (const side of sides) await launch(side.target, dataDir); // warm-up: the file-system cache
+    for (let round = 0; round < starts; round += 1) {
+      const order = round % 2 === 0 ? sides : [...sides].reverse();
+      for (const side of order) side.samples.push(await launch(side.target, dataDir));
+      process.stdout.write('.');
+    }
+    const [subject, reference] = sides.map((side) => side.samples) as [StartSample[], StartSample[]];
+    const ms = (samples: StartSample[]): number => median(samples.map((s) => s.ms));
+    const cpu = (samples: StartSample[]): number | undefined =>
+      samples.every((s) => s.cpuMs !== undefined) ? median(samples.map((s) => s.cpuMs as number)) : undefined;
+    const ratio = ms(reference) / ms(subject);
+    const describe = (samples: StartSample[]): string => {
+      const cpuMs = cpu(samples);
+      return `${Math.round(ms(samples))} ms` + (cpuMs === undefined ? '' : `, ${Math.round(cpuMs)} ms CPU`);
+    };
+    const [subjectCpu, referenceCpu] = [cpu(subject), cpu(reference)];
+    return {
+      met: ratio >= scenario.target,
+      row: {
+        scenario: scenario.name,
+        subject: describe(subject),
+        reference: describe(reference),
+        'req/s ratio': subjectCpu === undefined || referenceCpu === undefined ? '' : `CPU ${(referenceCpu / subjectCpu).toFixed(2)}`,
+        ratio: `${ratio.toFixed(2)} (time)`,
+        target: `≥ ${scenario.target.toFixed(2)} (goal ≤ ${scenario.goalMs} ms)`,
+        verdict: ratio >= scenario.target ? 'met' : 'BELOW TARGET',
+      },
+    };
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ---- the run ---------------------------------------------------------------------------------
+
 console.log(
-  `bench: ${rounds} rounds × ${seconds} s, ${connections} connections; ` +
+  `bench: ${rounds} alternating rounds × ${seconds} s per side, ${connections} connections; ${starts} alternating cold starts; ` +
     (canPin ? 'servers on core 0, load on core 1' : 'taskset not found: nothing pinned, figures are noisier'),
 );
 const selected = scenarios.filter((s) => options.only === undefined || s.name.includes(options.only));
 const outcomes: Outcome[] = [];
 for (const scenario of selected) {
   process.stdout.write(`${scenario.name} `);
-  outcomes.push(await runScenario(scenario));
+  outcomes.push(scenario.kind === 'throughput' ? await runThroughput(scenario) : await runColdStart(scenario));
   process.stdout.write('\n');
 }
 
-const rate = (samples: Sample[]): string => Math.round(median(samples.map((s) => s.requestsPerSecond))).toLocaleString('en-US');
 console.log('');
-console.table(
-  outcomes.map(({ scenario, subject, reference, ratio }) => ({
-    scenario: scenario.name,
-    'subject req/s': rate(subject),
-    'reference req/s': rate(reference),
-    ratio: ratio.toFixed(2),
-    target: `≥ ${scenario.target.toFixed(2)}`,
-    verdict: ratio >= scenario.target ? 'met' : 'BELOW TARGET',
-  })),
-);
-process.exit(outcomes.every((o) => o.ratio >= o.scenario.target) ? 0 : 1);
+console.table(outcomes.map((outcome) => outcome.row));
+process.exit(outcomes.every((o) => o.met) ? 0 : 1);

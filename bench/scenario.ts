@@ -8,10 +8,15 @@ export type Endpoint = {
   body?: string;
 };
 
-/** One benchmark: the product's endpoint against a reference answered in the same run. */
-export type Scenario = {
+/**
+ * One throughput benchmark: the product's endpoint against a reference answered in the same
+ * run, in short rounds that alternate between the two. The verdict is on the server's CPU time
+ * per request (read from /proc), which a busy machine disturbs far less than requests per second.
+ */
+export type ThroughputScenario = {
+  kind: 'throughput';
   name: string;
-  /** The lowest acceptable subject ÷ reference throughput ratio. */
+  /** The lowest acceptable reference ÷ subject CPU time per request (subject ÷ reference req/s without /proc). */
   target: number;
   subject: Endpoint;
   reference: Endpoint;
@@ -23,3 +28,31 @@ export type Scenario = {
   /** Before measuring, check that both sides give the same JSON answer. */
   sameAnswer?: boolean;
 };
+
+/** A process to start cold: `node <script>`, nothing in between, done once it prints `ready`. */
+export type Launch = {
+  /** Relative to bench/. */
+  script: string;
+  env?: Record<string, string>;
+  /** The line the process prints once it listens, with the port as the first group. */
+  ready: RegExp;
+};
+
+/**
+ * Time from spawning a process to its listening, the product against a reference started
+ * in alternation with it. The ratio is reference ÷ subject time, so higher is better like the others.
+ */
+export type ColdStartScenario = {
+  kind: 'cold-start';
+  name: string;
+  /** The lowest acceptable reference ÷ subject time to listening. */
+  target: number;
+  /** The most milliseconds the subject may take, quoted beside the ratio. */
+  goalMs: number;
+  /** Runs once before the rounds, with the data folder both sides get as DATA_DIR. */
+  prepare?: (dataDir: string, start: (launch: Launch) => Promise<void>) => Promise<void>;
+  subject: Launch;
+  reference: Launch;
+};
+
+export type Scenario = ThroughputScenario | ColdStartScenario;

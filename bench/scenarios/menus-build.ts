@@ -1,7 +1,8 @@
-import type { Scenario } from '../scenario.js';
+import type { ThroughputScenario } from '../scenario.js';
 import { BENCH_PASSWORD } from '../servers/bench-password.js';
 
-export const menusBuild: Scenario = {
+export const menusBuild: ThroughputScenario = {
+  kind: 'throughput',
   name: 'authenticated GET api/menus/build from the database',
   target: 0.6,
   subject: {

@@ -18,7 +18,7 @@ const { value: secret } = db.prepare("select value from app_setting where key = 
 const findSession = db.prepare(
   'select s.user_id, s.expires_at, u.is_admin from sys_session s join sys_user u on u.id = s.user_id where s.id = ? and u.enabled = 1',
 );
-const columns = 'id, pid, type, title, component_name, component, path, icon, i_frame, cache';
+const columns = 'id, pid, type, title, title_en, component_name, component, path, icon, i_frame, cache';
 const allMenus = db.prepare(`select ${columns} from sys_menu where type != 2 and hidden = 0 order by menu_sort, id`);
 const menusOfUser = db.prepare(
   `select ${columns} from sys_menu where type != 2 and hidden = 0 and id in (select rm.menu_id from sys_roles_menus rm join sys_users_roles ur on ur.role_id = rm.role_id where ur.user_id = ?) order by menu_sort, id`,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from './schema.js';
 
 export type DatabaseDialect = 'sqlite' | 'postgres';
@@ -25,10 +25,6 @@ export type DatabaseOptions = {
 };
 
 const SQLITE_FILE_NAME = 'cloud-classroom.sqlite';
-
-// bigint columns (ids, epoch-millisecond times) come back from pg as strings by default; every
-// value we store fits a double, so read them as numbers like SQLite does.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export async function openDatabase(options: DatabaseOptions): Promise<AppDatabase> {
   return options.databaseUrl === undefined
@@ -94,10 +90,20 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
+/** pg is loaded only when a PostgreSQL URL is given: an SQLite start has no use for it. */
+async function loadPg(): Promise<typeof pg> {
+  const { default: pg } = await import('pg');
+  // bigint columns (ids, epoch-millisecond times) come back from pg as strings by default; every
+  // value we store fits a double, so read them as numbers like SQLite does.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+  return pg;
+}
+
 async function openPostgres(databaseUrl: string, schema: string | undefined): Promise<AppDatabase> {
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
     throw new Error(`Invalid PostgreSQL schema name: ${schema}`);
   }
+  const pg = await loadPg();
   if (schema !== undefined) {
     const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { sendNotFound } from './error-handler.js';
 import { isApiPath } from './route-access.js';
@@ -17,6 +16,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
   if (!fs.existsSync(path.join(distDir, 'index.html'))) {
     throw new Error(`The web app is not built: ${path.join(distDir, 'index.html')} is missing`);
   }
+  // Loaded here, not at the top: a server started without the web app (API only, tests) has no use for it.
+  const { default: fastifyStatic } = await import('@fastify/static');
   await app.register(fastifyStatic, {
     root: distDir,
     // Register one route per file at start rather than a wildcard: unknown paths reach the

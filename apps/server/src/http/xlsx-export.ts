@@ -1,5 +1,5 @@
 import { downloadFileName } from '@cloud-classroom/shared/display';
-import ExcelJS from 'exceljs';
+import type * as ExcelJsModule from 'exceljs';
 import type { FastifyReply } from 'fastify';
 
 export type XlsxColumn<Row> = { header: string; value: (row: Row) => string | number | boolean | null | undefined; width?: number };
@@ -14,7 +14,16 @@ export function neutraliseCell(value: string | number | boolean | null | undefin
   return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
+type ExcelJs = typeof ExcelJsModule;
+
+// exceljs takes a quarter of a second to load, and most runs of the server never export: it is
+// loaded on the first export rather than at start. Being CommonJS, Node offers it as the default
+// export only, which its typings do not say.
+let excel: Promise<ExcelJs> | undefined;
+const loadExcelJs = async (): Promise<ExcelJs> => ((await import('exceljs')) as unknown as { default: ExcelJs }).default;
+
 export async function toXlsx<Row>(sheetName: string, columns: readonly XlsxColumn<Row>[], rows: readonly Row[]): Promise<Buffer> {
+  const ExcelJS = await (excel ??= loadExcelJs());
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet(sheetName.slice(0, 31));
   sheet.columns = columns.map((column) => ({ header: column.header, width: column.width ?? 18 }));

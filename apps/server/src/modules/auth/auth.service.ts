@@ -16,8 +16,11 @@ export const LOGIN_WINDOW_MS = 60 * 1000;
 /** Login attempts from one address in a minute, whichever accounts they name. */
 export const MAX_ATTEMPTS_PER_IP = 30;
 
-// Compared against when the username does not exist, so that answer takes as long as a wrong password.
-const missingUserHash = hash('no such user, no such password');
+// Compared against when the username does not exist, so that answer takes as long as a wrong
+// password. Made on the first login rather than at start, which it held up; it is under way
+// while that login's other queries run.
+let missingUserHash: Promise<string> | undefined;
+const hashForMissingUser = (): Promise<string> => (missingUserHash ??= hash('no such user, no such password'));
 
 export type LoginRequest = {
   username: string;
@@ -53,6 +56,7 @@ export class AuthService {
   async login(request: LoginRequest): Promise<LoginResponse> {
     const { db, sessions, captchaEnabled, clock } = this.options;
     const now = clock.now();
+    void hashForMissingUser();
     const account = loginAccount(request.username);
     const byIp = await countAttempt(db, `ip:${request.ip}`, now, LOGIN_WINDOW_MS);
     if (byIp.attempts > MAX_ATTEMPTS_PER_IP) throw rateLimited('too many login attempts; wait a minute and try again');
@@ -64,7 +68,7 @@ export class AuthService {
     }
 
     const candidate = await this.options.users.loginCandidate(request.username);
-    const passwordMatches = await verify(candidate?.passwordHash ?? (await missingUserHash), request.password);
+    const passwordMatches = await verify(candidate?.passwordHash ?? (await hashForMissingUser()), request.password);
     if (candidate === undefined || !passwordMatches) {
       await this.throttle.failed(account, request.ip, now);
       // The same words whether the user exists or not.

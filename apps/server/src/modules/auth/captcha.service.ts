@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import svgCaptcha from 'svg-captcha';
+import type svgCaptchaModule from 'svg-captcha';
 import type { Database } from '../../db/schema.js';
 import { rateLimited } from '../../domain-error.js';
 import { deleteExpiredCaptchas, insertCaptcha, takeCaptcha } from './captcha.repo.js';
@@ -9,6 +9,10 @@ import { countAttempt } from './login-throttle.repo.js';
 export const CAPTCHA_TTL_MS = 2 * 60 * 1000;
 export const CAPTCHAS_PER_MINUTE = 30;
 
+// svg-captcha parses its font when loaded; that waits for the first captcha instead of the start.
+let svgCaptcha: Promise<typeof svgCaptchaModule> | undefined;
+const loadSvgCaptcha = (): Promise<typeof svgCaptchaModule> => (svgCaptcha ??= import('svg-captcha').then((loaded) => loaded.default));
+
 /**
  * A new captcha for the caller at `address` (`request.ip`): each is a row, so one address may ask
  * for CAPTCHAS_PER_MINUTE a minute, and expired rows go as new ones come.
@@ -16,7 +20,7 @@ export const CAPTCHAS_PER_MINUTE = 30;
 export async function issueCaptcha(db: Kysely<Database>, address: string, now: number): Promise<{ img: string; uuid: string }> {
   const calls = await countAttempt(db, `captcha:${address}`, now, 60 * 1000);
   if (calls.attempts > CAPTCHAS_PER_MINUTE) throw rateLimited('too many captcha requests; wait a minute and try again');
-  const { text, data } = svgCaptcha.createMathExpr({ mathMin: 1, mathMax: 9, width: 111, height: 36, fontSize: 40, noise: 2 });
+  const { text, data } = (await loadSvgCaptcha()).createMathExpr({ mathMin: 1, mathMax: 9, width: 111, height: 36, fontSize: 40, noise: 2 });
   // eladmin clients echo the uuid verbatim, prefix included.
   const uuid = `captcha_code:${crypto.randomBytes(16).toString('hex')}`;
   await insertCaptcha(db, uuid, text, now + CAPTCHA_TTL_MS);

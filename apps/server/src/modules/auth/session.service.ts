@@ -1,5 +1,7 @@
 import crypto, { type KeyObject } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { JOSEError } from 'jose/errors';
+import type { jwtVerify } from 'jose/jwt/verify';
+import type { SignJWT } from 'jose/jwt/sign';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import { getOrCreateSetting } from '../../db/app-setting.repo.js';
@@ -22,6 +24,14 @@ const TOKEN_LIFETIME_S = 30 * 24 * 60 * 60;
 const BEARER = 'Bearer ';
 /** Tokens whose signature was checked; the session row is still read on every request. */
 const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+
+// jose (some fifty modules) is loaded on the first sign-in or token check rather than at
+// start; only the parts used are loaded.
+let jose: Promise<{ SignJWT: typeof SignJWT; jwtVerify: typeof jwtVerify; JOSEError: typeof JOSEError }> | undefined;
+const loadJose = async (): Promise<Awaited<NonNullable<typeof jose>>> => {
+  const [sign, verify, errors] = await Promise.all([import('jose/jwt/sign'), import('jose/jwt/verify'), import('jose/errors')]);
+  return { SignJWT: sign.SignJWT, jwtVerify: verify.jwtVerify, JOSEError: errors.JOSEError };
+};
 
 export type Principal = { sessionId: string; userId: number; username: string; isAdmin: boolean };
 
@@ -50,6 +60,7 @@ export class SessionService {
     const now = this.clock.now();
     const sessionId = crypto.randomBytes(24).toString('base64url');
     await insertSession(this.db, { id: sessionId, userId, ip, browser, now, expiresAt: now + SESSION_IDLE_MS });
+    const { SignJWT } = await (jose ??= loadJose());
     const jwt = await new SignJWT({ sid: sessionId })
       .setProtectedHeader({ alg: 'HS256' })
       .setIssuedAt(Math.floor(now / 1000))
@@ -76,6 +87,7 @@ export class SessionService {
     const token = authorization.slice(BEARER.length).trim();
     const verified = this.verifiedTokens.get(token);
     if (verified !== undefined && verified.expiresAt > this.clock.now()) return verified.sessionId;
+    const { jwtVerify, JOSEError } = await (jose ??= loadJose());
     try {
       const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'], currentDate: new Date(this.clock.now()) });
       if (typeof payload.sid !== 'string') return undefined;
@@ -85,7 +97,7 @@ export class SessionService {
       this.verifiedTokens.set(token, { sessionId: payload.sid, expiresAt: (payload.exp ?? 0) * 1000 });
       return payload.sid;
     } catch (error) {
-      if (error instanceof joseErrors.JOSEError) return undefined;
+      if (error instanceof JOSEError) return undefined;
       throw error;
     }
   }
