@@ -1,7 +1,7 @@
 import type { Dept, DeptTree } from '@cloud-classroom/shared/depts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
-import { fetchDeptLevel, fetchDeptSuperior, searchDepts } from './users-api';
+import { deptPickerChildrenQuery, deptPickerRootsQuery, deptPickerSearchQuery } from './users-api';
 
 /** A department as antd's Tree and TreeSelect read it. */
 export type DeptNode = {
@@ -13,8 +13,6 @@ export type DeptNode = {
   children?: DeptNode[];
 };
 
-export const DEPT_TREE_KEY = 'dept-tree';
-
 function toNodes(depts: readonly (Dept | DeptTree)[], leaves = false): DeptNode[] {
   return depts.map((dept) => ({
     key: dept.id,
@@ -25,6 +23,10 @@ function toNodes(depts: readonly (Dept | DeptTree)[], leaves = false): DeptNode[
     children: 'children' in dept && dept.children !== undefined ? toNodes(dept.children) : undefined,
   }));
 }
+
+// Module-level, so the queries' `select` keeps its result between renders.
+const branchNodes = (depts: readonly (Dept | DeptTree)[]) => toNodes(depts);
+const leafNodes = (depts: readonly Dept[]) => toNodes(depts, true);
 
 function attach(nodes: readonly DeptNode[], loaded: ReadonlyMap<number, DeptNode[]>): DeptNode[] {
   return nodes.map((node) => {
@@ -44,23 +46,12 @@ export function useDeptTree({ openTo, search, enabled = true }: { openTo?: reado
   const ids = openTo ?? [];
   const name = search?.trim() ?? '';
 
-  const roots = useQuery({
-    queryKey: [DEPT_TREE_KEY, 'roots', ids],
-    queryFn: async () => toNodes(ids.length > 0 ? await fetchDeptSuperior(ids) : await fetchDeptLevel()),
-    enabled: enabled && name === '',
-  });
-  const matches = useQuery({
-    queryKey: [DEPT_TREE_KEY, 'search', name],
-    queryFn: async () => toNodes(await searchDepts(name), true),
-    enabled: enabled && name !== '',
-  });
+  const roots = useQuery({ ...deptPickerRootsQuery(ids), select: branchNodes, enabled: enabled && name === '' });
+  const matches = useQuery({ ...deptPickerSearchQuery(name), select: leafNodes, enabled: enabled && name !== '' });
 
   const loadChildren = useCallback(
     async (pid: number) => {
-      const children = await queryClient.fetchQuery({
-        queryKey: [DEPT_TREE_KEY, 'children', pid],
-        queryFn: async () => toNodes(await fetchDeptLevel(pid)),
-      });
+      const children = toNodes(await queryClient.fetchQuery(deptPickerChildrenQuery(pid)));
       setLoaded((current) => new Map(current).set(pid, children));
     },
     [queryClient],
