@@ -8,7 +8,7 @@ import type {
   UserUpdate,
 } from '@cloud-classroom/shared/users';
 import { queryOptions } from '@tanstack/react-query';
-import { listQuery } from '../../components/list-page/list-query';
+import { listQuery, type Page } from '../../components/list-page/list-query';
 import { http, type CallOptions } from '../../lib/http-client';
 import { fetchAllRoles, fetchRoleLevel } from '../roles/roles-api';
 
@@ -44,7 +44,7 @@ const WHOLE_LEVEL = { size: 9999, sort: ['deptSort,asc', 'id,asc'] } as const;
 
 /** Top-level departments (within the caller's data scope) without `pid`, else the children of `pid`. */
 const fetchDeptLevel = (pid?: number) =>
-  http.get<{ content: Dept[]; totalElements: number }>('api/dept', { ...WHOLE_LEVEL, pid }).then((page) => page.content);
+  http.get<Page<Dept>>('api/dept', { ...WHOLE_LEVEL, pid }).then((page) => page.content);
 
 /** The department pickers' tree (user form, user filter, a role's custom scope). */
 export const deptPickerKeys = { all: ['dept-tree'] as const };
@@ -64,7 +64,7 @@ export const deptPickerChildrenQuery = (pid: number) =>
 export const deptPickerSearchQuery = (name: string) =>
   queryOptions({
     queryKey: [...deptPickerKeys.all, 'search', name],
-    queryFn: () => http.get<{ content: Dept[]; totalElements: number }>('api/dept', { ...WHOLE_LEVEL, name }).then((page) => page.content),
+    queryFn: () => http.get<Page<Dept>>('api/dept', { ...WHOLE_LEVEL, name }).then((page) => page.content),
   });
 
 /** A user as the update endpoint takes it, with what the row shows (for the enable switch). */
