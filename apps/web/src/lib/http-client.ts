@@ -26,6 +26,9 @@ export type RequestOptions = {
   signal?: AbortSignal;
 };
 
+/** What an api file's function passes on to its request: a form's submit hook asks for `silent`, as it shows the refusal itself. */
+export type CallOptions = Pick<RequestOptions, 'silent' | 'signal'>;
+
 /** What a failed request rejects with, after the catalogue's side effect has happened. */
 export class HttpError extends Error {
   constructor(
@@ -97,6 +100,11 @@ async function errorMessageOf(response: Response): Promise<string | undefined> {
     // Not JSON (a proxy's HTML page, say): fall back to the status text.
   }
   return response.statusText || undefined;
+}
+
+/** Shows an error the way a failed request does (a caller that asked for `silent` and then did not place it). */
+export function notifyError(message: string): void {
+  hooks.notifyError(message);
 }
 
 function fail(status: number, message: string, silent: boolean | undefined): never {

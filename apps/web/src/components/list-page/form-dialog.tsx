@@ -1,7 +1,6 @@
-import { App, Form, Grid, Modal, type FormInstance } from 'antd';
+import { Form, Grid, Modal, type FormInstance } from 'antd';
 import { useId, useLayoutEffect, useState, type ReactNode } from 'react';
-import { fieldOfMessage } from '@cloud-classroom/shared/messages';
-import { HttpError } from '../../lib/http-client';
+import { useFormSubmit, type SubmitRequest } from '../form/use-form-submit';
 import { useListMessages } from './list-page-messages';
 
 export type FormDialogProps<Values, Result> = {
@@ -11,8 +10,11 @@ export type FormDialogProps<Values, Result> = {
   initialValues?: Partial<Values>;
   /** Pass your own form to watch fields (`Form.useWatch`); otherwise the dialog makes one. */
   form?: FormInstance<Values>;
-  /** Sends the validated values; a rejection keeps the dialog open (the client has notified the error). */
-  onSubmit: (values: Values) => Promise<Result>;
+  /**
+   * Sends the validated values; pass `request` on to the api function, so a refusal naming a
+   * field shows under it. A rejection keeps the dialog open.
+   */
+  onSubmit: (values: Values, request: SubmitRequest) => Promise<Result>;
   /** After a successful submit and before closing: refresh the list, show a one-time answer… */
   onSuccess?: (result: Result) => void;
   onClose: () => void;
@@ -20,6 +22,8 @@ export type FormDialogProps<Values, Result> = {
   successMessage?: string | null;
   width?: number;
   labelWidth?: number;
+  /** The form field a server field is shown under, where their names differ (`{ dept: 'deptId' }`). */
+  fields?: Readonly<Record<string, string>>;
   children: ReactNode;
 };
 
@@ -36,8 +40,8 @@ function ResetOnOpen({ form }: { form: FormInstance }) {
 
 /**
  * The add/edit dialog of a list page: antd Modal + Form, submit with a spinning OK button, closes
- * on success. Field rules come from `zodRule(sharedSchema.shape.<field>)`. A server 400 or 409
- * naming a field of this form is also shown under that field.
+ * on success. Field rules come from `zodRule(sharedSchema.shape.<field>)`. It submits through
+ * `useFormSubmit`: a server 400 or 409 naming a field of this form is shown under that field.
  */
 export function FormDialog<Values extends object, Result = void>({
   open,
@@ -50,14 +54,23 @@ export function FormDialog<Values extends object, Result = void>({
   successMessage,
   width = 560,
   labelWidth = 90,
+  fields,
   children,
 }: FormDialogProps<Values, Result>) {
   const t = useListMessages();
-  const { message } = App.useApp();
   const [ownForm] = Form.useForm<Values>();
   const formName = `dialog-${useId().replace(/:/g, '')}`;
   const form = givenForm ?? ownForm;
-  const [submitting, setSubmitting] = useState(false);
+  const { submit: send, submitting } = useFormSubmit<Values, Result>({
+    form,
+    mutationFn: onSubmit,
+    successMessage: successMessage === undefined ? t('list.saved') : successMessage,
+    onSuccess: (result) => {
+      onSuccess?.(result);
+      onClose();
+    },
+    fields,
+  });
   // Counts openings, so each one mounts a fresh form even before the closing animation unmounted the last.
   const [opening, setOpening] = useState(open ? 1 : 0);
   const [wasOpen, setWasOpen] = useState(open);
@@ -75,24 +88,7 @@ export function FormDialog<Values extends object, Result = void>({
     } catch {
       return; // antd shows the messages under the fields.
     }
-    setSubmitting(true);
-    try {
-      const result = await onSubmit(values);
-      const text = successMessage === undefined ? t('list.saved') : successMessage;
-      if (text !== null) message.success(text);
-      onSuccess?.(result);
-      onClose();
-    } catch (error) {
-      // 400 (invalid) and 409 (taken) answers start with the field they are about.
-      if (error instanceof HttpError && (error.status === 400 || error.status === 409)) {
-        const named = fieldOfMessage(error.message);
-        if (named.field !== undefined && named.field in form.getFieldsValue()) {
-          form.setFields([{ name: named.field as never, errors: [named.text] }]);
-        }
-      }
-    } finally {
-      setSubmitting(false);
-    }
+    await send(values);
   };
 
   return (

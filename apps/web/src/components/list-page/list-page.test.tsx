@@ -8,6 +8,7 @@ import { downloadFile } from '../../lib/download';
 import { http } from '../../lib/http-client';
 import { FormDialog } from './form-dialog';
 import { ListPage } from './list-page';
+import { listQuery } from './list-query';
 import { jsonResponse, renderWithProviders, stubApi, stubBrowser, type ApiCall } from './list-page-test-kit';
 import { SearchBar } from './search-bar';
 import { useListPage } from './use-list-page';
@@ -24,6 +25,8 @@ vi.mock('../../lib/download', () => ({ downloadFile: vi.fn(async () => {}) }));
 type Thing = { id: number; name: string; email: string | null };
 type ThingFilter = { blurry?: string };
 
+const thingList = listQuery<Thing>(['things'], 'api/things');
+
 const things: Thing[] = Array.from({ length: 25 }, (_, index) => ({
   id: index + 1,
   name: `thing ${index + 1}`,
@@ -31,7 +34,7 @@ const things: Thing[] = Array.from({ length: 25 }, (_, index) => ({
 }));
 
 function ThingsPage() {
-  const list = useListPage<Thing, ThingFilter>({ queryKey: 'things', path: 'api/things', defaultSort: ['id,desc'] });
+  const list = useListPage<Thing, ThingFilter>({ query: thingList, defaultSort: ['id,desc'] });
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -58,7 +61,7 @@ function ThingsPage() {
       <FormDialog<{ email: string }>
         open={open}
         title="New thing"
-        onSubmit={(values) => http.post('api/things', values)}
+        onSubmit={(values, request) => http.post('api/things', values, request)}
         onClose={() => setOpen(false)}
       >
         <Form.Item name="email" label="E-mail" rules={[zodRule(userCreateSchema.shape.email)]}>

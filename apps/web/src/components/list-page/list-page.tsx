@@ -1,28 +1,33 @@
 /**
- * The back office's list-page pattern. One hook, one layout, a few parts:
+ * The back office's list-page pattern. The feature's api file declares the list, the page wires it:
  *
- *   const list = useListPage<User, { blurry?: string; createTime?: TimeRangeValue }>({
- *     queryKey: 'users', path: 'api/users', defaultSort: ['id,desc'],
- *   });
+ *   // users-api.ts
+ *   export const usersKeys = { all: ['users'] as const };
+ *   export const userList = listQuery<User>(usersKeys.all, 'api/users');
+ *   export const createUser = (body: UserCreate, options?: CallOptions) => http.post('api/users', body, options);
+ *
+ *   // user-list-page.tsx
+ *   const list = useListPage<User, KeywordFilter>({ query: userList, defaultSort: ['id,desc'] });
  *   <ListPage
  *     list={list}
  *     rowKey="id"
  *     columns={[{ key: 'username', title: t('users.username'), dataIndex: 'username', sortable: true }, …]}
- *     search={<SearchBar list={list}><Form.Item name="blurry"><Input /></Form.Item>
- *             <Form.Item name="createTime"><DateRangeFilter /></Form.Item></SearchBar>}
+ *     search={<KeywordSearchBar list={list} placeholder={t('users.blurry')} />}
  *     add={{ permission: ['admin', 'user:add'], onClick: openAdd }}
  *     edit={{ permission: ['admin', 'user:edit'], onClick: (row) => openEdit(row) }}
  *     del={{ permission: ['admin', 'user:del'] }}
  *     exportFile={{ permission: ['admin', 'user:list'], fileName: '用户数据' }}
  *   />
- *   <FormDialog open={…} title={…} initialValues={…} onSubmit={(values) => http.post('api/users', …)}
+ *   <FormDialog open={…} title={…} initialValues={…} onSubmit={(values, request) => createUser(toBody(values), request)}
  *     onSuccess={() => void list.refresh()} onClose={…}>
  *     <Form.Item name="email" label={…} rules={[zodRule(userCreateSchema.shape.email)]}><Input /></Form.Item>
  *   </FormDialog>
  *
- * - `useListPage` (use-list-page.ts) owns filter, 0-based page, size (10/20/50/100), `field,dir` sort
- *   strings, selection, the TanStack query (`[queryKey, path, params]`; invalidate `[queryKey]` to
- *   reload), `refresh`, `reset`, `remove(ids)` (DELETE `path` with the ids, success message, reload).
+ * - `listQuery` (list-query.ts) makes a list's key, endpoint and page `queryOptions` once, in the
+ *   api file; pages never write a query key. `useListPage` (use-list-page.ts) owns filter,
+ *   0-based page, size (10/20/50/100), `field,dir` sort strings, selection, the query, `refresh`
+ *   (invalidates the list's key, and so whatever hangs below it), `reset`, `remove(ids)` (DELETE
+ *   the path with the ids, success message, reload).
  * - `ListPage` lays out search slot, toolbar and table: antd paging mapped to the 0-based page,
  *   server-side sorting for columns with `sortable` (`true` sorts by `key`, a string by that field),
  *   row selection when edit or delete is offered. The table is a `ListTable` (list-table.tsx): it
@@ -30,13 +35,16 @@
  *   column, unpinned, so nothing covers anything and the actions need no scrolling.
  * - Toolbar buttons: add, edit (one row selected), delete (the selection, after a confirmation
  *   naming how many), export (`<path>/download` with the current filter and sort), refresh, and a
- *   column toggle; each hidden without its permission. `ListToolbar` also works on its own.
+ *   column toggle; each hidden without its permission. `ListToolbar` also works on its own;
+ *   `TreeTableToolbar` (tree-table-toolbar.tsx) is it for a lazy tree table (menus, departments).
  * - `RowActions` (row-actions.tsx): per-row edit/delete links with the same confirmation, folded
  *   behind one "more" button under 992 px.
  * - `SearchBar`: under 992 px its fields fold behind a "Filters (n)" button, closed at first.
+ *   `KeywordSearchBar` is the usual one: keyword (`blurry`) and creation days, plus any fields given.
  * - `ListTable` for the pages that draw their own table (trees, kick-out lists), with `paginationOf`
  *   and `selectionOf` (table-bindings.ts).
- * - `DateRangeFilter` (`createTime` as the server's two wire times), `FormDialog`,
+ * - `DateRangeFilter` (`createTime` as the server's two wire times), `FormDialog` (submits through
+ *   `useFormSubmit`, components/form/use-form-submit.ts: a refusal naming a field goes under it),
  *   `zodRule` (zod-rule.ts), `useConfirmDelete`; strings under `list.*` (list-page-messages.ts).
  */
 import type { TableColumnType, TableProps } from 'antd';

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Form, Input, Select } from 'antd';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubBrowser } from './list-page-test-kit';
+import { KeywordSearchBar, type KeywordFilter } from './keyword-search-bar';
 import { activeFilterCount, SearchBar } from './search-bar';
 
 await vi.hoisted(async () => {
@@ -87,6 +88,43 @@ describe('search bar', { timeout: 20_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: /Filters/ }));
     await userEvent.type(screen.getByPlaceholderText('find'), 'bob{Enter}');
     await vi.waitFor(() => expect(list.search).toHaveBeenCalledWith({ deptId: 7, blurry: 'bob', enabled: undefined }));
+  });
+});
+
+describe('keyword search bar', { timeout: 20_000 }, () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  type UserFilter = KeywordFilter & { deptId?: number; enabled?: boolean };
+  const renderKeywordBar = (filter: UserFilter) => {
+    const list = { filter, search: vi.fn(), reset: vi.fn() };
+    render(
+      <KeywordSearchBar<UserFilter> list={list} placeholder="Name or e-mail">
+        <Form.Item name="enabled">
+          <Select aria-label="status" options={[{ value: true, label: 'on' }]} />
+        </Form.Item>
+      </KeywordSearchBar>,
+    );
+    return list;
+  };
+
+  it('folds on a phone like any search bar, counting the keyword, the days and its own extra fields', () => {
+    stubBrowser(375);
+    renderKeywordBar({ deptId: 7, blurry: 'ann', createTime: ['2025-01-01 00:00:00', '2025-01-31 23:59:59'], enabled: true });
+    expect(screen.getByRole('button', { name: /Filters/ }).textContent).toBe('Filters (3)');
+    // Folded away, so out of the accessibility tree: found by its placeholder.
+    expect(screen.getByPlaceholderText('Name or e-mail').closest('form')?.style.display).toBe('none');
+  });
+
+  it('searches with the keyword, keeping filters set elsewhere', async () => {
+    stubBrowser(1280);
+    const list = renderKeywordBar({ deptId: 7 });
+    await userEvent.type(screen.getByRole('textbox', { name: 'Name or e-mail' }), 'bob{Enter}');
+    await vi.waitFor(() =>
+      expect(list.search).toHaveBeenCalledWith({ deptId: 7, blurry: 'bob', createTime: undefined, enabled: undefined }),
+    );
   });
 });
 

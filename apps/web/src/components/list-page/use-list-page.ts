@@ -1,20 +1,19 @@
 import type { Page } from '@cloud-classroom/shared/http';
-import { keepPreviousData, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryKey, type UseQueryResult } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useCallback, useMemo, useState, type Key } from 'react';
 import { http, type Query, type QueryValue } from '../../lib/http-client';
 import { useListMessages } from './list-page-messages';
+import type { ListQuery } from './list-query';
 
 /** Filters travel as query parameters; arrays repeat their key, empty values are left out. */
 export type ListFilter = Record<string, QueryValue>;
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 
-export type UseListPageOptions<Filter extends ListFilter> = {
-  /** The first element of every query key of this list; invalidate `[queryKey]` to reload it from elsewhere. */
-  queryKey: string;
-  /** The list endpoint without a leading slash, e.g. 'api/users'; deletes go to the same path, exports to `<path>/download`. */
-  path: string;
+export type UseListPageOptions<Row, Filter extends ListFilter> = {
+  /** The list, from its feature's api file (`listQuery`): its key, endpoint and page query. */
+  query: ListQuery<Row>;
   /** `field,dir` strings used while no column sort is chosen. */
   defaultSort?: readonly string[];
   initialFilter?: Filter;
@@ -27,7 +26,8 @@ export type UseListPageOptions<Filter extends ListFilter> = {
 };
 
 export type ListPageState<Row, Filter extends ListFilter> = {
-  queryKey: string;
+  /** Invalidating it reloads this list from elsewhere. */
+  queryKey: QueryKey;
   path: string;
   filter: Filter;
   /** Applies a new filter (replacing the old one) and goes back to the first page. */
@@ -58,13 +58,13 @@ export type ListPageState<Row, Filter extends ListFilter> = {
 };
 
 export function useListPage<Row, Filter extends ListFilter = ListFilter>({
-  queryKey,
-  path,
+  query,
   defaultSort = [],
   initialFilter,
   defaultSize = PAGE_SIZES[0],
   onRemoved,
-}: UseListPageOptions<Filter>): ListPageState<Row, Filter> {
+}: UseListPageOptions<Row, Filter>): ListPageState<Row, Filter> {
+  const { key: queryKey, path } = query;
   const queryClient = useQueryClient();
   const { message } = App.useApp();
   const t = useListMessages();
@@ -80,16 +80,11 @@ export function useListPage<Row, Filter extends ListFilter = ListFilter>({
   const exportParams = useMemo<Query>(() => ({ ...filter, sort }), [filter, sort]);
   const params = useMemo<Query>(() => ({ ...filter, page, size, sort }), [filter, page, size, sort]);
 
-  const result = useQuery({
-    queryKey: [queryKey, path, params],
-    queryFn: ({ signal }) => http.get<Page<Row>>(path, params, { signal }),
-    // The table keeps showing the last page while the next loads, instead of flashing empty.
-    placeholderData: keepPreviousData,
-  });
+  const result: UseQueryResult<Page<Row>> = useQuery(query.page(params));
 
   const refresh = useCallback(async () => {
     clearSelection();
-    await queryClient.invalidateQueries({ queryKey: [queryKey] });
+    await queryClient.invalidateQueries({ queryKey });
   }, [clearSelection, queryClient, queryKey]);
 
   const rows = useMemo(() => result.data?.content ?? [], [result.data]);

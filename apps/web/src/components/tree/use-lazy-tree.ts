@@ -1,5 +1,5 @@
-import { useQueries } from '@tanstack/react-query';
 import { childrenByParent } from '@cloud-classroom/shared/tree';
+import { useQueries, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import { useState } from 'react';
 
 /** What the server's lazily loaded trees (menus, departments) give every row. */
@@ -23,27 +23,20 @@ export type LazyTree<Row extends LazyTreeRow> = {
 
 /**
  * eladmin's lazy tree table: the list gives the top level (or, while filtered, matches at any
- * level) and each row's children are fetched when it is first expanded, under
- * `[queryKey, 'children', id]`, so invalidating `[queryKey]` after a write reloads them too.
+ * level) and each row's children are fetched when it is first expanded, by the feature's
+ * `childrenQuery`; its keys hang below the list's, so the list's reload after a write reloads them too.
  */
-export function useLazyTree<Row extends LazyTreeRow>({
-  queryKey,
+export function useLazyTree<Row extends LazyTreeRow, Key extends QueryKey>({
   rows,
-  fetchChildren,
+  childrenQuery,
 }: {
-  queryKey: string;
   rows: readonly Row[];
-  fetchChildren: (pid: number, signal: AbortSignal) => Promise<Row[]>;
+  childrenQuery: (pid: number) => UseQueryOptions<Row[], Error, Row[], Key>;
 }): LazyTree<Row> {
   const [expanded, setExpanded] = useState<number[]>([]);
   // Filtered matches shown under their listed parent start open; these are the ones closed by hand.
   const [closed, setClosed] = useState<number[]>([]);
-  const results = useQueries({
-    queries: expanded.map((id) => ({
-      queryKey: [queryKey, 'children', id],
-      queryFn: ({ signal }: { signal: AbortSignal }) => fetchChildren(id, signal),
-    })),
-  });
+  const results = useQueries({ queries: expanded.map((id) => childrenQuery(id)) });
 
   const loaded = new Map<number, Row[]>();
   expanded.forEach((id, index) => {

@@ -18,13 +18,12 @@ import { Link, useNavigate } from 'react-router';
 import { useCheckPermission } from '../../components/permission';
 import { avatarUrl, useUserStore } from '../auth/user-store';
 import {
-  dashboardKeys,
-  fetchErrorLogCount,
-  fetchOnlineCount,
-  fetchRecentLogs,
-  fetchServerSnapshot,
-  fetchTodayOperationCount,
-  fetchUserCount,
+  errorLogCountQuery,
+  onlineCountQuery,
+  recentLogsQuery,
+  serverSnapshotQuery,
+  todayOperationCountQuery,
+  userCountQuery,
   type RecentScope,
 } from './dashboard-api';
 import { useDashboardMessages } from './dashboard-messages';
@@ -140,7 +139,7 @@ function RecentLogItem({ log, t }: { log: Log; t: DashboardTranslate }) {
 }
 
 function RecentLogsCard({ scope, t }: { scope: RecentScope; t: DashboardTranslate }) {
-  const { data, isPending } = useQuery({ queryKey: dashboardKeys.recent(scope), queryFn: () => fetchRecentLogs(scope) });
+  const { data, isPending } = useQuery(recentLogsQuery(scope));
   return (
     <Card
       title={
@@ -181,11 +180,7 @@ function UsageLine({ label, percent }: { label: string; percent: number }) {
 }
 
 function ServerCard({ t }: { t: DashboardTranslate }) {
-  const { data, isPending } = useQuery({
-    queryKey: dashboardKeys.monitor,
-    queryFn: fetchServerSnapshot,
-    refetchInterval: SERVER_REFRESH_MS,
-  });
+  const { data, isPending } = useQuery(serverSnapshotQuery(SERVER_REFRESH_MS));
   return (
     <Card
       title={
@@ -224,10 +219,10 @@ export default function DashboardPage() {
   const canLogs = can(['log:list']);
   const canMonitor = can(['monitor:list']);
 
-  const users = useQuery({ queryKey: dashboardKeys.users, queryFn: fetchUserCount, enabled: canUsers });
-  const online = useQuery({ queryKey: dashboardKeys.online, queryFn: fetchOnlineCount, enabled: canOnline });
-  const today = useQuery({ queryKey: dashboardKeys.today, queryFn: () => fetchTodayOperationCount(), enabled: canLogs });
-  const errors = useQuery({ queryKey: dashboardKeys.errors, queryFn: fetchErrorLogCount, enabled: canLogs });
+  const users = useQuery({ ...userCountQuery(), enabled: canUsers });
+  const online = useQuery({ ...onlineCountQuery(), enabled: canOnline });
+  const today = useQuery({ ...todayOperationCountQuery(), enabled: canLogs });
+  const errors = useQuery({ ...errorLogCountQuery(), enabled: canLogs });
 
   const stats: StatCardProps[] = [];
   if (canUsers) {

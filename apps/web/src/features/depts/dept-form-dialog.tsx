@@ -6,7 +6,7 @@ import { useListMessages } from '../../components/list-page/list-page-messages';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { LazyParentSelect } from '../../components/tree/lazy-parent-select';
 import { useDeptMessages } from './depts-messages';
-import { createDept, fetchDeptChildren, fetchDeptSuperior, updateDept } from './depts-api';
+import { createDept, deptChildrenQuery, deptParentsQuery, updateDept } from './depts-api';
 
 export type DeptFormValues = {
   name: string;
@@ -50,11 +50,7 @@ export function DeptFormDialog({ open, dept, onClose, onSaved }: DeptFormDialogP
   const editing = dept !== undefined;
 
   // Editing asks for the tree around the department without it and its subtree; adding starts from the top level.
-  const parents = useQuery({
-    queryKey: ['depts', 'superior', dept?.id ?? null],
-    queryFn: () => (editing ? fetchDeptSuperior([dept.id]) : fetchDeptChildren(undefined)),
-    enabled: open && !topLevel,
-  });
+  const parents = useQuery({ ...deptParentsQuery(dept?.id), enabled: open && !topLevel });
 
   return (
     <FormDialog<DeptFormValues>
@@ -64,9 +60,9 @@ export function DeptFormDialog({ open, dept, onClose, onSaved }: DeptFormDialogP
       initialValues={initialValuesOf(dept)}
       width={520}
       labelWidth={96}
-      onSubmit={(values) => {
+      onSubmit={(values, request) => {
         const body = deptBodyOf(values);
-        return editing ? updateDept({ ...body, id: dept.id }) : createDept(body);
+        return editing ? updateDept({ ...body, id: dept.id }, request) : createDept(body, request);
       }}
       onSuccess={onSaved}
       onClose={onClose}
@@ -100,9 +96,7 @@ export function DeptFormDialog({ open, dept, onClose, onSaved }: DeptFormDialogP
           <LazyParentSelect<Dept>
             roots={parents.data ?? []}
             loading={parents.isPending}
-            loadChildren={(pid) =>
-              queryClient.fetchQuery({ queryKey: ['depts', 'children', pid], queryFn: ({ signal }) => fetchDeptChildren(pid, signal) })
-            }
+            loadChildren={(pid) => queryClient.fetchQuery(deptChildrenQuery(pid))}
             exclude={dept?.id}
             placeholder={t('depts.pidPlaceholder')}
           />

@@ -5,16 +5,15 @@ import { useState } from 'react';
 import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { ListTable } from '../../components/list-page/list-table';
-import { ListToolbar } from '../../components/list-page/list-toolbar';
 import { RowActions } from '../../components/list-page/row-actions';
 import { SearchBar } from '../../components/list-page/search-bar';
+import { removeTreeRows, TreeTableToolbar } from '../../components/list-page/tree-table-toolbar';
 import { useListPage } from '../../components/list-page/use-list-page';
 import { useCheckPermission } from '../../components/permission';
-import { downloadFile } from '../../lib/download';
 import { useLazyTree } from '../../components/tree/use-lazy-tree';
 import { DeptFormDialog } from './dept-form-dialog';
 import { useDeptMessages } from './depts-messages';
-import { fetchDeptChildren, updateDept } from './depts-api';
+import { deptChildrenQuery, deptList, updateDept } from './depts-api';
 import { paginationOf, selectionOf } from '../../components/list-page/table-bindings';
 
 type DeptFilter = { name?: string; enabled?: 'true' | 'false'; createTime?: TimeRangeValue };
@@ -32,15 +31,9 @@ export default function DeptListPage() {
   const tl = useListMessages();
   const { modal, message } = App.useApp();
   const can = useCheckPermission();
-  // Unfiltered, GET api/dept pages through the top level (of the caller's data scope); filtered, through matches at any level.
-  const list = useListPage<Dept, DeptFilter>({ queryKey: 'depts', path: 'api/dept', defaultSort: ['deptSort,asc'] });
-  const tree = useLazyTree<Dept>({ queryKey: 'depts', rows: list.rows, fetchChildren: fetchDeptChildren });
+  const list = useListPage<Dept, DeptFilter>({ query: deptList, defaultSort: ['deptSort,asc'] });
+  const tree = useLazyTree({ rows: list.rows, childrenQuery: deptChildrenQuery });
   const [dialog, setDialog] = useState<Dialog>({ open: false });
-
-  const remove = async (ids: number[]) => {
-    await list.remove(ids);
-    tree.collapse(ids);
-  };
 
   const confirmEnabled = (dept: Dept, enabled: boolean) => {
     modal.confirm({
@@ -91,7 +84,7 @@ export default function DeptListPage() {
       render: (_value, dept) => (
         <RowActions
           edit={{ permission: EDIT, onClick: () => setDialog({ open: true, dept }) }}
-          del={{ permission: DEL, name: dept.name, warning: t('depts.deleteSubtree'), onConfirm: () => remove([dept.id]) }}
+          del={{ permission: DEL, name: dept.name, warning: t('depts.deleteSubtree'), onConfirm: () => removeTreeRows(list, tree, [dept.id]) }}
         />
       ),
     });
@@ -121,18 +114,13 @@ export default function DeptListPage() {
           <DateRangeFilter />
         </Form.Item>
       </SearchBar>
-      <ListToolbar
+      <TreeTableToolbar
+        list={list}
+        tree={tree}
         add={{ permission: ADD, onClick: () => setDialog({ open: true }) }}
-        edit={{ permission: EDIT, onClick: () => list.selectedRows[0] && setDialog({ open: true, dept: list.selectedRows[0] }) }}
-        exportFile={{ permission: LIST, onClick: () => downloadFile('api/dept/download', list.exportParams, t('depts.exportName')) }}
-        del={{
-          permission: DEL,
-          warning: t('depts.deleteSubtree'),
-          onConfirm: () => remove(list.selectedRows.map((dept) => dept.id)),
-        }}
-        onRefresh={() => void list.refresh()}
-        refreshing={list.loading || tree.loading}
-        selectedCount={list.selectedKeys.length}
+        edit={{ permission: EDIT, onClick: (dept) => setDialog({ open: true, dept }) }}
+        exportFile={{ permission: LIST, fileName: t('depts.exportName') }}
+        del={{ permission: DEL, warning: () => t('depts.deleteSubtree') }}
       />
       <ListTable<Dept>
         style={{ marginTop: 8 }}

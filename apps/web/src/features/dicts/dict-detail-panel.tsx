@@ -12,7 +12,7 @@ import { useCheckPermission } from '../../components/permission';
 import { useLanguage } from '../../lib/use-menu-title';
 import { DictDetailFormDialog } from './dict-form-dialogs';
 import { useDictMessages } from './dicts-messages';
-import { deleteDictDetail } from './dicts-api';
+import { deleteDictDetail, dictDetailList } from './dicts-api';
 
 type DetailFilter = { dictName: string; label?: string };
 
@@ -30,8 +30,7 @@ export function DictDetailPanel({ dict }: { dict: Dict }) {
   const can = useCheckPermission();
   const language = useLanguage();
   const list = useListPage<DictDetail, DetailFilter>({
-    queryKey: 'dictDetails',
-    path: 'api/dictDetail',
+    query: dictDetailList,
     defaultSort: ['dictSort,asc'],
     initialFilter: { dictName: dict.name },
   });

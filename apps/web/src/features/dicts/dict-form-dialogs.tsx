@@ -24,9 +24,9 @@ export function DictFormDialog({ dict, onClose, onSaved }: DictFormDialogProps) 
       title={editing ? t('dicts.editTitle') : t('dicts.addTitle')}
       initialValues={{ name: dict?.name ?? '', description: dict?.description ?? '' }}
       width={500}
-      onSubmit={(values) => {
+      onSubmit={(values, request) => {
         const body = { name: values.name.trim(), description: values.description?.trim() || null };
-        return editing ? updateDict({ ...body, id: dict.id }) : createDict(body);
+        return editing ? updateDict({ ...body, id: dict.id }, request) : createDict(body, request);
       }}
       onSuccess={onSaved}
       onClose={onClose}
@@ -64,7 +64,7 @@ export function DictDetailFormDialog({ dict, detail, onClose, onSaved }: DictDet
       title={editing ? t('dicts.editDetailTitle') : t('dicts.addDetailTitle')}
       initialValues={{ label: detail?.label ?? '', labelEn: detail?.labelEn ?? '', value: detail?.value ?? '', dictSort: detail?.dictSort ?? 999 }}
       width={500}
-      onSubmit={(values) => {
+      onSubmit={(values, request) => {
         const body = {
           label: values.label.trim(),
           labelEn: values.labelEn?.trim() || null,
@@ -72,7 +72,7 @@ export function DictDetailFormDialog({ dict, detail, onClose, onSaved }: DictDet
           dictSort: values.dictSort,
           dict: { id: dict.id },
         };
-        return editing ? updateDictDetail({ ...body, id: detail.id }) : createDictDetail(body);
+        return editing ? updateDictDetail({ ...body, id: detail.id }, request) : createDictDetail(body, request);
       }}
       onSuccess={onSaved}
       onClose={onClose}

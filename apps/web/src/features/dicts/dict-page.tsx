@@ -12,6 +12,7 @@ import { Permission, useCheckPermission } from '../../components/permission';
 import { DictDetailPanel } from './dict-detail-panel';
 import { DictFormDialog } from './dict-form-dialogs';
 import { useDictMessages } from './dicts-messages';
+import { dictList } from './dicts-api';
 import './dict-page.css';
 
 type DictFilter = { blurry?: string };
@@ -32,7 +33,7 @@ export default function DictPage() {
   const tl = useListMessages();
   const { modal } = App.useApp();
   const can = useCheckPermission();
-  const list = useListPage<Dict, DictFilter>({ queryKey: 'dicts', path: 'api/dict', defaultSort: ['id,desc'] });
+  const list = useListPage<Dict, DictFilter>({ query: dictList, defaultSort: ['id,desc'] });
   const [dialog, setDialog] = useState<Dialog>({ open: false });
   const [picked, setSelected] = useState<Dict | undefined>();
   // The row of this page wins over the copy taken at the click, so a rename reaches the entries panel.

@@ -1,28 +1,19 @@
 import type { Log } from '@cloud-classroom/shared/logs';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Form, Input, Modal, Skeleton, Typography } from 'antd';
+import { Button, Flex, Modal, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
-import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
+import { KeywordSearchBar, type KeywordFilter } from '../../components/list-page/keyword-search-bar';
 import { ListPage } from '../../components/list-page/list-page';
-import { SearchBar } from '../../components/list-page/search-bar';
 import { useListPage } from '../../components/list-page/use-list-page';
 import { Permission, useCheckPermission } from '../../components/permission';
 import { useLanguage } from '../../lib/use-menu-title';
 import { LogClearButton } from './log-clear-button';
 import { logColumns, LogRowDetails } from './log-columns';
-import { ERROR_LOGS_KEY, ERROR_LOGS_PATH, fetchErrorDetail } from './logs-api';
+import { errorDetailQuery, errorLogList } from './logs-api';
 import { useLogsMessages, type LogsTranslate } from './logs-messages';
 
-type ErrorLogFilter = { blurry?: string; createTime?: TimeRangeValue };
-
 function ErrorDetailDialog({ id, onClose, t }: { id: number | undefined; onClose: () => void; t: LogsTranslate }) {
-  const { data, isPending } = useQuery({
-    queryKey: [ERROR_LOGS_KEY, 'detail', id],
-    queryFn: () => fetchErrorDetail(id ?? 0),
-    enabled: id !== undefined,
-    // A stack trace never changes once written.
-    staleTime: Infinity,
-  });
+  const { data, isPending } = useQuery({ ...errorDetailQuery(id ?? 0), enabled: id !== undefined });
   return (
     <Modal
       open={id !== undefined}
@@ -56,7 +47,7 @@ export default function ErrorLogListPage() {
   const t = useLogsMessages();
   const language = useLanguage();
   const can = useCheckPermission();
-  const list = useListPage<Log, ErrorLogFilter>({ queryKey: ERROR_LOGS_KEY, path: ERROR_LOGS_PATH, defaultSort: ['createTime,desc'] });
+  const list = useListPage<Log, KeywordFilter>({ query: errorLogList, defaultSort: ['createTime,desc'] });
   const [detailOf, setDetailOf] = useState<number>();
 
   const columns = logColumns(t, language);
@@ -78,20 +69,11 @@ export default function ErrorLogListPage() {
 
   return (
     <>
-      <ListPage<Log, ErrorLogFilter>
+      <ListPage<Log, KeywordFilter>
         list={list}
         rowKey="id"
         columns={columns}
-        search={
-          <SearchBar list={list}>
-            <Form.Item name="blurry">
-              <Input allowClear placeholder={t('logs.blurry')} aria-label={t('logs.blurry')} />
-            </Form.Item>
-            <Form.Item name="createTime">
-              <DateRangeFilter />
-            </Form.Item>
-          </SearchBar>
-        }
+        search={<KeywordSearchBar list={list} placeholder={t('logs.blurry')} />}
         exportFile={{ permission: ['admin', 'log:list'], fileName: t('logs.exportError') }}
         toolbarExtra={<LogClearButton type="ERROR" t={t} />}
         tableProps={{ expandable: { expandedRowRender: (log) => <LogRowDetails log={log} t={t} /> } }}

@@ -3,7 +3,7 @@ import type { LogType } from '@cloud-classroom/shared/logs';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button } from 'antd';
 import { Permission } from '../../components/permission';
-import { clearLogs, ERROR_LOGS_KEY, LOGS_KEY } from './logs-api';
+import { clearLogs, logsKeys } from './logs-api';
 import type { LogsTranslate } from './logs-messages';
 
 /** Empties a whole log after a confirmation; only administrators may, as the server says. */
@@ -26,8 +26,8 @@ export function LogClearButton({ type, t }: { type: LogType; t: LogsTranslate })
         message.success(t('logs.cleared'));
         // Both keys: clearing is itself audited, so the operation log changes either way.
         await Promise.all([
-          queryClient.invalidateQueries({ queryKey: [LOGS_KEY] }),
-          queryClient.invalidateQueries({ queryKey: [ERROR_LOGS_KEY] }),
+          queryClient.invalidateQueries({ queryKey: logsKeys.all }),
+          queryClient.invalidateQueries({ queryKey: logsKeys.errors }),
         ]);
       },
     });

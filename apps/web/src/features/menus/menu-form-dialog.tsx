@@ -17,7 +17,7 @@ import { zodRule } from '../../components/list-page/zod-rule';
 import { IconPicker } from './icon-picker';
 import { LazyParentSelect } from '../../components/tree/lazy-parent-select';
 import { useMenuMessages } from './menus-messages';
-import { createMenu, fetchMenuChildren, fetchMenuSuperior, updateMenu } from './menus-api';
+import { createMenu, menuChildrenQuery, menuParentsQuery, updateMenu } from './menus-api';
 
 type MenuType = Menu['type'];
 
@@ -108,11 +108,7 @@ export function MenuFormDialog({ open, menu, onClose, onSaved }: MenuFormDialogP
   const editing = menu !== undefined;
 
   // Editing asks for the tree around the menu without its own subtree; adding starts from the top level.
-  const parents = useQuery({
-    queryKey: ['menus', 'superior', menu?.id ?? null],
-    queryFn: () => (editing ? fetchMenuSuperior([menu.id]) : fetchMenuChildren(0)),
-    enabled: open,
-  });
+  const parents = useQuery({ ...menuParentsQuery(menu?.id), enabled: open });
 
   const yesNo = [
     { label: tl('list.yes'), value: true },
@@ -145,9 +141,9 @@ export function MenuFormDialog({ open, menu, onClose, onSaved }: MenuFormDialogP
       initialValues={initialValuesOf(menu)}
       width={640}
       labelWidth={96}
-      onSubmit={(values) => {
+      onSubmit={(values, request) => {
         const body = menuBodyOf(values);
-        return editing ? updateMenu({ ...body, id: menu.id }) : createMenu(body);
+        return editing ? updateMenu({ ...body, id: menu.id }, request) : createMenu(body, request);
       }}
       onSuccess={onSaved}
       onClose={onClose}
@@ -249,9 +245,7 @@ export function MenuFormDialog({ open, menu, onClose, onSaved }: MenuFormDialogP
         <LazyParentSelect<Menu>
           roots={parents.data ?? []}
           loading={parents.isPending}
-          loadChildren={(pid) =>
-            queryClient.fetchQuery({ queryKey: ['menus', 'children', pid], queryFn: ({ signal }) => fetchMenuChildren(pid, signal) })
-          }
+          loadChildren={(pid) => queryClient.fetchQuery(menuChildrenQuery(pid))}
           exclude={menu?.id}
           isDisabled={(row) => row.type === BUTTON}
           labelOf={titleOf}

@@ -1,25 +1,21 @@
-import type { Menu } from '@cloud-classroom/shared/menus';
 import type { PermissionCheck } from '@cloud-classroom/shared/permission';
-import { Form, Input, Tag, type TableColumnType } from 'antd';
+import type { Menu } from '@cloud-classroom/shared/menus';
+import { Tag, type TableColumnType } from 'antd';
 import { useState } from 'react';
-import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
+import { KeywordSearchBar, type KeywordFilter } from '../../components/list-page/keyword-search-bar';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { ListTable } from '../../components/list-page/list-table';
-import { ListToolbar } from '../../components/list-page/list-toolbar';
 import { RowActions } from '../../components/list-page/row-actions';
-import { SearchBar } from '../../components/list-page/search-bar';
+import { removeTreeRows, TreeTableToolbar } from '../../components/list-page/tree-table-toolbar';
 import { useListPage } from '../../components/list-page/use-list-page';
 import { MenuIcon } from '../../components/menu-icon';
 import { useCheckPermission } from '../../components/permission';
-import { downloadFile } from '../../lib/download';
 import { useMenuTitle } from '../../lib/use-menu-title';
 import { MenuFormDialog } from './menu-form-dialog';
 import { useMenuMessages } from './menus-messages';
-import { fetchMenuChildren } from './menus-api';
+import { menuChildrenQuery, menuList } from './menus-api';
 import { useLazyTree } from '../../components/tree/use-lazy-tree';
 import { selectionOf } from '../../components/list-page/table-bindings';
-
-type MenuFilter = { blurry?: string; createTime?: TimeRangeValue };
 
 const ADD: readonly PermissionCheck[] = ['admin', 'menu:add'];
 const EDIT: readonly PermissionCheck[] = ['admin', 'menu:edit'];
@@ -34,15 +30,9 @@ export default function MenuListPage() {
   const tl = useListMessages();
   const can = useCheckPermission();
   const titleOf = useMenuTitle();
-  // GET api/menus answers every match at once (no paging): the top level, or matches at any level while filtered.
-  const list = useListPage<Menu, MenuFilter>({ queryKey: 'menus', path: 'api/menus' });
-  const tree = useLazyTree<Menu>({ queryKey: 'menus', rows: list.rows, fetchChildren: fetchMenuChildren });
+  const list = useListPage<Menu, KeywordFilter>({ query: menuList });
+  const tree = useLazyTree({ rows: list.rows, childrenQuery: menuChildrenQuery });
   const [dialog, setDialog] = useState<Dialog>({ open: false });
-
-  const remove = async (ids: number[]) => {
-    await list.remove(ids);
-    tree.collapse(ids);
-  };
 
   const flag = (value: boolean) => (value ? tl('list.yes') : tl('list.no'));
   const showActions = can(EDIT) || can(DEL);
@@ -74,7 +64,7 @@ export default function MenuListPage() {
       render: (_value, menu) => (
         <RowActions
           edit={{ permission: EDIT, onClick: () => setDialog({ open: true, menu }) }}
-          del={{ permission: DEL, name: menu.title, warning: menu.hasChildren ? t('menus.deleteSubtree') : undefined, onConfirm: () => remove([menu.id]) }}
+          del={{ permission: DEL, name: menu.title, warning: menu.hasChildren ? t('menus.deleteSubtree') : undefined, onConfirm: () => removeTreeRows(list, tree, [menu.id]) }}
         />
       ),
     });
@@ -82,29 +72,17 @@ export default function MenuListPage() {
 
   return (
     <div className="list-page">
-      <SearchBar list={list}>
-        <Form.Item name="blurry">
-          <Input allowClear placeholder={t('menus.blurry')} aria-label={t('menus.blurry')} style={{ width: 200, maxWidth: '100%' }} />
-        </Form.Item>
-        <Form.Item name="createTime">
-          <DateRangeFilter />
-        </Form.Item>
-      </SearchBar>
-      <ListToolbar
+      <KeywordSearchBar list={list} placeholder={t('menus.blurry')} keywordWidth={200} />
+      <TreeTableToolbar
+        list={list}
+        tree={tree}
         add={{ permission: ADD, onClick: () => setDialog({ open: true }) }}
-        edit={{ permission: EDIT, onClick: () => list.selectedRows[0] && setDialog({ open: true, menu: list.selectedRows[0] }) }}
-        exportFile={{
-          permission: LIST,
-          onClick: () => downloadFile('api/menus/download', list.exportParams, t('menus.exportName')),
-        }}
+        edit={{ permission: EDIT, onClick: (menu) => setDialog({ open: true, menu }) }}
+        exportFile={{ permission: LIST, fileName: t('menus.exportName') }}
         del={{
           permission: DEL,
-          warning: list.selectedRows.some((menu) => menu.hasChildren) ? t('menus.deleteSubtree') : undefined,
-          onConfirm: () => remove(list.selectedRows.map((menu) => menu.id)),
+          warning: (menus) => (menus.some((menu) => menu.hasChildren) ? t('menus.deleteSubtree') : undefined),
         }}
-        onRefresh={() => void list.refresh()}
-        refreshing={list.loading || tree.loading}
-        selectedCount={list.selectedKeys.length}
       />
       <ListTable<Menu>
         style={{ marginTop: 8 }}

@@ -1,10 +1,19 @@
 import type { ServerMonitor } from '@cloud-classroom/shared/monitor';
+import { queryOptions } from '@tanstack/react-query';
 import { http } from '../../lib/http-client';
 
-export const monitorKeys = { server: ['monitor', 'server'] as const };
+export const monitorKeys = { all: ['monitor'] as const, server: ['monitor', 'server'] as const };
 
 /**
- * Silent: the page polls, so a server that stopped answering would otherwise raise a new
- * notification every few seconds; the page shows the failure in place instead.
+ * `GET api/monitor` for the monitor page, polled every `interval` ms (false: held still).
+ * Silent: a server that stopped answering would otherwise raise a new notification every few
+ * seconds; the page shows the failure in place instead.
  */
-export const fetchServerMonitor = (signal?: AbortSignal) => http.get<ServerMonitor>('api/monitor', undefined, { signal, silent: true });
+export const serverMonitorQuery = (interval: number | false) =>
+  queryOptions({
+    queryKey: monitorKeys.server,
+    queryFn: ({ signal }) => http.get<ServerMonitor>('api/monitor', undefined, { signal, silent: true }),
+    refetchInterval: interval,
+    // TanStack Query stops the interval for hidden tabs and on unmount.
+    refetchIntervalInBackground: false,
+  });

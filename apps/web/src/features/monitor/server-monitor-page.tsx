@@ -4,7 +4,7 @@ import type { ServerMonitor, Usage } from '@cloud-classroom/shared/monitor';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Flex, Progress, Row, Skeleton, Switch, Typography, theme } from 'antd';
 import { useState } from 'react';
-import { fetchServerMonitor, monitorKeys } from './monitor-api';
+import { serverMonitorQuery } from './monitor-api';
 import { useMonitorMessages } from './monitor-messages';
 
 type MonitorTranslate = ReturnType<typeof useMonitorMessages>;
@@ -122,12 +122,7 @@ function Panels({ data, t }: { data: ServerMonitor; t: MonitorTranslate }) {
 export default function ServerMonitorPage() {
   const t = useMonitorMessages();
   const [autoRefresh, setAutoRefresh] = useState(true);
-  const { data, error, dataUpdatedAt, isFetching, refetch } = useQuery({
-    queryKey: monitorKeys.server,
-    queryFn: ({ signal }) => fetchServerMonitor(signal),
-    refetchInterval: autoRefresh ? REFRESH_INTERVAL_MS : false,
-    refetchIntervalInBackground: false,
-  });
+  const { data, error, dataUpdatedAt, isFetching, refetch } = useQuery(serverMonitorQuery(autoRefresh ? REFRESH_INTERVAL_MS : false));
 
   return (
     <Flex vertical gap={16} className="server-monitor-page">

@@ -14,7 +14,7 @@ import { useListMessages } from '../../components/list-page/list-page-messages';
 import { Permission, useCheckPermission } from '../../components/permission';
 import { downloadFile } from '../../lib/download';
 import { useUserStore } from '../auth/user-store';
-import { kickOut, ONLINE_KEY, ONLINE_PATH } from './online-api';
+import { kickOut, onlineList } from './online-api';
 import { useOnlineMessages } from './online-messages';
 import { paginationOf, selectionOf } from '../../components/list-page/table-bindings';
 
@@ -36,7 +36,7 @@ export default function OnlineListPage() {
   const { message, modal } = App.useApp();
   const can = useCheckPermission();
   const me = useUserStore((state) => state.user?.username);
-  const list = useListPage<OnlineSession, OnlineFilter>({ queryKey: ONLINE_KEY, path: ONLINE_PATH });
+  const list = useListPage<OnlineSession, OnlineFilter>({ query: onlineList });
   const [hidden, setHidden] = useState<string[]>([]);
 
   const confirmKick = (sessions: readonly OnlineSession[]) => {
@@ -117,7 +117,7 @@ export default function OnlineListPage() {
         selectedCount={list.selectedKeys.length}
         exportFile={{
           permission: LIST,
-          onClick: () => downloadFile(`${ONLINE_PATH}/download`, list.exportParams, t('online.exportName')),
+          onClick: () => downloadFile(`${list.path}/download`, list.exportParams, t('online.exportName')),
         }}
         extra={
           <Permission roles={KICK}>

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { Permission, useCheckPermission } from '../../components/permission';
 import { useMenuTitle } from '../../lib/use-menu-title';
 import { useRoleMessages } from './roles-messages';
-import { fetchMenuTree, fetchRole, ROLES_KEY, updateRoleMenus, type MenuNode } from './roles-api';
+import { menuTreeQuery, roleQuery, rolesKeys, updateRoleMenus, type MenuNode } from './roles-api';
 
 const EDIT: readonly PermissionCheck[] = ['admin', 'roles:edit'];
 
@@ -21,12 +21,8 @@ export function MenuAssignPanel({ roleId, editable }: { roleId: number | undefin
   const titleOf = useMenuTitle();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const tree = useQuery({ queryKey: [ROLES_KEY, 'menu-tree'], queryFn: () => fetchMenuTree(), enabled: roleId !== undefined });
-  const role = useQuery({
-    queryKey: [ROLES_KEY, 'detail', roleId],
-    queryFn: () => fetchRole(roleId ?? 0),
-    enabled: roleId !== undefined,
-  });
+  const tree = useQuery({ ...menuTreeQuery(), enabled: roleId !== undefined });
+  const role = useQuery({ ...roleQuery(roleId ?? 0), enabled: roleId !== undefined });
   // Edits belong to the role they were made on; picking another role starts from its saved menus.
   const [draft, setDraft] = useState<{ roleId: number; keys: number[] } | undefined>(undefined);
   const [saving, setSaving] = useState(false);
@@ -75,7 +71,7 @@ export function MenuAssignPanel({ roleId, editable }: { roleId: number | undefin
     try {
       await updateRoleMenus({ id: roleId, menus: checked.map((id) => ({ id })) });
       message.success(t('roles.menusSaved'));
-      await queryClient.invalidateQueries({ queryKey: [ROLES_KEY] });
+      await queryClient.invalidateQueries({ queryKey: rolesKeys.all });
       setDraft(undefined);
     } catch {
       // The http client has shown the error; the ticks stay for another try.

@@ -87,7 +87,7 @@ export function RoleFormDialog({
           : { level: MAX_ROLE_LEVEL, dataScope: '本级', depts: [] }
       }
       successMessage={editing ? tl('list.updated') : tl('list.created')}
-      onSubmit={(values) => (editing ? updateRole({ ...toBody(values), id: editing.id }) : createRole(toBody(values)))}
+      onSubmit={(values, request) => (editing ? updateRole({ ...toBody(values), id: editing.id }, request) : createRole(toBody(values), request))}
       onSuccess={onSaved}
       onClose={onClose}
     >

@@ -1,21 +1,18 @@
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { mayManage, roleStanding } from '@cloud-classroom/shared/role-level';
 import type { Role } from '@cloud-classroom/shared/roles';
-import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery } from '@tanstack/react-query';
-import { Col, Form, Input, Row, Tag, Tooltip } from 'antd';
+import { Col, Row, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { flushSync } from 'react-dom';
-import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
+import { KeywordSearchBar, type KeywordFilter } from '../../components/list-page/keyword-search-bar';
 import { ListPage, type ListColumn } from '../../components/list-page/list-page';
 import { RowActions } from '../../components/list-page/row-actions';
-import { SearchBar } from '../../components/list-page/search-bar';
 import { useListPage } from '../../components/list-page/use-list-page';
 import { MenuAssignPanel } from './menu-assign-panel';
 import { RoleFormDialog } from './role-form-dialog';
 import { useRoleMessages } from './roles-messages';
-import { callerStanding, fetchRoleLevel, ROLES_KEY, ROLES_PATH } from './roles-api';
-
-type RoleFilter = { blurry?: string; createTime?: TimeRangeValue };
+import { callerLevelQuery, callerStanding, roleList } from './roles-api';
 
 const ADD: readonly PermissionCheck[] = ['admin', 'roles:add'];
 const EDIT: readonly PermissionCheck[] = ['admin', 'roles:edit'];
@@ -26,14 +23,13 @@ const LIST: readonly PermissionCheck[] = ['admin', 'roles:list'];
 export default function RoleListPage() {
   const t = useRoleMessages();
   const [current, setCurrent] = useState<Role | undefined>(undefined);
-  const list = useListPage<Role, RoleFilter>({
-    queryKey: ROLES_KEY,
-    path: ROLES_PATH,
+  const list = useListPage<Role, KeywordFilter>({
+    query: roleList,
     defaultSort: ['level,asc', 'id,asc'],
     // Synchronously, so the panel has let go before the reload would fetch the deleted role.
     onRemoved: (ids) => flushSync(() => setCurrent((role) => (role !== undefined && ids.includes(role.id) ? undefined : role))),
   });
-  const callerLevel = useQuery({ queryKey: [ROLES_KEY, 'caller-level'], queryFn: fetchRoleLevel }).data?.level;
+  const callerLevel = useQuery(callerLevelQuery()).data?.level;
   const [editing, setEditing] = useState<Role | null | undefined>(undefined);
 
   // The server refuses changes to roles above the caller's level; say so up front.
@@ -80,21 +76,12 @@ export default function RoleListPage() {
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} xl={16}>
-        <ListPage<Role, RoleFilter>
+        <ListPage<Role, KeywordFilter>
           list={list}
           rowKey="id"
           columns={columns}
           canSelect={canManage}
-          search={
-            <SearchBar list={list}>
-              <Form.Item name="blurry">
-                <Input allowClear placeholder={t('roles.blurry')} aria-label={t('roles.blurry')} />
-              </Form.Item>
-              <Form.Item name="createTime">
-                <DateRangeFilter />
-              </Form.Item>
-            </SearchBar>
-          }
+          search={<KeywordSearchBar list={list} placeholder={t('roles.blurry')} />}
           add={{ permission: ADD, onClick: () => setEditing(null) }}
           edit={{ permission: EDIT, onClick: (role) => setEditing(role) }}
           del={{ permission: DEL, rowName: (role) => role.name }}

@@ -1,21 +1,18 @@
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { CustomerServiceOutlined, FileTextOutlined, UploadOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import type { FileCategory, LocalStorage } from '@cloud-classroom/shared/storage';
-import type { PermissionCheck } from '@cloud-classroom/shared/permission';
-import { Button, Form, Image, Input, Tag, Typography } from 'antd';
+import { Button, Image, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
+import { KeywordSearchBar, type KeywordFilter } from '../../components/list-page/keyword-search-bar';
 import { ListPage, type ListColumn } from '../../components/list-page/list-page';
 import { RowActions } from '../../components/list-page/row-actions';
-import { SearchBar } from '../../components/list-page/search-bar';
 import { useListPage } from '../../components/list-page/use-list-page';
 import { Permission } from '../../components/permission';
 import { apiUrl } from '../../lib/http-client';
-import { STORAGE_KEY, STORAGE_PATH } from './storage-api';
+import { storageList } from './storage-api';
 import { useStorageMessages } from './storage-messages';
 import { StorageRenameDialog } from './storage-rename-dialog';
 import { StorageUploadDialog } from './storage-upload-dialog';
-
-type StorageFilter = { blurry?: string; createTime?: TimeRangeValue };
 
 const ADD: readonly PermissionCheck[] = ['admin', 'storage:add'];
 const EDIT: readonly PermissionCheck[] = ['admin', 'storage:edit'];
@@ -51,7 +48,7 @@ function Preview({ file }: { file: LocalStorage }) {
 /** 存储管理: files kept on this server; pictures preview in place, every name opens its file. */
 export default function StorageListPage() {
   const t = useStorageMessages();
-  const list = useListPage<LocalStorage, StorageFilter>({ queryKey: STORAGE_KEY, path: STORAGE_PATH, defaultSort: ['createTime,desc'] });
+  const list = useListPage<LocalStorage, KeywordFilter>({ query: storageList, defaultSort: ['createTime,desc'] });
   const [uploading, setUploading] = useState(false);
   const [renaming, setRenaming] = useState<LocalStorage>();
 
@@ -102,20 +99,11 @@ export default function StorageListPage() {
 
   return (
     <>
-      <ListPage<LocalStorage, StorageFilter>
+      <ListPage<LocalStorage, KeywordFilter>
         list={list}
         rowKey="id"
         columns={columns}
-        search={
-          <SearchBar list={list}>
-            <Form.Item name="blurry">
-              <Input allowClear placeholder={t('storage.blurry')} aria-label={t('storage.blurry')} />
-            </Form.Item>
-            <Form.Item name="createTime">
-              <DateRangeFilter />
-            </Form.Item>
-          </SearchBar>
-        }
+        search={<KeywordSearchBar list={list} placeholder={t('storage.blurry')} />}
         toolbarExtra={
           <Permission roles={ADD}>
             <Button type="primary" icon={<UploadOutlined />} onClick={() => setUploading(true)}>

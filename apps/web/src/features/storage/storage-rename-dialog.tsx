@@ -23,8 +23,8 @@ export function StorageRenameDialog({
       title={t('storage.renameTitle')}
       initialValues={{ name: file?.name }}
       successMessage={t('storage.renamed')}
-      onSubmit={async ({ name }) => {
-        if (file !== undefined) await renameFile(localStorageRenameSchema.parse({ id: file.id, name }));
+      onSubmit={async ({ name }, request) => {
+        if (file !== undefined) await renameFile(localStorageRenameSchema.parse({ id: file.id, name }), request);
       }}
       onSuccess={onRenamed}
       onClose={onClose}

@@ -71,11 +71,11 @@ export function StorageUploadDialog({
       open={open}
       title={t('storage.uploadTitle')}
       successMessage={t('storage.uploaded')}
-      onSubmit={async ({ name, file }) => {
+      onSubmit={async ({ name, file }, request) => {
         setUploading(true);
         try {
           // The file rule has already refused an empty field.
-          return await uploadFile(file as File, name?.trim() || undefined);
+          return await uploadFile(file as File, name?.trim() || undefined, request);
         } finally {
           setUploading(false);
         }

@@ -1,6 +1,6 @@
 import { passwordSchema, type User } from '@cloud-classroom/shared/users';
 import { App, Form, Input, Modal, Radio, Typography } from 'antd';
-import { useState } from 'react';
+import { useFormSubmit } from '../../components/form/use-form-submit';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { zodRule } from '../../components/list-page/zod-rule';
 import type { ShownPassword } from './password-result-dialog';
@@ -27,7 +27,19 @@ export function ResetPasswordDialog({
   const { message } = App.useApp();
   const [form] = Form.useForm<ResetValues>();
   const mode = Form.useWatch('mode', form);
-  const [sending, setSending] = useState(false);
+  const { submit: send, submitting } = useFormSubmit({
+    form,
+    mutationFn: (values: ResetValues, request) =>
+      resetPasswords(
+        { ids: (users ?? []).map((user) => user.id), password: values.mode === 'set' ? values.password : undefined },
+        request,
+      ),
+    onSuccess: (result) => {
+      onClose();
+      if (result === undefined) message.success(t('users.passwordSet'));
+      else onGenerated(result.passwords.map(({ username, password }) => ({ username, password })));
+    },
+  });
 
   const submit = async () => {
     if (users === undefined) return;
@@ -37,20 +49,8 @@ export function ResetPasswordDialog({
     } catch {
       return;
     }
-    setSending(true);
-    try {
-      const result = await resetPasswords({
-        ids: users.map((user) => user.id),
-        password: values.mode === 'set' ? values.password : undefined,
-      });
-      onClose();
-      if (result === undefined) message.success(t('users.passwordSet'));
-      else onGenerated(result.passwords.map(({ username, password }) => ({ username, password })));
-    } catch {
-      // The http client has shown the error; the dialog stays for another try.
-    } finally {
-      setSending(false);
-    }
+    // A refusal keeps the dialog for another try.
+    await send(values);
   };
 
   return (
@@ -60,7 +60,7 @@ export function ResetPasswordDialog({
       okText={tl('common.confirm')}
       cancelText={tl('common.cancel')}
       okButtonProps={{ danger: true }}
-      confirmLoading={sending}
+      confirmLoading={submitting}
       onOk={() => void submit()}
       onCancel={onClose}
       destroyOnHidden

@@ -1,8 +1,8 @@
-import type { DeptTree } from '@cloud-classroom/shared/depts';
-import { mapTree, withLoadedChildren } from '@cloud-classroom/shared/tree';
+import type { Dept, DeptTree } from '@cloud-classroom/shared/depts';
+import { withLoadedChildren } from '@cloud-classroom/shared/tree';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
-import { fetchDeptLevel, fetchDeptSuperior, searchDepts } from './users-api';
+import { deptPickerChildrenQuery, deptPickerRootsQuery, deptPickerSearchQuery } from './users-api';
 
 /** A department as antd's Tree and TreeSelect read it. */
 export type DeptNode = {
@@ -14,18 +14,21 @@ export type DeptNode = {
   children?: DeptNode[];
 };
 
-export const DEPT_TREE_KEY = 'dept-tree';
-
-function toNodes(depts: readonly DeptTree[], leaves = false): DeptNode[] {
-  return mapTree(depts, (dept, children) => ({
+function toNodes(depts: readonly (Dept | DeptTree)[], leaves = false): DeptNode[] {
+  return depts.map((dept) => ({
     key: dept.id,
     value: dept.id,
     title: dept.name,
     isLeaf: leaves || !dept.hasChildren,
     enabled: dept.enabled,
-    children,
+    children: 'children' in dept && dept.children !== undefined ? toNodes(dept.children) : undefined,
   }));
 }
+
+// Module-level, so the queries' `select` keeps its result between renders.
+const branchNodes = (depts: readonly (Dept | DeptTree)[]) => toNodes(depts);
+const leafNodes = (depts: readonly Dept[]) => toNodes(depts, true);
+
 
 /**
  * The department tree, loaded a level at a time as nodes open (the API answers one level per
@@ -38,23 +41,12 @@ export function useDeptTree({ openTo, search, enabled = true }: { openTo?: reado
   const ids = openTo ?? [];
   const name = search?.trim() ?? '';
 
-  const roots = useQuery({
-    queryKey: [DEPT_TREE_KEY, 'roots', ids],
-    queryFn: async () => toNodes(ids.length > 0 ? await fetchDeptSuperior(ids) : await fetchDeptLevel()),
-    enabled: enabled && name === '',
-  });
-  const matches = useQuery({
-    queryKey: [DEPT_TREE_KEY, 'search', name],
-    queryFn: async () => toNodes(await searchDepts(name), true),
-    enabled: enabled && name !== '',
-  });
+  const roots = useQuery({ ...deptPickerRootsQuery(ids), select: branchNodes, enabled: enabled && name === '' });
+  const matches = useQuery({ ...deptPickerSearchQuery(name), select: leafNodes, enabled: enabled && name !== '' });
 
   const loadChildren = useCallback(
     async (pid: number) => {
-      const children = await queryClient.fetchQuery({
-        queryKey: [DEPT_TREE_KEY, 'children', pid],
-        queryFn: async () => toNodes(await fetchDeptLevel(pid)),
-      });
+      const children = toNodes(await queryClient.fetchQuery(deptPickerChildrenQuery(pid)));
       setLoaded((current) => new Map(current).set(pid, children));
     },
     [queryClient],

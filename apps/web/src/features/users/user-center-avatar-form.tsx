@@ -1,9 +1,9 @@
 import { PictureOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { formatFileSize } from '@cloud-classroom/shared/storage';
 import { AVATAR_MAX_BYTES, type User } from '@cloud-classroom/shared/users';
-import { useMutation } from '@tanstack/react-query';
-import { Alert, App, Avatar, Button, Flex, Slider, Typography, Upload } from 'antd';
+import { Alert, Avatar, Button, Flex, Slider, Typography, Upload } from 'antd';
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type RefObject } from 'react';
+import { useFormSubmit } from '../../components/form/use-form-submit';
 import { avatarUrl, useUserStore } from '../auth/user-store';
 import { postAvatar } from './user-center-api';
 import {
@@ -161,7 +161,6 @@ function Cropper({
  * then upload the cropped square (multipart field `avatar`).
  */
 export function UserCenterAvatarForm({ user, t }: { user: User; t: UserCenterTranslate }) {
-  const { message } = App.useApp();
   const [selection, setSelection] = useState<Selection>();
   const [size, setSize] = useState<ImageSize>();
   const [view, setView] = useState<CropView>();
@@ -193,18 +192,19 @@ export function UserCenterAvatarForm({ user, t }: { user: User; t: UserCenterTra
     setView(undefined);
   };
 
-  const upload = useMutation({
-    mutationFn: async (chosen: Selection) => {
+  // No form fields: every refusal (a picture the server will not take, say) is a notification.
+  const upload = useFormSubmit({
+    mutationFn: async (chosen: Selection, request) => {
       const image = imageRef.current;
       const cropped =
         chosen.type !== 'image/gif' && size && view && image ? await cropToBlob(image, sourceSquare(size, view), chosen.type) : undefined;
       // A browser may write another format than asked (Safari has no WebP encoder): name it by what it wrote.
       const blob = cropped ?? chosen.file;
       const type = cropped ? cropped.type : chosen.type;
-      return postAvatar(blob, `avatar.${AVATAR_TYPES[type] ?? AVATAR_TYPES[chosen.type]}`);
+      return postAvatar(blob, `avatar.${AVATAR_TYPES[type] ?? AVATAR_TYPES[chosen.type]}`, request);
     },
+    successMessage: t('userCenter.avatarSaved'),
     onSuccess: async () => {
-      message.success(t('userCenter.avatarSaved'));
       clear();
       await useUserStore.getState().getInfo();
     },
@@ -246,16 +246,16 @@ export function UserCenterAvatarForm({ user, t }: { user: User; t: UserCenterTra
             return Upload.LIST_IGNORE;
           }}
         >
-          <Button icon={<PictureOutlined />} disabled={upload.isPending}>
+          <Button icon={<PictureOutlined />} disabled={upload.submitting}>
             {t('userCenter.chooseImage')}
           </Button>
         </Upload>
         {selection && (
           <>
-            <Button type="primary" icon={<UploadOutlined />} loading={upload.isPending} onClick={() => upload.mutate(selection)}>
+            <Button type="primary" icon={<UploadOutlined />} loading={upload.submitting} onClick={() => void upload.submit(selection)}>
               {t('userCenter.upload')}
             </Button>
-            <Button disabled={upload.isPending} onClick={clear}>
+            <Button disabled={upload.submitting} onClick={clear}>
               {t('userCenter.cancel')}
             </Button>
           </>

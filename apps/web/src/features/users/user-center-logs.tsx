@@ -1,20 +1,17 @@
 import type { Log } from '@cloud-classroom/shared/logs';
 import { auditDescription } from '@cloud-classroom/shared/messages';
-import { Form, Input, Tag } from 'antd';
-import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
+import { Tag } from 'antd';
+import { KeywordSearchBar, type KeywordFilter } from '../../components/list-page/keyword-search-bar';
 import { ListPage, type ListColumn } from '../../components/list-page/list-page';
-import { SearchBar } from '../../components/list-page/search-bar';
 import { useListPage } from '../../components/list-page/use-list-page';
 import { useLanguage } from '../../lib/use-menu-title';
-import { MY_LOGS_PATH } from './user-center-api';
+import { myLogList } from '../logs/logs-api';
 import type { UserCenterTranslate } from './user-center-messages';
-
-type MyLogFilter = { blurry?: string; createTime?: TimeRangeValue };
 
 /** The person's own audit trail (`GET api/logs/user`), newest first. */
 export function UserCenterLogs({ t }: { t: UserCenterTranslate }) {
   const language = useLanguage();
-  const list = useListPage<Log, MyLogFilter>({ queryKey: 'logs', path: MY_LOGS_PATH, defaultSort: ['createTime,desc'] });
+  const list = useListPage<Log, KeywordFilter>({ query: myLogList, defaultSort: ['createTime,desc'] });
 
   const columns: ListColumn<Log>[] = [
     {
@@ -49,14 +46,7 @@ export function UserCenterLogs({ t }: { t: UserCenterTranslate }) {
       rowKey="id"
       columns={columns}
       search={
-        <SearchBar list={list}>
-          <Form.Item name="blurry">
-            <Input allowClear placeholder={t('userCenter.logSearch')} aria-label={t('userCenter.logSearch')} />
-          </Form.Item>
-          <Form.Item name="createTime">
-            <DateRangeFilter />
-          </Form.Item>
-        </SearchBar>
+        <KeywordSearchBar list={list} placeholder={t('userCenter.logSearch')} />
       }
     />
   );

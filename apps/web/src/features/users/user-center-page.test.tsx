@@ -6,6 +6,7 @@ import { App, ConfigProvider } from 'antd';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubBrowser } from '../../components/list-page/list-page-test-kit';
+import { configureHttpClient } from '../../lib/http-client';
 import { useUserStore } from '../auth/user-store';
 import UserCenterPage from './user-center-page';
 
@@ -67,7 +68,10 @@ async function respond(method: string, url: URL, body: unknown): Promise<Respons
     case 'GET /auth/info':
       return json({ user: infoUser, roles: ['admin'], dataScopes: [] });
     case 'PUT /api/users/center':
-      return json(undefined, 204);
+      // A number the shared rule lets through and the server still refuses.
+      return (body as { phone: string | null }).phone === '13800000009'
+        ? json({ status: 400, message: 'phone: please enter a correct phone number', timestamp: 0 }, 400)
+        : json(undefined, 204);
     case 'POST /api/users/updatePass':
       return (body as { oldPass: string }).oldPass === 'wrong-password'
         ? json({ status: 400, message: 'oldPass: the current password is wrong', timestamp: 0 }, 400)
@@ -177,6 +181,24 @@ describe('UserCenterPage', { timeout: 30_000 }, () => {
       await waitFor(() => expect(useUserStore.getState().user?.nickName).toBe('Zhang Wei'));
       expect(screen.getByRole('heading', { name: 'Zhang Wei' })).toBeTruthy();
     });
+
+    it('shows the server refusing the phone under the phone field, not as a notification', async () => {
+      const notified = vi.fn<(message: string) => void>();
+      configureHttpClient({ notifyError: notified });
+      try {
+        const user = userEvent.setup();
+        renderAt();
+        setText('Phone', '13800000009');
+        await user.click(screen.getByRole('button', { name: 'Save' }));
+        const phoneItem = screen.getByLabelText('Phone').closest<HTMLElement>('.ant-form-item')!;
+        expect(await within(phoneItem).findByText('please enter a correct phone number')).toBeTruthy();
+        expect(callsTo('PUT', '/api/users/center')).toHaveLength(1);
+        expect(notified).not.toHaveBeenCalled();
+        expect(screen.queryByText('Profile saved')).toBeNull();
+      } finally {
+        configureHttpClient({ notifyError: () => {} });
+      }
+    });
   });
 
   describe('password', () => {
@@ -214,6 +236,8 @@ describe('UserCenterPage', { timeout: 30_000 }, () => {
     it('stays on the page, signed in, when the server refuses the current password', async () => {
       await fill('wrong-password', 'a-new-password', 'a-new-password');
       await waitFor(() => expect(callsTo('POST', '/api/users/updatePass')).toHaveLength(1));
+      const oldPassItem = screen.getByLabelText('Current password').closest<HTMLElement>('.ant-form-item')!;
+      expect(await within(oldPassItem).findByText('the current password is wrong')).toBeTruthy();
       expect(callsTo('DELETE', '/auth/logout')).toHaveLength(0);
       expect(useUserStore.getState().token).toBe('Bearer test');
       expect(screen.getByLabelText('Current password')).toBeTruthy();

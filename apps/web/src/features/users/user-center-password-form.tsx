@@ -1,7 +1,7 @@
 import { updatePasswordSchema, type UpdatePassword } from '@cloud-classroom/shared/users';
-import { useMutation } from '@tanstack/react-query';
-import { App, Button, Form, Input } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useNavigate } from 'react-router';
+import { useFormSubmit } from '../../components/form/use-form-submit';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { useUserStore } from '../auth/user-store';
 import { postUpdatePassword } from './user-center-api';
@@ -17,19 +17,19 @@ const fields = updatePasswordSchema.shape;
  */
 export function UserCenterPasswordForm({ t }: { t: UserCenterTranslate }) {
   const [form] = Form.useForm<PasswordValues>();
-  const { message } = App.useApp();
   const navigate = useNavigate();
-  const change = useMutation({
-    mutationFn: ({ oldPass, newPass }: PasswordValues) => postUpdatePassword({ oldPass, newPass }),
+  const { submit, submitting } = useFormSubmit({
+    form,
+    mutationFn: ({ oldPass, newPass }: PasswordValues, request) => postUpdatePassword({ oldPass, newPass }, request),
+    successMessage: t('userCenter.passwordChanged'),
     onSuccess: async () => {
-      message.success(t('userCenter.passwordChanged'));
       await useUserStore.getState().logout();
       await navigate('/login', { replace: true });
     },
   });
 
   return (
-    <Form form={form} layout="vertical" onFinish={(values) => change.mutate(values)} style={{ maxWidth: 480 }}>
+    <Form form={form} layout="vertical" onFinish={(values) => void submit(values)} style={{ maxWidth: 480 }}>
       <Form.Item name="oldPass" label={t('userCenter.oldPass')} rules={[zodRule(fields.oldPass)]}>
         <Input.Password autoComplete="current-password" />
       </Form.Item>
@@ -65,7 +65,7 @@ export function UserCenterPasswordForm({ t }: { t: UserCenterTranslate }) {
       >
         <Input.Password autoComplete="new-password" />
       </Form.Item>
-      <Button type="primary" htmlType="submit" loading={change.isPending}>
+      <Button type="primary" htmlType="submit" loading={submitting}>
         {t('userCenter.save')}
       </Button>
     </Form>

@@ -1,6 +1,6 @@
 import { GENDERS, userCenterSchema, type User, type UserCenter } from '@cloud-classroom/shared/users';
-import { useMutation } from '@tanstack/react-query';
-import { App, Button, Form, Input, Radio, Space } from 'antd';
+import { Button, Form, Input, Radio, Space } from 'antd';
+import { useFormSubmit } from '../../components/form/use-form-submit';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { useUserStore } from '../auth/user-store';
 import { putUserCenter } from './user-center-api';
@@ -20,14 +20,12 @@ const fields = userCenterSchema.shape;
 /** The fields of `userCenterSchema`, checked by the same schema the server applies. */
 export function UserCenterProfileForm({ user, t }: { user: User; t: UserCenterTranslate }) {
   const [form] = Form.useForm<ProfileValues>();
-  const { message } = App.useApp();
-  const save = useMutation({
+  const { submit, submitting } = useFormSubmit({
+    form,
     // The schema trims and turns blanks into null, exactly as the server would store them.
-    mutationFn: (values: ProfileValues) => putUserCenter(userCenterSchema.parse(values)),
-    onSuccess: async () => {
-      message.success(t('userCenter.profileSaved'));
-      await useUserStore.getState().getInfo();
-    },
+    mutationFn: (values: ProfileValues, request) => putUserCenter(userCenterSchema.parse(values), request),
+    successMessage: t('userCenter.profileSaved'),
+    onSuccess: () => useUserStore.getState().getInfo(),
   });
 
   return (
@@ -35,7 +33,7 @@ export function UserCenterProfileForm({ user, t }: { user: User; t: UserCenterTr
       form={form}
       layout="vertical"
       initialValues={valuesOf(user)}
-      onFinish={(values) => save.mutate(values)}
+      onFinish={(values) => void submit(values)}
       style={{ maxWidth: 480 }}
     >
       <Form.Item name="nickName" label={t('userCenter.nickName')} rules={[zodRule(fields.nickName)]}>
@@ -56,7 +54,7 @@ export function UserCenterProfileForm({ user, t }: { user: User; t: UserCenterTr
         <Input type="email" autoComplete="email" />
       </Form.Item>
       <Space>
-        <Button type="primary" htmlType="submit" loading={save.isPending}>
+        <Button type="primary" htmlType="submit" loading={submitting}>
           {t('userCenter.save')}
         </Button>
         <Button onClick={() => form.resetFields()}>{t('userCenter.reset')}</Button>

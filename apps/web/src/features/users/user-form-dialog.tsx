@@ -7,8 +7,8 @@ import { useListMessages } from '../../components/list-page/list-page-messages';
 import { zodRule, type FieldSchema } from '../../components/list-page/zod-rule';
 import { useDeptTree } from './use-dept-tree';
 import { useUserMessages } from './user-messages';
-import { callerStanding, fetchAllRoles } from '../roles/roles-api';
-import { createUser, updateUser, USERS_KEY } from './users-api';
+import { callerStanding } from '../roles/roles-api';
+import { createUser, roleOptionsQuery, updateUser } from './users-api';
 
 type UserFormValues = {
   username: string;
@@ -63,11 +63,11 @@ export function UserFormDialog({ editing, callerLevel, onClose, onSaved }: UserF
   const t = useUserMessages();
   const tl = useListMessages();
   const open = editing !== undefined;
-  const roles = useQuery({ queryKey: [USERS_KEY, 'role-options'], queryFn: fetchAllRoles, enabled: open });
+  const roles = useQuery({ ...roleOptionsQuery(), enabled: open });
   const deptId = editing?.dept?.id;
-  const depts = useDeptTree({ openTo: deptId === undefined ? undefined : [deptId], enabled: open });
   const me = callerStanding(callerLevel);
   const mayGive = (level: number) => me !== undefined && mayManage(me, roleStanding(level));
+  const depts = useDeptTree({ openTo: deptId === undefined ? undefined : [deptId], enabled: open });
 
   const initialValues: Partial<UserFormValues> = editing
     ? {
@@ -91,13 +91,14 @@ export function UserFormDialog({ editing, callerLevel, onClose, onSaved }: UserF
       width={640}
       initialValues={initialValues}
       successMessage={editing ? tl('list.updated') : null}
-      onSubmit={async (values) => {
+      onSubmit={async (values, request) => {
         if (editing) {
-          await updateUser({ ...toBody(values), id: editing.id });
+          await updateUser({ ...toBody(values), id: editing.id }, request);
           return undefined;
         }
-        return { ...(await createUser(toBody(values))), username: values.username };
+        return { ...(await createUser(toBody(values), request)), username: values.username };
       }}
+      fields={{ dept: 'deptId', roles: 'roleIds' }}
       onSuccess={onSaved}
       onClose={onClose}
     >

@@ -4,7 +4,8 @@ import type { User } from '@cloud-classroom/shared/users';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderWithProviders, stubApi, stubBrowser, type ApiCall } from '../../components/list-page/list-page-test-kit';
+import { jsonResponse, renderWithProviders, stubApi, stubBrowser, type ApiCall } from '../../components/list-page/list-page-test-kit';
+import { configureHttpClient } from '../../lib/http-client';
 import { useUserStore } from '../auth/user-store';
 import UserListPage from './user-list-page';
 
@@ -259,5 +260,46 @@ describe('user list page', { timeout: 180_000 }, () => {
     expect(screen.queryByRole('button', { name: /Reset password/ })).toBeNull();
     expect(screen.getByRole('button', { name: /Export/ })).toBeTruthy();
     expect((within(rowOf('bob')).getByRole('switch') as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('shows a refusal naming a field under that field, and any other as a notification', async () => {
+    const notified = vi.fn<(message: string) => void>();
+    configureHttpClient({ notifyError: notified });
+    const refusals: Record<string, Response> = {
+      '13800000009': jsonResponse(400, { status: 400, message: 'phone: please enter a correct phone number', timestamp: 0 }),
+      // The wire's `dept` is the form's `deptId`.
+      '13800000008': jsonResponse(400, { status: 400, message: 'dept.id: no such department', timestamp: 0 }),
+      '13800000007': jsonResponse(400, { status: 400, message: 'the user cannot be saved now', timestamp: 0 }),
+    };
+    stubApi((call) => {
+      const phone = (call.body as { phone?: string } | undefined)?.phone;
+      if (call.method === 'PUT' && call.path === 'api/users' && phone !== undefined) return refusals[phone] ?? answer(call);
+      return answer(call);
+    });
+    try {
+      useUserStore.setState({ user: users[0] });
+      renderWithProviders(<UserListPage />);
+      await screen.findByText('bob');
+      await userEvent.click(within(rowOf('bob')).getByRole('button', { name: 'Edit' }));
+      const dialog = await findDialog('Edit user');
+      const itemOf = (label: string) => within(dialog).getByLabelText(label).closest<HTMLElement>('.ant-form-item')!;
+      const send = async (phone: string) => {
+        fireEvent.change(within(dialog).getByLabelText('Phone'), { target: { value: phone } });
+        await userEvent.click(within(dialog).getByRole('button', { name: 'confirm' }));
+      };
+
+      await send('13800000009');
+      expect(await within(itemOf('Phone')).findByText('please enter a correct phone number')).toBeTruthy();
+      await send('13800000008');
+      expect(await within(itemOf('Department')).findByText('no such department')).toBeTruthy();
+      expect(notified).not.toHaveBeenCalled();
+
+      await send('13800000007');
+      await waitFor(() => expect(notified.mock.calls).toEqual([['the user cannot be saved now']]));
+      // Refused every time: the dialog stays for another try.
+      expect(screen.getAllByRole('dialog').includes(dialog)).toBe(true);
+    } finally {
+      configureHttpClient({ notifyError: () => {} });
+    }
   });
 });

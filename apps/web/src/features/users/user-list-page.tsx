@@ -1,15 +1,14 @@
 import { KeyOutlined } from '@ant-design/icons';
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { mayManage } from '@cloud-classroom/shared/role-level';
 import type { User } from '@cloud-classroom/shared/users';
-import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Col, Form, Input, Row, Select, Space, Tag, Tooltip } from 'antd';
+import { Button, Col, Form, Row, Select, Space, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
-import { DateRangeFilter, type TimeRangeValue } from '../../components/list-page/date-range-filter';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { ListPage, type ListColumn } from '../../components/list-page/list-page';
 import { RowActions } from '../../components/list-page/row-actions';
-import { SearchBar } from '../../components/list-page/search-bar';
+import { KeywordSearchBar, type KeywordFilter } from '../../components/list-page/keyword-search-bar';
 import { useListPage } from '../../components/list-page/use-list-page';
 import { Permission, useCheckPermission } from '../../components/permission';
 import { useUserStore } from '../auth/user-store';
@@ -19,10 +18,10 @@ import { ResetPasswordDialog } from './reset-password-dialog';
 import { UserEnabledSwitch } from './user-enabled-switch';
 import { UserFormDialog } from './user-form-dialog';
 import { useUserMessages } from './user-messages';
-import { callerStanding, fetchRoleLevel } from '../roles/roles-api';
-import { standingOf, USERS_KEY, USERS_PATH } from './users-api';
+import { callerStanding } from '../roles/roles-api';
+import { callerLevelQuery, standingOf, userList } from './users-api';
 
-type UserFilter = { deptId?: number; blurry?: string; enabled?: boolean; createTime?: TimeRangeValue };
+type UserFilter = KeywordFilter & { deptId?: number; enabled?: boolean };
 
 const ADD: readonly PermissionCheck[] = ['admin', 'user:add'];
 const EDIT: readonly PermissionCheck[] = ['admin', 'user:edit'];
@@ -35,16 +34,18 @@ export default function UserListPage() {
   const tl = useListMessages();
   const checkPermission = useCheckPermission();
   const me = useUserStore((state) => state.user);
-  const list = useListPage<User, UserFilter>({ queryKey: USERS_KEY, path: USERS_PATH, defaultSort: ['id,desc'] });
-  const callerLevel = useQuery({ queryKey: [USERS_KEY, 'caller-level'], queryFn: fetchRoleLevel }).data?.level;
+  const list = useListPage<User, UserFilter>({ query: userList, defaultSort: ['id,desc'] });
+  const callerLevel = useQuery(callerLevelQuery()).data?.level;
 
   const [editing, setEditing] = useState<User | null | undefined>(undefined);
   const [resetting, setResetting] = useState<User[] | undefined>(undefined);
   const [shown, setShown] = useState<{ passwords: ShownPassword[]; createdUser?: string } | undefined>(undefined);
 
   // The server refuses changes to users holding a role above the caller's level; say so up front.
-  const caller = callerStanding(callerLevel);
-  const canManage = (user: User) => caller !== undefined && mayManage(caller, standingOf(user));
+  const canManage = (user: User) => {
+    const caller = callerStanding(callerLevel);
+    return caller !== undefined && mayManage(caller, standingOf(user));
+  };
   const canChange = (user: User) => canManage(user) && user.id !== me?.id;
   const mayEdit = checkPermission(EDIT);
 
@@ -114,13 +115,7 @@ export default function UserListPage() {
           columns={columns}
           canSelect={canChange}
           search={
-            <SearchBar list={list}>
-              <Form.Item name="blurry">
-                <Input allowClear placeholder={t('users.blurry')} aria-label={t('users.blurry')} />
-              </Form.Item>
-              <Form.Item name="createTime">
-                <DateRangeFilter />
-              </Form.Item>
+            <KeywordSearchBar list={list} placeholder={t('users.blurry')}>
               <Form.Item name="enabled">
                 <Select
                   allowClear
@@ -133,7 +128,7 @@ export default function UserListPage() {
                   ]}
                 />
               </Form.Item>
-            </SearchBar>
+            </KeywordSearchBar>
           }
           add={{ permission: ADD, onClick: () => setEditing(null) }}
           edit={{ permission: EDIT, onClick: (user) => setEditing(user) }}

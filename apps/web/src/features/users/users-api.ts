@@ -1,5 +1,4 @@
 import type { Dept, DeptTree } from '@cloud-classroom/shared/depts';
-import type { Page } from '@cloud-classroom/shared/http';
 import { bestLevel, type Standing } from '@cloud-classroom/shared/role-level';
 import type {
   ResetPassword,
@@ -9,31 +8,66 @@ import type {
   UserCreated,
   UserUpdate,
 } from '@cloud-classroom/shared/users';
-import { http } from '../../lib/http-client';
+import { queryOptions } from '@tanstack/react-query';
+import type { Page } from '@cloud-classroom/shared/http';
+import { listQuery } from '../../components/list-page/list-query';
+import { http, type CallOptions } from '../../lib/http-client';
+import { fetchAllRoles, fetchRoleLevel } from '../roles/roles-api';
 
-export const USERS_PATH = 'api/users';
-/** The list's query key; the dept tree and role options hang below it so one invalidation reloads all. */
-export const USERS_KEY = 'users';
+const USERS_PATH = 'api/users';
 
-export const createUser = (body: UserCreate) => http.post<UserCreated>(USERS_PATH, body);
-export const updateUser = (body: UserUpdate) => http.put(USERS_PATH, body);
+/**
+ * The caller's level and the role options hang below the list's key, so a write on the page,
+ * which reloads the list, reloads them too (the dashboard's count starts with it as well).
+ */
+export const usersKeys = {
+  all: ['users'] as const,
+  callerLevel: ['users', 'caller-level'] as const,
+  roleOptions: ['users', 'role-options'] as const,
+};
+
+export const userList = listQuery<User>(usersKeys.all, USERS_PATH);
+
+/** The caller's best role level: users holding a role above it are out of reach. */
+export const callerLevelQuery = () => queryOptions({ queryKey: usersKeys.callerLevel, queryFn: fetchRoleLevel });
+
+/** Every role, for the user form's picker. */
+export const roleOptionsQuery = () => queryOptions({ queryKey: usersKeys.roleOptions, queryFn: fetchAllRoles });
+
+export const createUser = (body: UserCreate, options?: CallOptions) => http.post<UserCreated>(USERS_PATH, body, options);
+export const updateUser = (body: UserUpdate, options?: CallOptions) => http.put(USERS_PATH, body, options);
 
 /** Answers the generated passwords when none is given; nothing (204) when one is set. */
-export const resetPasswords = (body: ResetPassword) => http.put<ResetPasswordResult | undefined>(`${USERS_PATH}/resetPwd`, body);
+export const resetPasswords = (body: ResetPassword, options?: CallOptions) =>
+  http.put<ResetPasswordResult | undefined>(`${USERS_PATH}/resetPwd`, body, options);
 
 // Department lists are paged like every list; a tree level is never near this many.
 const WHOLE_LEVEL = { size: 9999, sort: ['deptSort,asc', 'id,asc'] } as const;
 
 /** Top-level departments (within the caller's data scope) without `pid`, else the children of `pid`. */
-export const fetchDeptLevel = (pid?: number) =>
+const fetchDeptLevel = (pid?: number) =>
   http.get<Page<Dept>>('api/dept', { ...WHOLE_LEVEL, pid }).then((page) => page.content);
 
-/** Departments whose name matches, at any depth. */
-export const searchDepts = (name: string) =>
-  http.get<Page<Dept>>('api/dept', { ...WHOLE_LEVEL, name }).then((page) => page.content);
+/** The department pickers' tree (user form, user filter, a role's custom scope). */
+export const deptPickerKeys = { all: ['dept-tree'] as const };
 
-/** The tree opened down to each given department: its siblings and its ancestors' siblings. */
-export const fetchDeptSuperior = (ids: readonly number[]) => http.post<DeptTree[]>('api/dept/superior', ids);
+/** The top level, or with `openTo` the tree opened down to each of them: their siblings and their ancestors' siblings. */
+export const deptPickerRootsQuery = (openTo: readonly number[]) =>
+  queryOptions<readonly (Dept | DeptTree)[]>({
+    queryKey: [...deptPickerKeys.all, 'roots', openTo],
+    queryFn: () => (openTo.length > 0 ? http.post<DeptTree[]>('api/dept/superior', openTo) : fetchDeptLevel()),
+  });
+
+/** The children of one department, loaded as it opens. */
+export const deptPickerChildrenQuery = (pid: number) =>
+  queryOptions({ queryKey: [...deptPickerKeys.all, 'children', pid], queryFn: () => fetchDeptLevel(pid) });
+
+/** Departments whose name matches, at any depth. */
+export const deptPickerSearchQuery = (name: string) =>
+  queryOptions({
+    queryKey: [...deptPickerKeys.all, 'search', name],
+    queryFn: () => http.get<Page<Dept>>('api/dept', { ...WHOLE_LEVEL, name }).then((page) => page.content),
+  });
 
 /** A user as the update endpoint takes it, with what the row shows (for the enable switch). */
 export function toUserUpdate(user: User, changes: Partial<UserUpdate> = {}): UserUpdate {
