@@ -8,6 +8,7 @@ import { answerFrameworkError, registerErrorHandler, sendNotFound } from './http
 import { responseSerializerCompiler } from './http/response-serializer.js';
 import { registerAuditLog } from './http/audit-log.js';
 import { registerOpenApi } from './http/openapi.js';
+import { refuseNulCharacters } from './http/refuse-nul-characters.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { enforceRouteAccess } from './http/route-access.js';
 import { registerWebApp } from './http/web-app.js';
@@ -61,6 +62,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   });
   registerErrorHandler(app);
   registerSecurityHeaders(app);
+  refuseNulCharacters(app);
   const services = await createServices(config, database, { clock, log: app.log });
   app.decorate('services', services);
   enforceRouteAccess(app, { sessions: services.sessions, permissionsOf: (userId) => services.access.menuPermissionsOf(userId) });

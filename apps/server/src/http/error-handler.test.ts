@@ -78,6 +78,14 @@ describe('errors on the wire', () => {
     expect(expectErrorShape(response.json(), status).message).toBe('name: says what went wrong');
   });
 
+  it('refuses a NUL character in any field with 400 naming it, before it reaches the database', async () => {
+    const inBody = await app.inject({ method: 'POST', url: '/api/test/echo', payload: { name: 'ab', tags: ['ok', 'a\u0000b'] } });
+    expect(inBody.statusCode).toBe(400);
+    expect(expectErrorShape(inBody.json(), 400).message).toBe('tags.1: must not contain a NUL character');
+    const inQuery = await app.inject({ method: 'GET', url: '/api/test/page?page=%00' });
+    expect(expectErrorShape(inQuery.json(), 400).message).toBe('page: must not contain a NUL character');
+  });
+
   it('answers a body that is not JSON with 400', async () => {
     const response = await app.inject({
       method: 'POST',
