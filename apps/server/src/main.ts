@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   );
   if (seeded.seeded) console.log(seedNotice('First start: created the demo organisation', seeded));
   // After listening, not before: walking a large upload folder must not delay the start.
-  removeLeftoverFiles(app.services, app.log).then(
+  removeLeftoverFiles(app.services).then(
     (removed) => {
       if (removed > 0) app.log.info({ files: removed }, 'removed files left behind by interrupted uploads');
     },

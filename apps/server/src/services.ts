@@ -1,8 +1,7 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppDatabase } from './db/database.js';
-import { JobRunner, type JobLog } from './jobs/job-runner.js';
+import { JobRunner } from './jobs/job-runner.js';
 import { AccessService } from './modules/access/access.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import type { FileStore } from './files/file-store.js';
@@ -13,6 +12,7 @@ import { DeptService } from './modules/depts/depts.service.js';
 import { RoleService } from './modules/roles/roles.service.js';
 import { StorageService } from './modules/storage/storage.service.js';
 import { UserService } from './modules/users/users.service.js';
+import { consoleLog, type ServiceLog } from './service-log.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,18 +36,13 @@ export type Services = {
   auth: AuthService;
   /** Where uploaded files live (local storage, avatars): folders under DATA_DIR. */
   files: FileStore;
-};
-
-// A console command builds the services without an app, so without the app's logger.
-const consoleLog: JobLog = {
-  warn: (details: unknown, message?: string) => console.warn(message, details),
-  error: (details: unknown, message?: string) => console.error(message, details),
+  storage: StorageService;
 };
 
 export async function createServices(
   config: Config,
   database: AppDatabase,
-  { clock = systemClock, log = consoleLog }: { clock?: Clock | undefined; log?: JobLog } = {},
+  { clock = systemClock, log = consoleLog }: { clock?: Clock | undefined; log?: ServiceLog } = {},
 ): Promise<Services> {
   const { db } = database;
   const files = new LocalFileStore(config.dataDir);
@@ -58,15 +53,14 @@ export async function createServices(
   const roles = new RoleService(db, access, depts, clock);
   const users = new UserService({ db, sessions, files, access, roles, depts, clock });
   const auth = new AuthService({ db, sessions, users, access, captchaEnabled: config.captchaEnabled, clock });
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files };
+  const storage = new StorageService({ db, files, quotaBytes: config.uploadQuotaBytes, log, clock });
+  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage };
 }
 
 /**
  * Run at start: removes the files that uploads killed mid-way left with no row (see
  * ORPHAN_MIN_AGE_MS for why only old ones). Answers how many went.
  */
-export async function removeLeftoverFiles(services: Services, log: FastifyBaseLogger): Promise<number> {
-  const { db } = services.database;
-  const storage = new StorageService({ db, files: services.files, quotaBytes: services.config.uploadQuotaBytes, log, clock: services.clock });
-  return removeOrphanFiles(services.files, [storage.storedFiles, services.users.avatarFiles], services.clock.now() - ORPHAN_MIN_AGE_MS);
+export async function removeLeftoverFiles({ files, storage, users, clock }: Services): Promise<number> {
+  return removeOrphanFiles(files, [storage.storedFiles, users.avatarFiles], clock.now() - ORPHAN_MIN_AGE_MS);
 }

@@ -78,7 +78,7 @@ describe('files left behind by interrupted uploads', () => {
     const elsewhere = [place('notes.txt', old), place('backups/old.sqlite', old)];
     const databaseFiles = fs.readdirSync(dataDir).filter((name) => name.endsWith('.sqlite'));
 
-    expect(await removeLeftoverFiles(app.services, app.log)).toBe(oldOrphans.length);
+    expect(await removeLeftoverFiles(app.services)).toBe(oldOrphans.length);
     for (const file of oldOrphans) expect(exists(file), file).toBe(false);
     for (const file of [...young, ...elsewhere, stored, avatar]) expect(exists(file), file).toBe(true);
     for (const name of databaseFiles) expect(fs.existsSync(path.join(dataDir, name)), name).toBe(true);
@@ -86,6 +86,6 @@ describe('files left behind by interrupted uploads', () => {
     expect((await app.inject({ method: 'GET', url: storedUrl })).statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: `/${avatar}` })).statusCode).toBe(200);
 
-    expect(await removeLeftoverFiles(app.services, app.log)).toBe(0);
+    expect(await removeLeftoverFiles(app.services)).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceLog } from '../service-log.js';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/schema.js';
@@ -29,13 +29,10 @@ export type EnqueueOptions = {
   db?: Kysely<Database>;
 };
 
-/** What the runner writes to: the app's logger, or the console in a console command. */
-export type JobLog = Pick<FastifyBaseLogger, 'warn' | 'error'>;
-
 export type JobRunnerOptions = {
   db: Kysely<Database>;
   clock: Clock;
-  log: JobLog;
+  log: ServiceLog;
   /** Jobs run at once by this runner. */
   concurrency?: number;
   pollIntervalMs?: number;

@@ -19,7 +19,6 @@ import { sendNotFound } from '../../http/error-handler.js';
 import { principalOf } from '../../http/route-access.js';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
-import { StorageService } from './storage.service.js';
 
 const FILE_UPLOAD: UploadOptions = { field: 'file', maxBytes: STORAGE_MAX_BYTES };
 const PICTURE_UPLOAD: UploadOptions = { field: 'file', maxBytes: PICTURE_MAX_BYTES };
@@ -53,13 +52,7 @@ function inlineDisposition(name: string): string {
 }
 
 export const storageRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const storage = new StorageService({
-    db: services.database.db,
-    files: services.files,
-    quotaBytes: services.config.uploadQuotaBytes,
-    log: app.log,
-    clock: services.clock,
-  });
+  const { storage } = services;
   acceptUploads(app);
 
   app.get(

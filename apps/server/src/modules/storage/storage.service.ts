@@ -13,7 +13,7 @@ import {
   type LocalStorageRename,
   type StorableExtension,
 } from '@cloud-classroom/shared/storage';
-import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceLog } from '../../service-log.js';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -73,7 +73,7 @@ export type StorageOptions = {
   files: FileStore;
   /** The most one user's uploads may take together. */
   quotaBytes: number;
-  log: FastifyBaseLogger;
+  log: ServiceLog;
   clock: Clock;
 };
 
