@@ -5,6 +5,7 @@ import { consoleBox, emphasis } from '../console-box.js';
 import { openDatabase, sqliteFileOf } from '../db/database.js';
 import { DomainError } from '../domain-error.js';
 import { createServices } from '../services.js';
+import type { ConsoleOutput } from './console-command.js';
 
 export const RESET_PASSWORD_USAGE = [
   'Usage: npm run reset-password -- <username>',
@@ -13,8 +14,6 @@ export const RESET_PASSWORD_USAGE = [
   'new password (at least 8 characters); otherwise one is generated and printed once. The database',
   "is the server's: DATABASE_URL, or the SQLite file under DATA_DIR (default ./data).",
 ].join('\n');
-
-export type ConsoleOutput = { out: (text: string) => void; err: (text: string) => void };
 
 /** `npm run reset-password -- <username>`: answers the process's exit code. */
 export async function resetPasswordCommand(args: readonly string[], env: NodeJS.ProcessEnv, output: ConsoleOutput): Promise<number> {

@@ -1,16 +1,5 @@
-import { ConfigError } from '../config.js';
+import { runConsoleCommand } from './console-command.js';
 import { resetPasswordCommand } from './reset-password-command.js';
 
 // The entry of `npm run reset-password -- <username>` (package.json builds the server first).
-resetPasswordCommand(process.argv.slice(2), process.env, {
-  out: (text) => console.log(text),
-  err: (text) => console.error(text),
-}).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error instanceof ConfigError ? error.message : error);
-    process.exitCode = 1;
-  },
-);
+runConsoleCommand(resetPasswordCommand);

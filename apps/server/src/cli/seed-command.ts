@@ -4,7 +4,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { seedNotice } from '../db/seed/seed-notice.js';
 import { holdsOrganisation, reseed, seedIfEmpty } from '../db/seed/seed.js';
 import { createServices } from '../services.js';
-import type { ConsoleOutput } from './reset-password-command.js';
+import type { ConsoleOutput } from './console-command.js';
 
 export const SEED_USAGE = [
   'Usage: npm run seed [-- --reset]',
