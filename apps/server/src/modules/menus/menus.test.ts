@@ -11,9 +11,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sheetRows } from '../../test/sheet-rows.js';
+import { itRefusesOutsiders } from '../../test/guarded-routes.js';
 import { buildTestApp, call, loginAs } from '../../test/test-app.js';
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 const db = (app: FastifyInstance) => app.services.database.db;
 
@@ -56,17 +55,7 @@ const SEEDED_TOP_EN = ['System', 'Monitoring', 'Tools'];
 const SYSTEM_PAGES_EN = ['Users', 'Roles', 'Menus', 'Departments', 'Dictionaries'];
 
 describe('menus: access', () => {
-  let app: FastifyInstance;
-  let learner: string;
-  beforeAll(async () => {
-    app = await buildTestApp();
-    learner = await loginAs(app, 'learner1');
-  });
-  afterAll(async () => {
-    await app.close();
-  });
-
-  const guarded: Array<[Method, string, unknown?]> = [
+  const { app, learner } = itRefusesOutsiders([
     ['GET', '/api/menus/lazy?pid=0'],
     ['GET', '/api/menus'],
     ['GET', '/api/menus/download'],
@@ -75,19 +64,11 @@ describe('menus: access', () => {
     ['POST', '/api/menus', page('Nope')],
     ['PUT', '/api/menus', { ...page('Nope'), id: 1 }],
     ['DELETE', '/api/menus', [1]],
-  ];
-
-  it.each(guarded)('%s %s answers 401 without a session and 403 to a learner', async (method, url, payload) => {
-    const anonymous = await call(app, method, url, undefined, payload);
-    expect(anonymous.statusCode).toBe(401);
-    const forbidden = await call(app, method, url, learner, payload);
-    expect(forbidden.statusCode).toBe(403);
-    expect(forbidden.json().status).toBe(403);
-  });
+  ]);
 
   it('GET /api/menus/build needs a session, and a learner without menus gets an empty tree', async () => {
-    expect((await call(app, 'GET', '/api/menus/build')).statusCode).toBe(401);
-    expect(await build(app, learner)).toEqual([]);
+    expect((await call(app(), 'GET', '/api/menus/build')).statusCode).toBe(401);
+    expect(await build(app(), learner())).toEqual([]);
   });
 });
 
