@@ -1,7 +1,8 @@
 import type { Permission } from '@cloud-classroom/shared/permission';
-import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import { type ColumnDefinitionBuilder, type Kysely } from 'kysely';
 import { created } from './audit-columns.js';
 import { isPostgres } from './dialect.js';
+import { recountSubCounts } from './sub-count.js';
 import type { DataScope, Database, MenuType } from './schema.js';
 
 // What migrations share: the column conventions of every table, and the reference data
@@ -134,13 +135,7 @@ export async function addMenus(database: AnyDatabase, menus: readonly MenuSpec[]
     }
   };
   await add(menus, null);
-  if (parents.size > 0) {
-    await db
-      .updateTable('sys_menu')
-      .set({ sub_count: sql<number>`(select count(*) from sys_menu as child where child.pid = sys_menu.id)` })
-      .where('id', 'in', [...parents])
-      .execute();
-  }
+  await recountSubCounts(database as Kysely<Database>, 'sys_menu', [...parents]);
   return { ids, inserted };
 }
 

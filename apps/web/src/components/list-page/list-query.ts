@@ -2,8 +2,6 @@ import type { Page } from '@cloud-classroom/shared/http';
 import { keepPreviousData, queryOptions, type QueryKey } from '@tanstack/react-query';
 import { http, type Query } from '../../lib/http-client';
 
-/** What every list endpoint answers. */
-
 /**
  * A paged list as a feature's api file declares it (`export const userList = listQuery<User>(usersKeys.all, 'api/users')`)
  * and `useListPage` reads it. Kept free of antd so the shell can import api files.
