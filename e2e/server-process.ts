@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-export const serverEntry = path.join(repoRoot, 'apps/server/dist/main.js');
+export const serverEntry = path.join(repoRoot, 'apps/server/dist/server.js');
 
 export type RunningServer = {
   baseUrl: string;

@@ -40,4 +40,4 @@ if (process.env.SKIP_BUILD !== '1') {
     process.exit(code);
   }
 }
-await import(pathToFileURL(path.join(root, 'apps/server/dist/main.js')).href);
+await import(pathToFileURL(path.join(root, 'apps/server/dist/server.js')).href);

@@ -4,7 +4,7 @@ import { BENCH_PASSWORD } from '../servers/bench-password.js';
 // The compiled server exactly as `npm start` runs it once built, on a database that is already
 // migrated and seeded (prepare() starts it once for that), so the rounds time a restart.
 const product: Launch = {
-  script: '../apps/server/dist/main.js',
+  script: '../apps/server/dist/server.js',
   env: { PORT: '0', HOST: '127.0.0.1', ADMIN_PASSWORD: BENCH_PASSWORD },
   ready: /running at http:\/\/[^/]+:(\d+)\//,
 };
