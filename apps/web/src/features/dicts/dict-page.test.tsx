@@ -122,7 +122,8 @@ describe('DictPage', () => {
     const dialog = await screen.findByRole('dialog');
     expect((within(dialog).getByDisplayValue('user_status') as HTMLInputElement).disabled).toBe(true);
     clickText('confirm');
-    expect(await within(dialog).findAllByText('This field is required')).toHaveLength(2);
+    // Each field's message appears when its own validation settles, not all at once.
+    await waitFor(() => expect(within(dialog).getAllByText('This field is required')).toHaveLength(2));
     fill(within(dialog).getByLabelText('Label'), '待定');
     fill(within(dialog).getByLabelText('English label'), ' Pending ');
     fill(within(dialog).getByLabelText('Value'), 'pending');

@@ -115,7 +115,8 @@ describe('user list page', { timeout: 180_000 }, () => {
     expect(await within(dialog).findByText('please use 2 to 20 letters, digits, _, - or .')).toBeTruthy();
     expect(within(dialog).getByText('please enter a correct e-mail address')).toBeTruthy();
     // Nick name, department and roles are required.
-    expect(await within(dialog).findAllByText('This field is required')).toHaveLength(3);
+    // Each field's message appears when its own validation settles, not all at once.
+    await waitFor(() => expect(within(dialog).getAllByText('This field is required')).toHaveLength(3));
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
