@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, apiLogin, baseUrl, collectErrors, cookieNamed, expectPath, openFromSidebar, waitForShell } from './session.js';
+import { addTokenCookie, apiLogin, baseUrl, chooseMenuItem, collectErrors, cookieNamed, expectPath, openFromSidebar, waitForShell } from './session.js';
 
 const SIDEBAR_WIDTH = 205;
 const SIDEBAR_COLLAPSED_WIDTH = 54;
@@ -170,7 +170,7 @@ describe('journeys: the back office shell', () => {
     const page = await openAsAdmin('/dashboard');
     await waitForShell(page);
     await page.locator('.avatar-button').click();
-    await page.getByRole('menuitem', { name: 'layout settings' }).click();
+    await chooseMenuItem(page, 'layout settings');
     const drawer = page.locator('.ant-drawer');
     await drawer.getByText('system layout settings').waitFor();
     const colour = '#11a983';
@@ -217,7 +217,7 @@ describe('journeys: the back office shell', () => {
     expect(await fontSize()).toBe('14px');
 
     await page.getByRole('button', { name: 'layout size' }).click();
-    await page.getByRole('menuitem', { name: 'mini' }).click();
+    await chooseMenuItem(page, 'mini');
     await expect.poll(() => page.locator('.ant-message-notice').innerText()).toBe('layout setting succeeded');
     expect((await cookieNamed(page.context(), 'size'))?.value).toBe('mini');
     // The current view is shown again (through /redirect) at the new size.

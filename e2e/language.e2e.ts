@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, baseUrl, collectErrors, expectPath, openFromSidebar, sharedAdminToken, waitForShell } from './session.js';
+import { addTokenCookie, baseUrl, chooseMenuItem, collectErrors, expectPath, openFromSidebar, sharedAdminToken, waitForShell } from './session.js';
 
 /**
  * Menu titles, dictionary labels and audit descriptions are data; with English chosen, the back
@@ -25,7 +25,7 @@ describe('journeys: the back office in English', () => {
   async function switchToEnglish(page: Page): Promise<void> {
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     await page.getByRole('button', { name: '语言' }).click();
-    await page.getByRole('menuitem', { name: 'English' }).click();
+    await chooseMenuItem(page, 'English');
     await page.getByRole('button', { name: 'language' }).waitFor();
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
   }

@@ -55,6 +55,18 @@ export async function expectPath(page: Page, path: string): Promise<void> {
   await expect.poll(() => pathOf(page), { timeout: 10_000 }).toBe(path);
 }
 
+/**
+ * Clicks an item of the dropdown menu just opened, once the menu has finished sliding in: a click
+ * during antd's entrance animation can land beside the moving item and choose nothing.
+ */
+export async function chooseMenuItem(page: Page, name: string): Promise<void> {
+  const settled = page
+    .locator('.ant-dropdown:not(.ant-dropdown-hidden):not([class*="-appear"]):not([class*="-enter"]):not([class*="-leave"])')
+    .filter({ has: page.getByRole('menuitem', { name }) });
+  await settled.waitFor();
+  await settled.getByRole('menuitem', { name }).click();
+}
+
 /** The back office has drawn its frame (menu loaded) and the page's tab is there. */
 export async function waitForShell(page: Page): Promise<void> {
   await page.locator('.sidebar-container .ant-menu-root').waitFor();

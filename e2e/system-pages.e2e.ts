@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, baseUrl, collectErrors, expectPath, openFromSidebar, sharedAdminToken, waitForShell } from './session.js';
+import { addTokenCookie, baseUrl, chooseMenuItem, collectErrors, expectPath, openFromSidebar, sharedAdminToken, waitForShell } from './session.js';
 
 // Every system page the seeded menu offers, with something each must show once its data is in.
 const PAGES = [
@@ -58,7 +58,7 @@ describe('journeys: every system page opens with its data', () => {
 
   it('/user/center, from the avatar menu', async () => {
     await page.locator('.avatar-button').click();
-    await page.getByRole('menuitem', { name: '个人中心' }).click();
+    await chooseMenuItem(page, '个人中心');
     await expectPath(page, '/user/center');
     await expectShown('个人中心', 'user-center', '.ant-tabs');
   });
