@@ -33,8 +33,9 @@ function isFresh(request: FastifyRequest, etag: string, modifiedAt: number): boo
 
 /**
  * Answers a stored file with validators (ETag, Last-Modified, 304) and byte ranges (206, 416),
- * so videos can seek, with the caller's `headers` (content type, caching). Undefined when there
- * is no such file, for the caller to answer its 404.
+ * so videos can seek, with the caller's `headers` (content type, caching). False when there is
+ * no such file, for the caller to answer its 404. (A boolean, not the reply: fastify's reply is
+ * thenable, so an async function returning it resolves to undefined once the answer has gone.)
  */
 export async function sendStoredFile(
   request: FastifyRequest,
@@ -42,25 +43,33 @@ export async function sendStoredFile(
   files: FileStore,
   key: string,
   headers: Record<string, string>,
-): Promise<FastifyReply | undefined> {
+): Promise<boolean> {
   const stat = await files.stat(key);
-  if (stat === undefined) return undefined;
+  if (stat === undefined) return false;
   reply.headers(headers);
   const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.modifiedAt).toString(16)}"`;
   reply.header('etag', etag).header('last-modified', new Date(stat.modifiedAt).toUTCString()).header('accept-ranges', 'bytes');
-  if (isFresh(request, etag, stat.modifiedAt)) return reply.code(304).send();
+  if (isFresh(request, etag, stat.modifiedAt)) {
+    reply.code(304).send();
+    return true;
+  }
   // If-Range: a range of a file that has changed since would splice two versions together.
   const ifRange = request.headers['if-range'];
   const range = ifRange === undefined || ifRange === etag ? parseRange(request.headers.range, stat.size) : undefined;
   if (range === 'unsatisfiable') {
-    return sendError(reply.header('content-range', `bytes */${stat.size}`), 416, 'range: starts past the end of the file');
+    sendError(reply.header('content-range', `bytes */${stat.size}`), 416, 'range: starts past the end of the file');
+    return true;
   }
   const content = await files.get(key, range);
-  if (content === undefined) return undefined;
-  if (range === undefined) return reply.header('content-length', String(stat.size)).send(content);
-  return reply
-    .code(206)
-    .header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`)
-    .header('content-length', String(range.end - range.start + 1))
-    .send(content);
+  if (content === undefined) return false;
+  if (range === undefined) {
+    reply.header('content-length', String(stat.size)).send(content);
+  } else {
+    reply
+      .code(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`)
+      .header('content-length', String(range.end - range.start + 1))
+      .send(content);
+  }
+  return true;
 }

@@ -135,7 +135,7 @@ export const storageRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
         'x-content-type-options': 'nosniff',
         ...(file.downloadName === undefined ? {} : { 'content-disposition': inlineDisposition(file.downloadName) }),
       };
-      return (await sendStoredFile(request, reply, services.files, file.key, headers)) ?? sendNotFound(request, reply);
+      return (await sendStoredFile(request, reply, services.files, file.key, headers)) ? reply : sendNotFound(request, reply);
     },
   );
 };

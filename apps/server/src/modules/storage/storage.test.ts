@@ -5,7 +5,7 @@ import { formatDateTime } from '@cloud-classroom/shared/display';
 import { localStorageSchema, type LocalStorage } from '@cloud-classroom/shared/storage';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../../app.js';
+import { buildApp, type AppOptions } from '../../app.js';
 import type { Config } from '../../config.js';
 import type { AppDatabase } from '../../db/database.js';
 import { sheetRows } from '../../test/sheet-rows.js';
@@ -23,10 +23,10 @@ const MP3 = Buffer.concat([Buffer.from('ID3'), Buffer.from([4, 0, 0, 0, 0, 0, 0]
 type StorageApp = { app: FastifyInstance; dataDir: string; database: AppDatabase };
 
 /** The real app, keeping hold of its data folder to look at the files on disk. */
-async function buildStorageApp(overrides: Partial<Config> = {}): Promise<StorageApp> {
+async function buildStorageApp(overrides: Partial<Config> = {}, logger?: AppOptions['logger']): Promise<StorageApp> {
   const config = testConfig(overrides);
   const database = await openTestDatabase(config);
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, logger });
   app.addHook('onClose', database.dispose);
   return { app, dataDir: config.dataDir, database };
 }
@@ -502,6 +502,28 @@ describe('the upload quota per user', () => {
       const removed = await app.inject({ method: 'DELETE', url: '/api/localStorage', headers: { authorization: admin }, payload: [first.id] });
       expect(removed.statusCode).toBe(200);
       await stored(app, admin, 'after-delete.txt', 'e'.repeat(30 * KiB));
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers a file request once: nothing tries to answer it again after the file went out', async () => {
+    const warnings: string[] = [];
+    const { app } = await buildStorageApp({}, { level: 'warn', stream: { write: (line: string) => warnings.push(line) } });
+    try {
+      const admin = await loginAs(app, 'admin');
+      const file = await stored(app, admin, 'once.png', PNG);
+      const whole = await app.inject({ method: 'GET', url: file.url });
+      expect(whole.statusCode).toBe(200);
+      const answers = await Promise.all([
+        app.inject({ method: 'GET', url: file.url, headers: { 'if-none-match': String(whole.headers.etag) } }),
+        app.inject({ method: 'GET', url: file.url, headers: { range: 'bytes=0-3' } }),
+        app.inject({ method: 'GET', url: file.url, headers: { range: `bytes=${PNG.length}-` } }),
+      ]);
+      expect(answers.map((answer) => answer.statusCode)).toEqual([304, 206, 416]);
+      // A second answer would come after the first had gone: give the handlers a turn to finish.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((line) => line.includes('FST_ERR_REP_ALREADY_SENT'))).toEqual([]);
     } finally {
       await app.close();
     }
