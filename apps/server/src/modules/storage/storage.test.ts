@@ -506,7 +506,9 @@ describe('the upload quota per user', () => {
       await app.close();
     }
   });
+});
 
+describe('answering a stored file', () => {
   it('answers a file request once: nothing tries to answer it again after the file went out', async () => {
     const warnings: string[] = [];
     const { app } = await buildStorageApp({}, { level: 'warn', stream: { write: (line: string) => warnings.push(line) } });
