@@ -10,6 +10,7 @@
 // (../package.json, ../../web/dist) mean the same from either file.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -32,6 +33,41 @@ const lazyRequire = {
   },
 };
 
+// Packages that read their own files from __dirname (Swagger UI its pages and logo): bundled, with
+// __dirname pointing into the installed package, found at run time as the rest of node_modules is.
+const OWN_FILES = ['@fastify/swagger-ui'];
+const ownFiles = {
+  name: 'own-files',
+  setup(pluginBuild) {
+    for (const name of OWN_FILES) {
+      const packageDir = path.dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
+      pluginBuild.onLoad({ filter: new RegExp(`node_modules/${name}/.*\\.js$`) }, (args) => {
+        const within = JSON.stringify(path.relative(packageDir, path.dirname(args.path)));
+        const realDir = `require('node:path').join(require('node:path').dirname(require.resolve('${name}/package.json')), ${within})`;
+        return { contents: `var __dirname = ${realDir};\n${fs.readFileSync(args.path, 'utf8')}`, loader: 'js' };
+      });
+    }
+  },
+};
+
+// Packages required at start but used only by some requests (yaml: the OpenAPI document as YAML,
+// 25 ms to load): a stand-in that loads the package on first use.
+const ON_FIRST_USE = ['yaml'];
+const onFirstUse = {
+  name: 'on-first-use',
+  setup(pluginBuild) {
+    const filter = new RegExp(`^(${ON_FIRST_USE.join('|')})$`);
+    pluginBuild.onResolve({ filter }, (args) =>
+      args.namespace === 'on-first-use' ? undefined : { path: args.path, namespace: 'on-first-use', pluginData: args.resolveDir },
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'on-first-use' }, (args) => ({
+      contents: `let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require(${JSON.stringify(args.path)}))[key] });`,
+      resolveDir: args.pluginData,
+      loader: 'js',
+    }));
+  },
+};
+
 const distDir = path.join(path.dirname(path.dirname(fileURLToPath(import.meta.url))), 'apps/server/dist');
 const bundleFile = path.join(distDir, 'server-bundle.cjs');
 
@@ -46,10 +82,9 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'none',
-  // Left as packages: native add-ons and Swagger UI, which reads its pages from its own folder;
-  // LAZY above stay packages too (the captcha reads its fonts the same way).
-  external: ['better-sqlite3', '@node-rs/argon2', '@fastify/swagger-ui'],
-  plugins: [lazyRequire],
+  // Left as packages: native add-ons; LAZY above stay packages too.
+  external: ['better-sqlite3', '@node-rs/argon2', ...OWN_FILES.map((name) => `${name}/package.json`)],
+  plugins: [lazyRequire, ownFiles, onFirstUse],
   // The sources are ES modules that find their files from import.meta.url.
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
