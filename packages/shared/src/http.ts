@@ -47,7 +47,8 @@ export function sortableBy<const Field extends string>(fields: readonly Field[])
   );
 }
 
-const wireTime = z
+/** A time as the wire writes it, `yyyy-MM-dd HH:mm:ss` in the server's zone, read as epoch milliseconds. */
+export const wireTimeSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, "expected 'yyyy-MM-dd HH:mm:ss'")
   .transform((text) => toDate(text).getTime())
@@ -58,7 +59,7 @@ const wireTime = z
  * last millisecond of the end's second, as the wire's times have no finer grain.
  */
 export const createTimeRangeSchema = z
-  .tuple([wireTime, wireTime], 'expected a start and an end time')
+  .tuple([wireTimeSchema, wireTimeSchema], 'expected a start and an end time')
   .transform(([from, end]) => ({ from, to: end + 999 }))
   .refine(({ from, to }) => from <= to, 'the end is before the start');
 export type TimeRange = z.output<typeof createTimeRangeSchema>;

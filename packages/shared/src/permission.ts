@@ -35,6 +35,10 @@ export const PERMISSIONS = [
   'log:list',
   'monitor:list',
   'swagger:list',
+  'course:list',
+  'course:add',
+  'course:edit',
+  'course:del',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -1,15 +1,17 @@
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { databaseContent, FIRST_START_CONTENT, insertDatabaseContent } from '../test/database-content.js';
+import { databaseContent, FIRST_START_CONTENT, insertDatabaseContent, withoutCourseMenus } from '../test/database-content.js';
 import { openBlankTestDatabase, openTestDatabase, testConfig, type TestDatabase } from '../test/test-app.js';
 import { migrateToLatest, migrateUpTo } from './migrate.js';
 import * as dictDetailValueUnique from './migrations/0004-dict-detail-value-unique.js';
 import type { Database } from './schema.js';
 import type { MenuSpec } from './migration-helpers.js';
 import { SYSTEM_DICTIONARIES as seedDicts, SYSTEM_MENUS as seedMenus } from './migrations/0009-system-data.js';
+import { COURSE_MENUS } from './migrations/0010-courses.js';
 
 const flatten = (menus: readonly MenuSpec[]): MenuSpec[] => menus.flatMap((menu) => [menu, ...flatten(menu.children ?? [])]);
-const SEEDED_MENUS = flatten(seedMenus);
+const SEEDED_MENUS = flatten([...seedMenus, ...COURSE_MENUS]);
+const COURSE_MENU_TITLES = new Set(flatten(COURSE_MENUS).map((menu) => menu.title));
 
 const stamp = { create_by: 'system', update_by: 'system', create_time: 1, update_time: 1 };
 const flags = { i_frame: 0, cache: 0, hidden: 0 } as const;
@@ -69,6 +71,7 @@ describe('migrations', () => {
       '0005-english-names',
       '0006-jobs',
       '0009-system-data',
+      '0010-courses',
     ]);
   });
 
@@ -154,7 +157,7 @@ describe('migrations', () => {
 
     const menus = await db.selectFrom('sys_menu').select(['title', 'title_en']).execute();
     const englishOf = new Map(menus.map((menu) => [menu.title, menu.title_en]));
-    for (const menu of SEEDED_MENUS) {
+    for (const menu of flatten(seedMenus)) {
       const title = menu.title === '用户管理' ? '学员管理' : menu.title;
       expect(englishOf.get(title), title).toBe(menu.titleEn);
     }
@@ -180,7 +183,36 @@ describe('migrations', () => {
 
   it('give a fresh install the same menus, roles, grants, dictionaries and demo organisation as the first start before 0009', async () => {
     database = await openTestDatabase(testConfig());
-    expect(await databaseContent(database.db)).toEqual(FIRST_START_CONTENT);
+    expect(withoutCourseMenus(await databaseContent(database.db))).toEqual(FIRST_START_CONTENT);
+  });
+
+  it('0010 gives a fresh install the course menus, held by the administrators and the teachers', async () => {
+    database = await openTestDatabase(testConfig());
+    const { menus, roles } = await databaseContent(database.db);
+    const courseMenus = menus.filter((menu) => COURSE_MENU_TITLES.has(menu.title));
+    expect(courseMenus.map((menu) => [menu.title, menu.parent])).toEqual(
+      flatten(COURSE_MENUS).map((menu) => [menu.title, menu.type === 0 ? null : menu.type === 1 ? '课程中心' : '课程列表']),
+    );
+    const menusOf = (name: string) => roles.find((role) => role.name === name)?.menus.filter((title) => COURSE_MENU_TITLES.has(title ?? ''));
+    expect(menusOf('admin')).toEqual([...COURSE_MENU_TITLES].sort());
+    expect(menusOf('teacher')).toEqual([...COURSE_MENU_TITLES].sort());
+    expect(menusOf('learner')).toEqual([]);
+  });
+
+  it('0010 gives an upgraded install the course menus, for its admin and teacher roles, once', async () => {
+    database = await openBlankTestDatabase(testConfig());
+    await migrateUpTo(database, '0005-english-names');
+    const { db } = database;
+    await insertDatabaseContent(db, FIRST_START_CONTENT);
+    await migrateUpTo(database, '0009-system-data');
+    const before = await databaseContent(db);
+    expect(await migrateToLatest(database)).toEqual(['0010-courses']);
+    const after = await databaseContent(db);
+    expect(withoutCourseMenus(after)).toEqual(before);
+    for (const name of ['admin', 'teacher']) {
+      expect(after.roles.find((role) => role.name === name)?.menus).toEqual(expect.arrayContaining([...COURSE_MENU_TITLES]));
+    }
+    expect(after.roles.find((role) => role.name === 'learner')?.menus).toEqual(before.roles.find((role) => role.name === 'learner')?.menus);
   });
 
   it('0009 leaves an install that an earlier first start seeded as it was, with what its operators changed', async () => {
@@ -198,7 +230,7 @@ describe('migrations', () => {
     await db.updateTable('sys_dict_detail').set({ label: '在职' }).where('label', '=', '激活').execute();
     const before = await databaseContent(db);
 
-    expect(await migrateToLatest(database)).toContain('0009-system-data');
+    expect(await migrateUpTo(database, '0009-system-data')).toContain('0009-system-data');
 
     const after = await databaseContent(db);
     expect(after).toEqual(before);
@@ -209,7 +241,7 @@ describe('migrations', () => {
   it('0009 gives an install migrated before it but never started the system data, as a first start does', async () => {
     database = await openBlankTestDatabase(testConfig());
     await migrateUpTo(database, '0005-english-names');
-    await migrateToLatest(database);
+    await migrateUpTo(database, '0009-system-data');
     const { menus, dicts, roles } = await databaseContent(database.db);
     expect({ menus, dicts, roles }).toEqual({
       menus: FIRST_START_CONTENT.menus,

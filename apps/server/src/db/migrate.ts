@@ -8,6 +8,7 @@ import * as dictDetailValueUnique from './migrations/0004-dict-detail-value-uniq
 import * as englishNames from './migrations/0005-english-names.js';
 import * as jobs from './migrations/0006-jobs.js';
 import * as systemData from './migrations/0009-system-data.js';
+import * as courses from './migrations/0010-courses.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -26,6 +27,7 @@ const migrations = {
   '0005-english-names': englishNames,
   '0006-jobs': jobs,
   '0009-system-data': systemData,
+  '0010-courses': courses,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

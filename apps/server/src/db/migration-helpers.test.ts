@@ -20,21 +20,21 @@ afterEach(async () => {
   await database.dispose();
 });
 
-/** What a later migration adding the courses would ship: a directory with a page and its buttons. */
+/** What a later migration adding the exams would ship: a directory with a page and its buttons. */
 // Codes of a resource a later migration will bring, not yet among the product's permissions.
-const COURSE = 'course' as CrudResource;
-const COURSE_LIST = 'course:list' as Permission;
+const EXAM = 'exam' as CrudResource;
+const EXAM_LIST = 'exam:list' as Permission;
 
-const COURSES: MenuSpec[] = [
+const EXAMS: MenuSpec[] = [
   {
-    title: '课程中心',
-    titleEn: 'Courses',
+    title: '考试中心',
+    titleEn: 'Exams',
     type: 0,
-    path: 'courses',
+    path: 'exams',
     icon: 'education',
     sort: 0,
     children: [
-      { title: '课程管理', titleEn: 'Courses', type: 1, path: 'course', component: 'courses/course/index', componentName: 'Course', permission: COURSE_LIST, cache: true, children: crudButtons(COURSE, '课程', 'course') },
+      { title: '考试管理', titleEn: 'Exams', type: 1, path: 'exam', component: 'exams/exam/index', componentName: 'Exam', permission: EXAM_LIST, cache: true, children: crudButtons(EXAM, '考试', 'exam') },
     ],
   },
 ];
@@ -55,52 +55,52 @@ const grantsOf = async (role: string) =>
 
 describe('addMenus and grantMenusToRole', () => {
   it('add a new tree once, granted to the admin role, and find it again on a second run', async () => {
-    const first = await addMenus(db, COURSES);
+    const first = await addMenus(db, EXAMS);
     expect(first.inserted).toHaveLength(5);
     expect(await grantMenusToRole(db, 'admin', first.inserted)).toBe(true);
-    const directory = await menuNamed('课程中心');
-    expect(directory).toMatchObject({ pid: null, type: 0, path: 'courses', menu_sort: 0, sub_count: 1, create_by: 'system', title_en: 'Courses' });
-    expect(await menuNamed('课程管理')).toMatchObject({ pid: directory.id, component: 'courses/course/index', cache: 1, hidden: 0, sub_count: 3 });
-    expect(await grantsOf('admin')).toEqual(expect.arrayContaining(['课程中心', '课程管理', '课程新增', '课程编辑', '课程删除']));
+    const directory = await menuNamed('考试中心');
+    expect(directory).toMatchObject({ pid: null, type: 0, path: 'exams', menu_sort: 0, sub_count: 1, create_by: 'system', title_en: 'Exams' });
+    expect(await menuNamed('考试管理')).toMatchObject({ pid: directory.id, component: 'exams/exam/index', cache: 1, hidden: 0, sub_count: 3 });
+    expect(await grantsOf('admin')).toEqual(expect.arrayContaining(['考试中心', '考试管理', '考试新增', '考试编辑', '考试删除']));
 
     const before = await databaseContent(db);
-    const second = await addMenus(db, COURSES);
+    const second = await addMenus(db, EXAMS);
     expect(second).toEqual({ ids: first.ids, inserted: [] });
     expect(await databaseContent(db)).toEqual(before);
   });
 
   it('find menus by what they are, not by title or place, and add only the missing ones under them', async () => {
-    await addMenus(db, COURSES);
+    await addMenus(db, EXAMS);
     // An operator renamed the directory and moved the page to the top level, and deleted a button.
-    const directory = await menuNamed('课程中心');
-    await db.updateTable('sys_menu').set({ title: '我的课程' }).where('id', '=', directory.id).execute();
-    await db.updateTable('sys_menu').set({ pid: null }).where('component', '=', 'courses/course/index').execute();
-    await db.deleteFrom('sys_menu').where('permission', '=', 'course:del').execute();
+    const directory = await menuNamed('考试中心');
+    await db.updateTable('sys_menu').set({ title: '我的考试' }).where('id', '=', directory.id).execute();
+    await db.updateTable('sys_menu').set({ pid: null }).where('component', '=', 'exams/exam/index').execute();
+    await db.deleteFrom('sys_menu').where('permission', '=', 'exam:del').execute();
 
-    const { inserted } = await addMenus(db, COURSES);
+    const { inserted } = await addMenus(db, EXAMS);
     expect(inserted).toHaveLength(1);
-    expect(await db.selectFrom('sys_menu').select('title').where('title', 'in', ['课程中心', '我的课程']).execute()).toEqual([{ title: '我的课程' }]);
-    const page = await menuNamed('课程管理');
+    expect(await db.selectFrom('sys_menu').select('title').where('title', 'in', ['考试中心', '我的考试']).execute()).toEqual([{ title: '我的考试' }]);
+    const page = await menuNamed('考试管理');
     expect(page.pid).toBeNull();
     expect(page.sub_count).toBe(3);
-    expect(await menuNamed('课程删除')).toMatchObject({ pid: page.id, menu_sort: 3, permission: 'course:del' });
+    expect(await menuNamed('考试删除')).toMatchObject({ pid: page.id, menu_sort: 3, permission: 'exam:del' });
   });
 
   it('give a new menu whose title another menu has taken a numbered title instead of stopping the upgrade', async () => {
-    await db.insertInto('sys_menu').values({ ...created('admin', 1), pid: null, type: 0, title: '课程中心', path: 'mine', menu_sort: 9, i_frame: 0, cache: 0, hidden: 0, sub_count: 0 }).execute();
-    await addMenus(db, COURSES);
-    expect((await menuNamed('课程中心 (2)')).path).toBe('courses');
-    expect((await menuNamed('课程中心')).path).toBe('mine');
+    await db.insertInto('sys_menu').values({ ...created('admin', 1), pid: null, type: 0, title: '考试中心', path: 'mine', menu_sort: 9, i_frame: 0, cache: 0, hidden: 0, sub_count: 0 }).execute();
+    await addMenus(db, EXAMS);
+    expect((await menuNamed('考试中心 (2)')).path).toBe('exams');
+    expect((await menuNamed('考试中心')).path).toBe('mine');
   });
 
   it('grant nothing to a role the install does not have, and keep what a role holds', async () => {
-    const { inserted } = await addMenus(db, COURSES);
-    expect(await grantMenusToRole(db, 'course-admins', inserted)).toBe(false);
+    const { inserted } = await addMenus(db, EXAMS);
+    expect(await grantMenusToRole(db, 'exam-admins', inserted)).toBe(false);
     const teacherBefore = await grantsOf('teacher');
-    const page = await menuNamed('课程管理');
+    const page = await menuNamed('考试管理');
     expect(await grantMenusToRole(db, 'teacher', [page.id, page.id])).toBe(true);
     expect(await grantMenusToRole(db, 'teacher', [page.id])).toBe(true);
-    expect(await grantsOf('teacher')).toEqual([...teacherBefore, '课程管理'].sort());
+    expect(await grantsOf('teacher')).toEqual([...teacherBefore, '考试管理'].sort());
   });
 
   it('refuse a menu without what identifies it', async () => {

@@ -22,6 +22,13 @@ export interface Database {
   sys_log: LogTable;
   sys_local_storage: LocalStorageTable;
   sys_job: JobTable;
+  edu_category: CategoryTable;
+  edu_media: MediaTable;
+  edu_course: CourseTable;
+  edu_term: TermTable;
+  edu_chapter: ChapterTable;
+  edu_lesson: LessonTable;
+  edu_applicant: ApplicantTable;
 }
 
 type Flag = 0 | 1;
@@ -177,4 +184,78 @@ export interface JobTable {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
+}
+
+export interface CategoryTable extends Audited {
+  pid: number | null;
+  name: string;
+  sort: number;
+  sub_count: number;
+}
+
+export interface MediaTable extends Audited {
+  name: string;
+  mime: string;
+  /** 'video' | 'document' | 'image' (shared/media.ts). */
+  kind: string;
+  size: number;
+  file_key: string;
+  duration_seconds: number | null;
+  pages: number | null;
+}
+
+export interface CourseTable extends Audited {
+  title: string;
+  category_id: number | null;
+  /** 'draft' | 'published' | 'archived'. */
+  status: string;
+  required: Flag;
+  cover_media_id: number | null;
+  summary: string;
+  /** Sanitised HTML. */
+  description: string;
+  owner_id: number | null;
+  max_playback_rate: number;
+  allow_skip: Flag;
+}
+
+export interface TermTable extends Audited {
+  course_id: number;
+  name: string;
+  start_at: number;
+  end_at: number;
+  capacity: number | null;
+  /** 'open' | 'approval' | 'assigned'. */
+  enrol_mode: string;
+}
+
+export interface ChapterTable extends Audited {
+  course_id: number;
+  title: string;
+  sort: number;
+}
+
+export interface LessonTable extends Audited {
+  course_id: number;
+  chapter_id: number;
+  title: string;
+  /** 'video' | 'document' | 'text'. */
+  type: string;
+  media_id: number | null;
+  /** Sanitised HTML. */
+  content: string;
+  completion_percent: number;
+  preview: Flag;
+  sort: number;
+}
+
+export interface ApplicantTable extends Audited {
+  term_id: number;
+  user_id: number;
+  /** 'applied' | 'approved' | 'rejected' | 'in_progress' | 'completed'. */
+  status: string;
+  /** 'self' | 'rule' | 'import' | 'staff'. */
+  source: string;
+  due_at: number | null;
+  reason: string | null;
 }

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import type { Kysely } from 'kysely';
+import type { MenuSpec } from '../db/migration-helpers.js';
+import { COURSE_MENUS } from '../db/migrations/0010-courses.js';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -153,4 +155,19 @@ export async function insertDatabaseContent(db: Kysely<Database>, content: Datab
       .executeTakeFirstOrThrow();
     for (const name of user.roles) await db.insertInto('sys_users_roles').values({ user_id: id, role_id: roleIds.get(name ?? '') ?? -1 }).execute();
   }
+}
+
+const titlesOf = (menus: readonly MenuSpec[]): string[] => menus.flatMap((menu) => [menu.title, ...titlesOf(menu.children ?? [])]);
+const COURSE_MENU_TITLES = new Set(titlesOf(COURSE_MENUS));
+
+/**
+ * The content without the course menus (migration 0010) and their grants: what a first start
+ * made before 0010, which FIRST_START_CONTENT records.
+ */
+export function withoutCourseMenus(content: DatabaseContent): DatabaseContent {
+  return {
+    ...content,
+    menus: content.menus.filter((menu) => !COURSE_MENU_TITLES.has(menu.title)),
+    roles: content.roles.map((role) => ({ ...role, menus: role.menus.filter((title) => title === undefined || !COURSE_MENU_TITLES.has(title)) })),
+  };
 }

@@ -1,4 +1,5 @@
-import type { RoleSpec } from '../migration-helpers.js';
+import type { MenuSpec, RoleSpec } from '../migration-helpers.js';
+import { COURSE_MENUS } from '../migrations/0010-courses.js';
 
 // The demo organisation: departments, the demo roles and the accounts, made on first start
 // (an empty database) and by `npm run seed`. The system's menus, the administrators' role and
@@ -18,7 +19,12 @@ export const seedDepts: SeedDept[] = [
   },
 ];
 
-export type SeedRole = RoleSpec & { depts?: string[] };
+/**
+ * `menus`: what the role is given (found by addMenus, as a migration shipped them). A migration
+ * that ships menus for a demo role grants them where the role exists (an upgraded install); on
+ * a fresh one the migrations run before the role is made, so the seed grants them here.
+ */
+export type SeedRole = RoleSpec & { depts?: string[]; menus?: MenuSpec[] };
 
 /** The demo roles; `admin`, the administrators' role, is system data (migration 0009). */
 export const seedRoles: SeedRole[] = [
@@ -28,6 +34,7 @@ export const seedRoles: SeedRole[] = [
     dataScope: '自定义',
     description: 'Teachers: content, exams, marking and certificates of the training department',
     depts: ['培训部'],
+    menus: COURSE_MENUS,
   },
   { name: 'learner', level: 3, dataScope: '本级', description: 'Learners: no back office' },
 ];

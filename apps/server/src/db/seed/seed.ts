@@ -4,7 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../schema.js';
 import { created } from '../audit-columns.js';
 import { reapplyReferenceData } from '../migrate.js';
-import { addRole } from '../migration-helpers.js';
+import { addMenus, addRole, grantMenusToRole } from '../migration-helpers.js';
 import { seedDepts, seedRoles, seedUsers, type SeedDept } from './seed-data.js';
 
 export type Seeded = { seeded: true; adminPassword: string; passwordWasGenerated: boolean; usernames: string[] };
@@ -44,6 +44,14 @@ export const EMPTIED_ON_RESET = [
   'sys_log',
   'sys_login_throttle',
   'sys_captcha',
+  // The demo courses come back with the demo; media files no row refers to are swept at start.
+  'edu_applicant',
+  'edu_lesson',
+  'edu_chapter',
+  'edu_term',
+  'edu_course',
+  'edu_category',
+  'edu_media',
   // Queued work is about the people and records being removed.
   'sys_job',
 ] as const satisfies ReadonlyArray<keyof Database>;
@@ -123,8 +131,9 @@ async function seedDemo(trx: Transaction<Database>, passwordHash: string): Promi
 
   for (const role of seedRoles) {
     const { id, inserted } = await addRole(trx, role, now);
-    // A role of that name kept from before keeps its own choice of departments.
+    // A role of that name kept from before keeps its own choice of departments and menus.
     if (!inserted) continue;
+    if (role.menus !== undefined) await grantMenusToRole(trx, role.name, (await addMenus(trx, role.menus, now)).ids);
     const depts = (role.depts ?? []).map((name) => deptIds.get(name) as number);
     if (depts.length > 0) {
       await trx.insertInto('sys_roles_depts').values(depts.map((deptId) => ({ role_id: id, dept_id: deptId }))).execute();

@@ -122,10 +122,12 @@ describe('roles: reading', () => {
       level: 2,
       dataScope: '自定义',
       depts: [{ id: await deptId(app, '培训部'), name: '培训部' }],
-      menus: [],
       createBy: 'system',
       updateBy: 'system',
     });
+    // The demo teachers hold the course menus (migration 0010, granted by the seed).
+    expect(teacher?.menus).toContainEqual({ id: await menuId(app, '课程列表'), title: '课程列表' });
+    expect(teacher?.menus).not.toContainEqual({ id: await menuId(app, '角色管理'), title: '角色管理' });
     expect(teacher?.createTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect(learner).toMatchObject({ level: 3, dataScope: '本级', depts: [], description: 'Learners: no back office' });
   });
