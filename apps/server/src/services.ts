@@ -9,6 +9,7 @@ import { LocalFileStore } from './files/local-file-store.js';
 import { ORPHAN_MIN_AGE_MS, removeOrphanFiles } from './files/orphan-files.js';
 import { SessionService } from './modules/auth/session.service.js';
 import { DeptService } from './modules/depts/depts.service.js';
+import { MediaService } from './modules/media/media.service.js';
 import { RoleService } from './modules/roles/roles.service.js';
 import { StorageService } from './modules/storage/storage.service.js';
 import { UserService } from './modules/users/users.service.js';
@@ -37,6 +38,7 @@ export type Services = {
   /** Where uploaded files live (local storage, avatars): folders under DATA_DIR. */
   files: FileStore;
   storage: StorageService;
+  media: MediaService;
 };
 
 export async function createServices(
@@ -54,7 +56,9 @@ export async function createServices(
   const users = new UserService({ db, sessions, files, access, roles, depts, clock });
   const auth = new AuthService({ db, sessions, users, access, captchaEnabled: config.captchaEnabled, clock });
   const storage = new StorageService({ db, files, quotaBytes: config.uploadQuotaBytes, log, clock });
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage };
+  // Until the courses module answers for them, no file is in use and none is a learner's to see.
+  const media = new MediaService({ db, files, clock, log, usage: () => ({ usedAmong: async () => [], readableBy: async () => false }) });
+  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media };
 }
 
 /**
