@@ -1,8 +1,9 @@
+import { TOKEN_COOKIE } from '@cloud-classroom/shared/constants';
 import { isPermission } from '@cloud-classroom/shared/permission';
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import Fastify, { type FastifyInstance, type HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, loginAs } from '../test/test-app.js';
-import type { RouteAccess } from './route-access.js';
+import { enforceRouteAccess, tokenFromCookie, type RouteAccess } from './route-access.js';
 
 // Path parameters get a value that parses as an id; the guard answers before anything reads it.
 const concrete = (url: string) => url.replace(/:[A-Za-z]+/g, '1').replace(/\*$/, 'x');
@@ -94,5 +95,60 @@ describe('every API route', () => {
       .map((route) => `${route.method} ${route.url}`)
       .sort();
     expect(publicRoutes).toEqual(['DELETE /auth/logout', 'GET /api/health', 'GET /auth/code', 'POST /auth/login']);
+  });
+});
+
+describe('a route that takes its session from the token cookie (what a <video> or <img> loads)', () => {
+  let app: FastifyInstance;
+  let probe: FastifyInstance;
+  let token: string;
+  beforeAll(async () => {
+    app = await buildTestApp();
+    token = await loginAs(app, 'learner1');
+    // A bare app with the real guard and the real sessions, holding one route of each kind.
+    probe = Fastify();
+    enforceRouteAccess(probe, { sessions: app.services.sessions, permissionsOf: (userId) => app.services.access.menuPermissionsOf(userId) });
+    probe.get('/api/probe/cookie', { config: { access: { authenticated: true }, sessionCookie: true } }, (request) => ({ user: request.principal?.username }));
+    probe.get('/api/probe/header', { config: { access: { authenticated: true } } }, (request) => ({ user: request.principal?.username }));
+    await probe.ready();
+  });
+  afterAll(async () => {
+    await probe.close();
+    await app.close();
+  });
+
+  const cookie = (value: string) => `theme=dark; ${TOKEN_COOKIE}=${encodeURIComponent(value)}; sidebar=1`;
+
+  it('accepts the session from the cookie there, and only there', async () => {
+    const fromCookie = await probe.inject({ url: '/api/probe/cookie', headers: { cookie: cookie(token) } });
+    expect(fromCookie.json()).toEqual({ user: 'learner1' });
+    expect((await probe.inject({ url: '/api/probe/header', headers: { cookie: cookie(token) } })).statusCode).toBe(401);
+  });
+
+  it('refuses a missing, forged or ended session in the cookie', async () => {
+    expect((await probe.inject({ url: '/api/probe/cookie' })).statusCode).toBe(401);
+    expect((await probe.inject({ url: '/api/probe/cookie', headers: { cookie: cookie(`${token}x`) } })).statusCode).toBe(401);
+    expect((await probe.inject({ url: '/api/probe/cookie', headers: { cookie: `${TOKEN_COOKIE}=%E0%A4%A` } })).statusCode).toBe(401);
+  });
+
+  it('is refused for a write when the app is built', async () => {
+    const writer = Fastify();
+    enforceRouteAccess(writer, { sessions: app.services.sessions, permissionsOf: async () => [] });
+    expect(() => writer.post('/api/probe', { config: { access: { authenticated: true }, sessionCookie: true } }, () => ({}))).toThrow(/only reads may/);
+    await writer.close();
+  });
+});
+
+describe('tokenFromCookie', () => {
+  it.each([
+    [undefined, undefined],
+    ['', undefined],
+    ['other=1', undefined],
+    [`${TOKEN_COOKIE}=Bearer%20abc`, 'Bearer abc'],
+    [`a=1;  ${TOKEN_COOKIE} = Bearer%20abc ; b=2`, 'Bearer abc'],
+    [`x${TOKEN_COOKIE}=Bearer%20abc`, undefined],
+    [`${TOKEN_COOKIE}=%E0%A4%A`, undefined],
+  ])('%j → %j', (header, token) => {
+    expect(tokenFromCookie(header)).toBe(token);
   });
 });

@@ -1,3 +1,4 @@
+import { TOKEN_COOKIE } from '@cloud-classroom/shared/constants';
 import { checkPermission, type Permission } from '@cloud-classroom/shared/permission';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import type { Principal, SessionService } from '../modules/auth/session.service.js';
@@ -24,6 +25,12 @@ export type ApiRoute = { method: string; url: string; access: RouteAccess };
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /**
+     * Also take the session from the web app's token cookie when no Authorization header comes:
+     * for what the browser itself loads (a `<video>`'s or `<img>`'s source), which can send no
+     * header. Only for reads: a cookie is sent with any same-site request.
+     */
+    sessionCookie?: true;
   }
   interface FastifyInstance {
     /** Every API route with what it demands, for the permission listing and the tests. */
@@ -48,9 +55,25 @@ export type AccessGuardDependencies = {
   permissionsOf: (userId: number) => Promise<string[]>;
 };
 
-function guardFor(access: RouteAccess, { sessions, permissionsOf }: AccessGuardDependencies): onRequestHookHandler {
+/** The token cookie's value (`Bearer …`, as the web app stores it), if the request carries it. */
+export function tokenFromCookie(cookieHeader: string | undefined): string | undefined {
+  for (const pair of cookieHeader?.split(';') ?? []) {
+    const separator = pair.indexOf('=');
+    if (separator > 0 && pair.slice(0, separator).trim() === TOKEN_COOKIE) {
+      try {
+        return decodeURIComponent(pair.slice(separator + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+function guardFor(access: RouteAccess, sessionCookie: boolean, { sessions, permissionsOf }: AccessGuardDependencies): onRequestHookHandler {
   return async (request) => {
-    const principal = await sessions.authenticate(request.headers.authorization);
+    const { authorization, cookie } = request.headers;
+    const principal = await sessions.authenticate(authorization ?? (sessionCookie ? tokenFromCookie(cookie) : undefined));
     if (principal === undefined) throw new HttpError(401, t(request, 'error.sessionExpired'));
     request.principal = principal;
     if (principal.isAdmin) return;
@@ -74,8 +97,11 @@ export function enforceRouteAccess(app: FastifyInstance, dependencies: AccessGua
     }
     for (const method of [route.method].flat()) apiRoutes.push({ method, url: route.url, access });
     if ('public' in access) return;
+    if (route.config?.sessionCookie === true && [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD')) {
+      throw new Error(`Route ${String(route.method)} ${route.url} takes its session from a cookie: only reads may`);
+    }
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
-    route.onRequest = [guardFor(access, dependencies), ...existing];
+    route.onRequest = [guardFor(access, route.config?.sessionCookie === true, dependencies), ...existing];
   });
 }
 
