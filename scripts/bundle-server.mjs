@@ -94,8 +94,11 @@ await build({
 // The cache is named after the bundle's content: V8 checks only a cached script's length, so a
 // cache from another build of the same length would otherwise be taken for this one.
 const buildId = crypto.createHash('sha256').update(fs.readFileSync(bundleFile)).digest('hex').slice(0, 16);
+// Caches of other builds go; this build's stays, as a rebuild of unchanged code (every
+// `npm start` builds first) gives the same bundle.
+const cacheName = `server-bundle.${buildId}.code-cache`;
 for (const name of fs.readdirSync(distDir)) {
-  if (name.startsWith('server-bundle.') && name.endsWith('.code-cache')) fs.rmSync(path.join(distDir, name), { force: true });
+  if (name.startsWith('server-bundle.') && name.includes('.code-cache') && name !== cacheName) fs.rmSync(path.join(distDir, name), { force: true });
 }
 
 const launcher = `// Written by scripts/bundle-server.mjs: runs server-bundle.cjs, compiled with V8's code cache.
@@ -107,7 +110,7 @@ import vm from 'node:vm';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const file = path.join(dir, 'server-bundle.cjs');
-const cacheFile = path.join(dir, 'server-bundle.${buildId}.code-cache');
+const cacheFile = path.join(dir, '${cacheName}');
 let cachedData;
 try {
   cachedData = fs.readFileSync(cacheFile);
