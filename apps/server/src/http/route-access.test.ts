@@ -1,8 +1,8 @@
 import { isPermission } from '@cloud-classroom/shared/permission';
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import Fastify, { type FastifyInstance, type HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, loginAs } from '../test/test-app.js';
-import type { RouteAccess } from './route-access.js';
+import { enforceRouteAccess, type RouteAccess } from './route-access.js';
 
 // Path parameters get a value that parses as an id; the guard answers before anything reads it.
 const concrete = (url: string) => url.replace(/:[A-Za-z]+/g, '1').replace(/\*$/, 'x');
@@ -94,5 +94,17 @@ describe('every API route', () => {
       .map((route) => `${route.method} ${route.url}`)
       .sort();
     expect(publicRoutes).toEqual(['DELETE /auth/logout', 'GET /api/health', 'GET /auth/code', 'POST /auth/login']);
+  });
+});
+
+describe('the token cookie', () => {
+  it('is taken by GET routes only: a write declaring it stops the app from building', async () => {
+    const app = Fastify();
+    enforceRouteAccess(app, { sessions: {} as never, permissionsOf: async () => [] });
+    expect(() => app.post('/api/things', { config: { access: { authenticated: true }, tokenCookie: true } }, async () => 'x')).toThrow(
+      /only GET routes may/,
+    );
+    app.get('/api/things', { config: { access: { authenticated: true }, tokenCookie: true } }, async () => 'x');
+    await app.close();
   });
 });

@@ -1,3 +1,4 @@
+import { TOKEN_COOKIE } from '@cloud-classroom/shared/constants';
 import { checkPermission, type Permission } from '@cloud-classroom/shared/permission';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import type { Principal, SessionService } from '../modules/auth/session.service.js';
@@ -24,6 +25,12 @@ export type ApiRoute = { method: string; url: string; access: RouteAccess };
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /**
+     * The session may also come from the web app's token cookie: for GET routes that `<video>`
+     * and `<img>` load, which send no Authorization header. The cookie is SameSite=Strict, so no
+     * other site's page sends it, and a GET changes nothing.
+     */
+    tokenCookie?: true;
   }
   interface FastifyInstance {
     /** Every API route with what it demands, for the permission listing and the tests. */
@@ -48,9 +55,24 @@ export type AccessGuardDependencies = {
   permissionsOf: (userId: number) => Promise<string[]>;
 };
 
-function guardFor(access: RouteAccess, { sessions, permissionsOf }: AccessGuardDependencies): onRequestHookHandler {
+/** The token the web app keeps in its cookie (js-cookie writes it percent-encoded), if the request carries it. */
+function tokenFromCookie(header: string | undefined): string | undefined {
+  for (const pair of header?.split(';') ?? []) {
+    const at = pair.indexOf('=');
+    if (at < 0 || pair.slice(0, at).trim() !== TOKEN_COOKIE) continue;
+    try {
+      return decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+function guardFor(access: RouteAccess, { sessions, permissionsOf }: AccessGuardDependencies, tokenCookie: boolean): onRequestHookHandler {
   return async (request) => {
-    const principal = await sessions.authenticate(request.headers.authorization);
+    const authorization = request.headers.authorization ?? (tokenCookie ? tokenFromCookie(request.headers.cookie) : undefined);
+    const principal = await sessions.authenticate(authorization);
     if (principal === undefined) throw new HttpError(401, t(request, 'error.sessionExpired'));
     request.principal = principal;
     if (principal.isAdmin) return;
@@ -72,10 +94,15 @@ export function enforceRouteAccess(app: FastifyInstance, dependencies: AccessGua
     if (access === undefined) {
       throw new Error(`Route ${String(route.method)} ${route.url} declares no access (config.access)`);
     }
-    for (const method of [route.method].flat()) apiRoutes.push({ method, url: route.url, access });
+    const methods = [route.method].flat();
+    const tokenCookie = route.config?.tokenCookie === true;
+    if (tokenCookie && methods.some((method) => method !== 'GET' && method !== 'HEAD')) {
+      throw new Error(`Route ${methods.join(',')} ${route.url} takes the token cookie, which only GET routes may`);
+    }
+    for (const method of methods) apiRoutes.push({ method, url: route.url, access });
     if ('public' in access) return;
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
-    route.onRequest = [guardFor(access, dependencies), ...existing];
+    route.onRequest = [guardFor(access, dependencies, tokenCookie), ...existing];
   });
 }
 

@@ -59,7 +59,8 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
 
   app.get(
     '/api/media/:id/content',
-    { config: { access: { authenticated: true } }, schema: { params: mediaIdParams } },
+    // <video> and <img> load it with the token cookie, as they send no Authorization header.
+    { config: { access: { authenticated: true }, tokenCookie: true }, schema: { params: mediaIdParams } },
     async (request, reply) => {
       const file = await media.contentFor(principalOf(request), request.params.id);
       const headers = { 'content-type': file.mime, 'cache-control': MEDIA_CACHE_CONTROL, 'x-content-type-options': 'nosniff' };

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { TOKEN_COOKIE } from '@cloud-classroom/shared/constants';
 import { mediaSchema, type Media } from '@cloud-classroom/shared/media';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -223,6 +224,14 @@ describe('media', () => {
       expect(response.rawPayload).toEqual(VIDEO.subarray(start, end + 1));
     });
 
+    it('answers HEAD with the headers alone', async () => {
+      const response = await app.inject({ method: 'HEAD', url: `/api/media/${video.id}/content`, headers: { authorization: teacher } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-length']).toBe(String(VIDEO.length));
+      expect(response.headers['accept-ranges']).toBe('bytes');
+      expect(response.rawPayload.length).toBe(0);
+    });
+
     it('answers 416 naming the size to a range past the end', async () => {
       const response = await content(app, video.id, admin, { range: `bytes=${VIDEO.length}-` });
       expect(response.statusCode).toBe(416);
@@ -257,6 +266,17 @@ describe('media', () => {
       expect(response.statusCode).toBe(403);
       expect(response.json()).toMatchObject({ status: 403 });
       expect((await content(app, video.id, undefined)).statusCode).toBe(401);
+    });
+
+    it("takes the session from the web app's token cookie, which <video> and <img> send, on this route only", async () => {
+      const cookie = `theme=dark; ${TOKEN_COOKIE}=${encodeURIComponent(admin)}`;
+      const response = await app.inject({ method: 'GET', url: `/api/media/${video.id}/content`, headers: { cookie, range: 'bytes=0-9' } });
+      expect(response.statusCode).toBe(206);
+      expect(response.rawPayload).toEqual(VIDEO.subarray(0, 10));
+      const learnerCookie = `${TOKEN_COOKIE}=${encodeURIComponent(learner)}`;
+      expect((await app.inject({ method: 'GET', url: `/api/media/${video.id}/content`, headers: { cookie: learnerCookie } })).statusCode).toBe(403);
+      expect((await app.inject({ method: 'GET', url: `/api/media/${video.id}/content`, headers: { cookie: `${TOKEN_COOKIE}=%E0%A4%A` } })).statusCode).toBe(401);
+      expect((await app.inject({ method: 'GET', url: '/api/media', headers: { cookie } })).statusCode).toBe(401);
     });
 
     it('answers 404 to an unknown id and 400 to one that is no id', async () => {
