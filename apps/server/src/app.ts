@@ -17,6 +17,7 @@ import { deptRoutes } from './modules/depts/depts.routes.js';
 import { dictRoutes } from './modules/dicts/dicts.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { logRoutes } from './modules/logs/logs.routes.js';
+import { mediaRoutes } from './modules/media/media.routes.js';
 import { menuRoutes } from './modules/menus/menus.routes.js';
 import { monitorRoutes } from './modules/monitor/monitor.routes.js';
 import { onlineRoutes } from './modules/online/online.routes.js';
@@ -95,6 +96,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   await app.register(logRoutes, { services });
   await app.register(monitorRoutes, { services });
   await app.register(storageRoutes, { services });
+  await app.register(mediaRoutes, { services });
   await app.register(websocketRoutes, { services });
 
   if (config.webDistDir === undefined) {

@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       webDistDir: undefined,
       uploadQuotaBytes: 1024 * 1024 * 1024,
+      mediaMaxBytes: 2048 * 1024 * 1024,
     });
   });
 
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'warn',
         WEB_DIST_DIR: 'web',
         UPLOAD_QUOTA_MB: '50',
+        MEDIA_MAX_MB: '300',
       },
       '/srv/cc',
     );
@@ -46,6 +48,7 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       webDistDir: '/srv/cc/web',
       uploadQuotaBytes: 50 * 1024 * 1024,
+      mediaMaxBytes: 300 * 1024 * 1024,
     });
   });
 
@@ -64,6 +67,8 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
     [{ UPLOAD_QUOTA_MB: '0' }, 'UPLOAD_QUOTA_MB: must be a whole number of MiB, at least 1'],
     [{ UPLOAD_QUOTA_MB: 'lots' }, 'UPLOAD_QUOTA_MB: must be a whole number of MiB, at least 1'],
+    [{ MEDIA_MAX_MB: '0' }, 'MEDIA_MAX_MB: must be a whole number of MiB, at least 1'],
+    [{ MEDIA_MAX_MB: '1.5' }, 'MEDIA_MAX_MB: must be a whole number of MiB, at least 1'],
   ])('rejects %o naming the variable', (env, expected) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(expected);

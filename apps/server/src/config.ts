@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { MEDIA_MAX_MB_DEFAULT } from '@cloud-classroom/shared/media';
 import { z } from 'zod';
 
 const booleanFlag = z
@@ -27,6 +28,11 @@ const configSchema = z.object({
     .int('must be a whole number of MiB, at least 1')
     .min(1, 'must be a whole number of MiB, at least 1')
     .default(1024),
+  MEDIA_MAX_MB: z.coerce
+    .number({ message: 'must be a whole number of MiB, at least 1' })
+    .int('must be a whole number of MiB, at least 1')
+    .min(1, 'must be a whole number of MiB, at least 1')
+    .default(MEDIA_MAX_MB_DEFAULT),
 });
 
 export type Config = {
@@ -42,6 +48,8 @@ export type Config = {
   webDistDir: string | undefined;
   /** The most one user's local-storage uploads may take together (`UPLOAD_QUOTA_MB`). */
   uploadQuotaBytes: number;
+  /** The largest file the course media library takes (`MEDIA_MAX_MB`). */
+  mediaMaxBytes: number;
 };
 
 export class ConfigError extends Error {
@@ -69,5 +77,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel: c.LOG_LEVEL,
     webDistDir: c.WEB_DIST_DIR === undefined ? undefined : path.resolve(cwd, c.WEB_DIST_DIR),
     uploadQuotaBytes: c.UPLOAD_QUOTA_MB * 1024 * 1024,
+    mediaMaxBytes: c.MEDIA_MAX_MB * 1024 * 1024,
   };
 }

@@ -35,7 +35,7 @@ export type Services = {
   roles: RoleService;
   users: UserService;
   auth: AuthService;
-  /** Where uploaded files live (local storage, avatars): folders under DATA_DIR. */
+  /** Where uploaded files live (local storage, avatars, media): folders under DATA_DIR. */
   files: FileStore;
   storage: StorageService;
   media: MediaService;
@@ -57,7 +57,7 @@ export async function createServices(
   const auth = new AuthService({ db, sessions, users, access, captchaEnabled: config.captchaEnabled, clock });
   const storage = new StorageService({ db, files, quotaBytes: config.uploadQuotaBytes, log, clock });
   // Until the courses module answers for them, no file is in use and none is a learner's to see.
-  const media = new MediaService({ db, files, clock, log, usage: () => ({ usedAmong: async () => [], readableBy: async () => false }) });
+  const media = new MediaService({ db, files, clock, log, access, usage: () => ({ usedAmong: async () => [], readableBy: async () => false }) });
   return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media };
 }
 
@@ -65,6 +65,6 @@ export async function createServices(
  * Run at start: removes the files that uploads killed mid-way left with no row (see
  * ORPHAN_MIN_AGE_MS for why only old ones). Answers how many went.
  */
-export async function removeLeftoverFiles({ files, storage, users, clock }: Services): Promise<number> {
-  return removeOrphanFiles(files, [storage.storedFiles, users.avatarFiles], clock.now() - ORPHAN_MIN_AGE_MS);
+export async function removeLeftoverFiles({ files, storage, users, media, clock }: Services): Promise<number> {
+  return removeOrphanFiles(files, [storage.storedFiles, users.avatarFiles, media.mediaFiles], clock.now() - ORPHAN_MIN_AGE_MS);
 }

@@ -120,6 +120,8 @@ const enUS = {
   'audit.storage.picture': 'Upload picture',
   'audit.storage.edit': 'Rename file',
   'audit.storage.del': 'Delete files',
+  'audit.media.upload': 'Upload media',
+  'audit.media.del': 'Delete media',
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -243,6 +245,8 @@ const zhCN = {
   'audit.storage.picture': '上传图片',
   'audit.storage.edit': '修改文件',
   'audit.storage.del': '删除文件',
+  'audit.media.upload': '上传媒体',
+  'audit.media.del': '删除媒体',
 } as const satisfies MessageCatalogue;
 
 export const messages = { 'zh-CN': zhCN, 'en-US': enUS } as const satisfies Record<Locale, MessageCatalogue>;

@@ -23,12 +23,27 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   return start >= size ? 'unsatisfiable' : { start, end };
 }
 
+/** The tag without its weakness mark: If-None-Match compares weakly (RFC 9110 §13.1.2). */
+const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+
 /** Whether the client's copy (by `If-None-Match`, else `If-Modified-Since`) is still the file. */
 function isFresh(request: FastifyRequest, etag: string, modifiedAt: number): boolean {
   const noneMatch = request.headers['if-none-match'];
-  if (noneMatch !== undefined) return noneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*');
+  if (noneMatch !== undefined) return noneMatch.split(',').some((tag) => opaque(tag) === etag || tag.trim() === '*');
   const modifiedSince = Date.parse(request.headers['if-modified-since'] ?? '');
   return !Number.isNaN(modifiedSince) && Math.floor(modifiedAt / 1000) * 1000 <= modifiedSince;
+}
+
+/**
+ * Whether `If-Range` (absent, an entity tag or a date) still names this file, so that a range of
+ * it may be sent: only an exact strong tag or the exact Last-Modified date does (RFC 9110 §13.1.5).
+ */
+function rangeStillValid(ifRange: string | undefined, etag: string, modifiedAt: number): boolean {
+  if (ifRange === undefined) return true;
+  const validator = ifRange.trim();
+  if (validator.startsWith('"') || validator.startsWith('W/')) return validator === etag;
+  const date = Date.parse(validator);
+  return !Number.isNaN(date) && date === Math.floor(modifiedAt / 1000) * 1000;
 }
 
 /**
@@ -47,7 +62,9 @@ export async function sendStoredFile(
   const stat = await files.stat(key);
   if (stat === undefined) return false;
   reply.headers(headers);
-  const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.modifiedAt).toString(16)}"`;
+  // Strong: a stored file is never rewritten under its key (names are random and new for each
+  // upload), so the same size and time mean the same bytes, and If-Range may rely on it.
+  const etag = `"${stat.size.toString(16)}-${Math.floor(stat.modifiedAt).toString(16)}"`;
   reply.header('etag', etag).header('last-modified', new Date(stat.modifiedAt).toUTCString()).header('accept-ranges', 'bytes');
   if (isFresh(request, etag, stat.modifiedAt)) {
     reply.code(304).send();
@@ -55,7 +72,9 @@ export async function sendStoredFile(
   }
   // If-Range: a range of a file that has changed since would splice two versions together.
   const ifRange = request.headers['if-range'];
-  const range = ifRange === undefined || ifRange === etag ? parseRange(request.headers.range, stat.size) : undefined;
+  // Two If-Range headers name no one version: the whole file.
+  const rangeAllowed = rangeStillValid(Array.isArray(ifRange) ? '' : ifRange, etag, stat.modifiedAt);
+  const range = rangeAllowed ? parseRange(request.headers.range, stat.size) : undefined;
   if (range === 'unsatisfiable') {
     sendError(reply.header('content-range', `bytes */${stat.size}`), 416, 'range: starts past the end of the file');
     return true;

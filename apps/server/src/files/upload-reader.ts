@@ -57,6 +57,7 @@ type FilePart = {
   field: string;
   stream: BusboyFileStream;
   fileName: string;
+  mimeType: string;
   /** Busboy ends a part cut off by the end of the body after only emitting this error on it. */
   failure: Error | undefined;
 };
@@ -98,7 +99,7 @@ export async function withUpload<T>(request: FastifyRequest, options: UploadOpti
       // The error travels on with `content`, to whoever reads it.
       () => undefined,
     );
-    const result = await use({ field, fileName: file.fileName, type, empty: head.length === 0, content });
+    const result = await use({ field, fileName: file.fileName, mimeType: file.mimeType, type, empty: head.length === 0, content });
     // Whatever `use` left unread, and the parts after the file, up to the closing boundary. The
     // file is whole and stored by now: a body that breaks off after it does not undo that.
     file.stream.resume();
@@ -123,8 +124,8 @@ function settled(parser: BusboyInstance): Promise<void> {
 /** The first file part, or undefined when the body has none; listening before the body flows in. */
 function firstFile(parser: BusboyInstance, ended: Promise<void>): Promise<FilePart | undefined> {
   return new Promise<FilePart | undefined>((resolve, reject) => {
-    parser.once('file', (name: string, stream: BusboyFileStream, fileName: string) => {
-      const part: FilePart = { field: name, stream, fileName, failure: undefined };
+    parser.once('file', (name: string, stream: BusboyFileStream, fileName: string, _encoding: string, mimeType: string) => {
+      const part: FilePart = { field: name, stream, fileName, mimeType, failure: undefined };
       // Kept for `rest`, which may start reading after it was emitted; and never an unhandled 'error' event.
       stream.on('error', (error: Error) => (part.failure ??= error));
       resolve(part);

@@ -7,6 +7,8 @@ export type Upload = {
   field: string;
   /** The name the client sent; only its last path segment and extension may be trusted to mean anything. */
   fileName: string;
+  /** The part's Content-Type as the client sent it: a claim to check, never the type itself. */
+  mimeType: string;
   /** Told from the first bytes (`detectFileType`). */
   type: FileType;
   /** The upload had no bytes at all. */
