@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedIfEmpty } from './db/seed/seed.js';
+import { LocalFileStore } from './files/local-file-store.js';
 import { removeLeftoverFiles } from './services.js';
 import { seedNotice } from './db/seed/seed-notice.js';
 
@@ -19,7 +20,8 @@ async function main(): Promise<void> {
 
   const database = await openDatabase(config);
   const applied = await migrateToLatest(database);
-  const seeded = await seedIfEmpty(database.db, config.adminPassword);
+  // The demo catalogue's media go where the app's files do (services.ts builds the same store).
+  const seeded = await seedIfEmpty(database.db, config.adminPassword, new LocalFileStore(config.dataDir));
   // Through process.stdout, like console.log: pino's own writer is asynchronous, and its lines
   // (the listening address) would land after the notice that must come last.
   const app = await buildApp({ config, database, logger: { level: config.logLevel, stream: process.stdout } });

@@ -115,6 +115,21 @@ describe('npm run seed', () => {
       expect(first.out).toContain('Seeded the demo organisation. The accounts');
       const password = /^│\s+(\S{16})\s+│$/m.exec(first.out)?.[1] ?? '';
       expect(withoutCourseMenus(await databaseContent(blank.db))).toEqual(FIRST_START_CONTENT);
+      // The demo catalogue: three published courses and a draft, owned by the teacher, with the
+      // demo media stored in the data folder and their facts read from the files.
+      const courses = await blank.db.selectFrom('edu_course').select(['title', 'status', 'owner_id', 'cover_media_id']).orderBy('id').execute();
+      const teacher = await blank.db.selectFrom('sys_user').select('id').where('username', '=', 'teacher').executeTakeFirstOrThrow();
+      expect(courses.map((course) => course.status)).toEqual(['published', 'published', 'published', 'draft']);
+      expect(courses.every((course) => course.owner_id === teacher.id)).toBe(true);
+      expect(courses.filter((course) => course.cover_media_id !== null)).toHaveLength(3);
+      const media = await blank.db.selectFrom('edu_media').selectAll().orderBy('id').execute();
+      expect(media.find((row) => row.kind === 'video')?.duration_seconds).toBeCloseTo(8, 0);
+      expect(media.find((row) => row.kind === 'document')?.pages).toBe(4);
+      for (const row of media) expect(fs.statSync(path.join(config.dataDir, row.file_key)).size).toBe(row.size);
+      const lessons = await blank.db.selectFrom('edu_lesson').select(['type', 'media_id']).execute();
+      expect(new Set(lessons.map((lesson) => lesson.type))).toEqual(new Set(['video', 'document', 'text']));
+      expect(lessons.filter((lesson) => lesson.type !== 'text').every((lesson) => media.some((row) => row.id === lesson.media_id))).toBe(true);
+      expect((await blank.db.selectFrom('edu_category').select('name').execute()).length).toBe(4);
       const { password_hash } = await blank.db.selectFrom('sys_user').select('password_hash').where('username', '=', 'admin').executeTakeFirstOrThrow();
       expect(await verify(password_hash, password)).toBe(true);
 

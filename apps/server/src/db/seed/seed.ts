@@ -5,6 +5,9 @@ import type { Database } from '../schema.js';
 import { created } from '../audit-columns.js';
 import { reapplyReferenceData } from '../migrate.js';
 import { addMenus, addRole, grantMenusToRole } from '../migration-helpers.js';
+import type { FileStore } from '../../files/file-store.js';
+import { storeDemoMedia } from '../../modules/media/demo-media.js';
+import { insertDemoCourses } from './demo-courses.js';
 import { seedDepts, seedRoles, seedUsers, type SeedDept } from './seed-data.js';
 
 export type Seeded = { seeded: true; adminPassword: string; passwordWasGenerated: boolean; usernames: string[] };
@@ -16,10 +19,10 @@ export type SeedResult = { seeded: false } | Seeded;
  * dictionaries) came with the migrations. Does nothing once any user exists. One transaction,
  * so a crash half-way leaves an empty database that the next start seeds again.
  */
-export async function seedIfEmpty(db: Kysely<Database>, adminPassword: string | undefined): Promise<SeedResult> {
+export async function seedIfEmpty(db: Kysely<Database>, adminPassword: string | undefined, files?: FileStore): Promise<SeedResult> {
   if (await anyRow(db, 'sys_user')) return { seeded: false };
   const account = await accountPassword(adminPassword);
-  await db.transaction().execute((trx) => seedDemo(trx, account.hash));
+  await db.transaction().execute((trx) => seedDemo(trx, account.hash, files));
   return seededWith(account);
 }
 
@@ -44,7 +47,8 @@ export const EMPTIED_ON_RESET = [
   'sys_log',
   'sys_login_throttle',
   'sys_captcha',
-  // The demo courses come back with the demo; media files no row refers to are swept at start.
+  // The demo catalogue comes back with the demo; media files no row refers to any more are swept
+  // at a later start (files/orphan-files.ts).
   'edu_applicant',
   'edu_lesson',
   'edu_chapter',
@@ -81,13 +85,13 @@ export type Reseeded = Seeded & {
  * Empties the demo and user data (EMPTIED_ON_RESET), applies the migrations' reference data
  * again and seeds as a first start does, in one transaction: on failure nothing changes.
  */
-export async function reseed(db: Kysely<Database>, adminPassword: string | undefined): Promise<Reseeded> {
+export async function reseed(db: Kysely<Database>, adminPassword: string | undefined, files?: FileStore): Promise<Reseeded> {
   const account = await accountPassword(adminPassword);
   const removedAvatars = await db.transaction().execute(async (trx) => {
     const avatars = await trx.selectFrom('sys_user').select('avatar_name').where('avatar_name', 'is not', null).execute();
     for (const table of EMPTIED_ON_RESET) await trx.deleteFrom(table).execute();
     await reapplyReferenceData(trx);
-    await seedDemo(trx, account.hash);
+    await seedDemo(trx, account.hash, files);
     return avatars.flatMap((user) => (user.avatar_name === null ? [] : [user.avatar_name]));
   });
   return { ...seededWith(account), removedAvatars };
@@ -111,7 +115,11 @@ const seededWith = (account: AccountPassword): Seeded => ({
   usernames: seedUsers.map((user) => user.username),
 });
 
-async function seedDemo(trx: Transaction<Database>, passwordHash: string): Promise<void> {
+/**
+ * `files`: where the demo courses' media go. Without it (most server tests, which need the
+ * organisation but not a copy of the demo video each) the demo catalogue is left out.
+ */
+async function seedDemo(trx: Transaction<Database>, passwordHash: string, files: FileStore | undefined): Promise<void> {
   const now = Date.now();
   const audit = created('system', now);
 
@@ -168,5 +176,10 @@ async function seedDemo(trx: Transaction<Database>, passwordHash: string): Promi
       return roleId === undefined ? [] : [{ user_id: id, role_id: roleId }];
     });
     if (userRoles.length > 0) await trx.insertInto('sys_users_roles').values(userRoles).execute();
+  }
+
+  if (files !== undefined) {
+    const teacher = await trx.selectFrom('sys_user').select('id').where('username', '=', 'teacher').executeTakeFirst();
+    await insertDemoCourses(trx, await storeDemoMedia(trx, files, now), teacher?.id ?? null, now);
   }
 }
