@@ -1,8 +1,9 @@
 import { PictureOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
-import { Spin, Tooltip } from 'antd';
+import { mediaContentPath } from '@cloud-classroom/shared/media';
+import { Tooltip } from 'antd';
+import { useState } from 'react';
+import { apiUrl } from '../../lib/http-client';
 import { useCourseMessages } from './courses-messages';
-import { mediaImageQuery } from './courses-api';
 import './course-cover.css';
 
 export type CourseCoverProps = {
@@ -13,10 +14,18 @@ export type CourseCoverProps = {
   alt: string;
 };
 
-/** A course's cover image at 16:9, or an empty frame while it has none. */
-export function CourseCover({ media, width, alt }: CourseCoverProps) {
+/**
+ * A course's cover image at 16:9, or an empty frame while it has none. The browser loads it
+ * itself (the content route takes the session from the token cookie), so it caches it too.
+ */
+export function CourseCover(props: CourseCoverProps) {
+  // A new image starts without the last one's failure.
+  return <CoverImage key={props.media ?? 'none'} {...props} />;
+}
+
+function CoverImage({ media, width, alt }: CourseCoverProps) {
   const t = useCourseMessages();
-  const image = useQuery({ ...mediaImageQuery(media ?? 0), enabled: media !== null });
+  const [failed, setFailed] = useState(false);
   const frame = { width, height: Math.round((width * 9) / 16) };
   if (media === null) {
     return (
@@ -25,7 +34,7 @@ export function CourseCover({ media, width, alt }: CourseCoverProps) {
       </span>
     );
   }
-  if (image.isError) {
+  if (failed) {
     return (
       <Tooltip title={t('courses.cover.unavailable')}>
         <span className="course-cover course-cover-empty" style={frame} role="img" aria-label={t('courses.cover.unavailable')}>
@@ -36,7 +45,7 @@ export function CourseCover({ media, width, alt }: CourseCoverProps) {
   }
   return (
     <span className="course-cover" style={frame}>
-      {image.data === undefined ? <Spin size="small" /> : <img src={image.data} alt={alt} />}
+      <img src={apiUrl(mediaContentPath(media))} alt={alt} loading="lazy" onError={() => setFailed(true)} />
     </span>
   );
 }

@@ -9,7 +9,7 @@ import type {
   TermCreateBody,
   TermUpdateBody,
 } from '@cloud-classroom/shared/courses';
-import { mediaContentPath, type Media } from '@cloud-classroom/shared/media';
+import type { Media } from '@cloud-classroom/shared/media';
 import { queryOptions } from '@tanstack/react-query';
 import { listQuery } from '../../components/list-page/list-query';
 import { http, type CallOptions } from '../../lib/http-client';
@@ -27,7 +27,6 @@ export const coursesKeys = {
   categories: ['courses', 'categories'] as const,
   courses: ['courses', 'courses'] as const,
   terms: ['courses', 'terms'] as const,
-  media: ['courses', 'media'] as const,
 };
 
 // ---- Categories ---------------------------------------------------------------------------------
@@ -80,22 +79,3 @@ export function uploadMedia(file: Blob, name: string, options?: CallOptions): Pr
   form.append('file', file, name);
   return http.post<Media>('api/media', form, options);
 }
-
-async function dataUrlOf(blob: Blob): Promise<string> {
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  let binary = '';
-  // In slices: spreading a whole image into one call would overflow the argument limit.
-  for (let start = 0; start < bytes.length; start += 0x8000) binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
-  return `data:${blob.type || 'application/octet-stream'};base64,${btoa(binary)}`;
-}
-
-/**
- * A media image as a data URL. The content route wants the session's Authorization header, which
- * an `<img src>` cannot send; a data URL needs no revoking, so the cache can keep it.
- */
-export const mediaImageQuery = (id: number) =>
-  queryOptions({
-    queryKey: [...coursesKeys.media, id],
-    queryFn: async ({ signal }) => dataUrlOf(await http.get<Blob>(mediaContentPath(id), undefined, { responseType: 'blob', signal, silent: true })),
-    staleTime: Infinity,
-  });
