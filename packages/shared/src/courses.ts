@@ -165,6 +165,9 @@ export const termCreateSchema = z.object(termFields).superRefine(endsAfterStart)
 export type TermCreate = z.output<typeof termCreateSchema>;
 export const termUpdateSchema = z.object({ id: idSchema, ...termFields }).superRefine(endsAfterStart);
 export type TermUpdate = z.output<typeof termUpdateSchema>;
+/** What a client sends: the times as the wire writes them (`yyyy-MM-dd HH:mm:ss`). */
+export type TermCreateBody = z.input<typeof termCreateSchema>;
+export type TermUpdateBody = z.input<typeof termUpdateSchema>;
 
 // ---- Chapters and lessons -----------------------------------------------------------------------
 

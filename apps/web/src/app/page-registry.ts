@@ -11,6 +11,9 @@ const pageModules = import.meta.glob<PageModule>('../features/*/*-page.tsx');
  */
 export const PAGE_FILES: Readonly<Record<string, string>> = {
   'dashboard/index': '../features/dashboard/dashboard-page.tsx',
+  'course/course/index': '../features/courses/course-list-page.tsx',
+  'course/category/index': '../features/courses/category-list-page.tsx',
+  'course/term/index': '../features/courses/term-list-page.tsx',
   'system/user/center': '../features/users/user-center-page.tsx',
   'system/user/index': '../features/users/user-list-page.tsx',
   'system/role/index': '../features/roles/role-list-page.tsx',

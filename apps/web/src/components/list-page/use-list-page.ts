@@ -2,7 +2,7 @@ import type { Page } from '@cloud-classroom/shared/http';
 import { useQuery, useQueryClient, type QueryKey, type UseQueryResult } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useCallback, useMemo, useState, type Key } from 'react';
-import { http, type Query, type QueryValue } from '../../lib/http-client';
+import { http, type CallOptions, type Query, type QueryValue } from '../../lib/http-client';
 import { useListMessages } from './list-page-messages';
 import type { ListQuery } from './list-query';
 
@@ -53,8 +53,11 @@ export type ListPageState<Row, Filter extends ListFilter> = {
   loading: boolean;
   /** Reloads every query of this list (keeps filter and page). */
   refresh: () => Promise<void>;
-  /** DELETEs `path` with the ids, says so, and reloads; rejects (already notified) when the server refuses. */
-  remove: (ids: readonly Key[]) => Promise<void>;
+  /**
+   * DELETEs `path` with the ids, says so, and reloads; rejects (already notified, unless `options`
+   * asks for `silent`: a page that explains a refusal itself) when the server refuses.
+   */
+  remove: (ids: readonly Key[], options?: CallOptions) => Promise<void>;
 };
 
 export function useListPage<Row, Filter extends ListFilter = ListFilter>({
@@ -91,8 +94,8 @@ export function useListPage<Row, Filter extends ListFilter = ListFilter>({
   const total = result.data?.totalElements ?? 0;
 
   const remove = useCallback(
-    async (ids: readonly Key[]) => {
-      await http.delete(path, ids);
+    async (ids: readonly Key[], options?: CallOptions) => {
+      await http.delete(path, ids, options);
       message.success(t('list.deleted'));
       onRemoved?.(ids);
       // Deleting the whole last page would otherwise leave an empty page with rows before it.

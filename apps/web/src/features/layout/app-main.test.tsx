@@ -3,7 +3,7 @@ import { useEffect, type ComponentType } from 'react';
 import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { initI18n } from '../../lib/i18n';
-import { useSelectedCourseStore } from '../course/selected-course-store';
+import { useSelectedCourseStore } from '../courses/selected-course-store';
 import { useTagsViewStore } from '../tags-view/tags-view-store';
 import { AppMain, type PageLoader } from './app-main';
 import { STATIC_VIEW_ROUTES, toViewRoutes, type ViewRoute } from './view-routes';

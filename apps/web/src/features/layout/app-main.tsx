@@ -2,7 +2,7 @@ import { Spin } from 'antd';
 import { createElement, lazy, memo, Suspense, useEffect, useMemo, type ComponentType, type LazyExoticComponent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { COURSE_PICKER_PATH, needsSelectedCourse, useSelectedCourseStore } from '../course/selected-course-store';
+import { COURSE_PICKER_PATH, needsSelectedCourse, useSelectedCourseStore } from '../courses/selected-course-store';
 import { useTagsViewStore } from '../tags-view/tags-view-store';
 import { findPage, pagesOf, type ViewRoute } from './view-routes';
 

@@ -20,6 +20,9 @@ export const useSelectedCourseStore = create<SelectedCourseState>()(
 );
 
 export const COURSE_PICKER_PATH = '/course/course';
+/** The pages that work on the selected course (menus of migration 0010, under /term/). */
+export const COURSE_TERMS_PATH = '/course/term/index';
+export const COURSE_OUTLINE_PATH = '/course/term/outline';
 
 /** SPEC §4: paths containing /term/ or edit-lesson work inside one course and need it chosen first. */
 export function needsSelectedCourse(path: string): boolean {
