@@ -212,6 +212,8 @@ export function RichTextEditor({ value = '', onChange, id, placeholder, 'aria-la
     extensions: [
       StarterKit.configure({
         heading: { levels: [2, 3] },
+        // An empty paragraph kept after every heading or list would be stored with the text.
+        trailingNode: false,
         link: { openOnClick: false, autolink: true, defaultProtocol: 'https', protocols: ['http', 'https', 'mailto'] },
       }),
       Image,

@@ -3,13 +3,14 @@ import { localizeMessage } from '@cloud-classroom/shared/messages';
 import { MEDIA_TYPES, type Media, type MediaKind } from '@cloud-classroom/shared/media';
 import { formatFileSize } from '@cloud-classroom/shared/storage';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Flex, Input, List, Modal, Progress, Typography, Upload } from 'antd';
+import { App, Button, Empty, Flex, Input, Modal, Pagination, Progress, Spin, Typography, Upload } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { HttpError } from '../../lib/http-client';
 import { useLanguage } from '../../lib/use-menu-title';
 import { mediaKeys, mediaList, uploadMedia } from './media-api';
 import { formatDuration } from './media-format';
 import { useMediaMessages, type MediaTranslate } from './media-messages';
+import './media-picker.css';
 
 const PAGE_SIZE = 8;
 
@@ -59,32 +60,34 @@ function MediaLibrary({ kind, open, chosenId, onPick, onClose }: { kind: MediaKi
         }}
         style={{ marginBottom: 12 }}
       />
-      <List<Media>
-        loading={isFetching}
-        dataSource={data?.content ?? []}
-        locale={{ emptyText: t('media.empty') }}
-        pagination={{
-          current: page + 1,
-          pageSize: PAGE_SIZE,
-          total: data?.totalElements ?? 0,
-          size: 'small',
-          hideOnSinglePage: true,
-          onChange: (next) => setPage(next - 1),
-        }}
-        renderItem={(media) => (
-          <List.Item
-            actions={[
-              <Button key="pick" size="small" type={media.id === chosenId ? 'default' : 'primary'} disabled={media.id === chosenId} onClick={() => onPick(media)}>
-                {media.id === chosenId ? t('media.picked') : t('media.pick')}
-              </Button>,
-            ]}
-          >
-            <List.Item.Meta
-              title={<Typography.Text ellipsis={{ tooltip: media.name }}>{media.name}</Typography.Text>}
-              description={`${describe(media, t)} · ${media.createTime}`}
-            />
-          </List.Item>
+      <Spin spinning={isFetching}>
+        {data !== undefined && data.content.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('media.empty')} />
+        ) : (
+          <ul className="media-library">
+            {(data?.content ?? []).map((media) => (
+              <li key={media.id} className="media-library__item">
+                <Flex vertical style={{ minWidth: 0, flex: 1 }}>
+                  <Typography.Text ellipsis={{ tooltip: media.name }}>{media.name}</Typography.Text>
+                  <Typography.Text type="secondary">{`${describe(media, t)} · ${media.createTime}`}</Typography.Text>
+                </Flex>
+                <Button size="small" type={media.id === chosenId ? 'default' : 'primary'} disabled={media.id === chosenId} onClick={() => onPick(media)}>
+                  {media.id === chosenId ? t('media.picked') : t('media.pick')}
+                </Button>
+              </li>
+            ))}
+          </ul>
         )}
+      </Spin>
+      <Pagination
+        size="small"
+        align="end"
+        current={page + 1}
+        pageSize={PAGE_SIZE}
+        total={data?.totalElements ?? 0}
+        hideOnSinglePage
+        showSizeChanger={false}
+        onChange={(next) => setPage(next - 1)}
       />
     </Modal>
   );
