@@ -176,7 +176,7 @@ function Toolbar({ editor }: { editor: Editor }) {
         ref={fileInput}
         type="file"
         accept={PICTURE_ACCEPT}
-        hidden
+        style={{ display: 'none' }}
         data-testid="rich-text-picture"
         onChange={(event) => {
           const file = event.target.files?.[0];
