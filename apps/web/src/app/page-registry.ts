@@ -26,6 +26,8 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
   'monitor/server/index': '../features/monitor/server-monitor-page.tsx',
   'tools/storage/index': '../features/storage/storage-list-page.tsx',
   'tools/swagger/index': '../features/swagger/swagger-page.tsx',
+  'course/outline/index': '../features/courses/course-outline-page.tsx',
+  'edu/edit-lesson': '../features/courses/lesson-edit-page.tsx',
 };
 
 export function loadPage(component: string): (() => Promise<PageModule>) | undefined {

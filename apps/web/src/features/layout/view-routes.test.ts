@@ -130,6 +130,7 @@ describe('pagesOf', () => {
     expect(pagesOf(ROUTES).map((page) => page.path)).toEqual([
       '/dashboard',
       '/user/center',
+      '/edu/edit-lesson',
       '/system/user',
       '/system/role',
       '/system/menu',

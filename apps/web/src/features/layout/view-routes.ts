@@ -56,6 +56,15 @@ export const STATIC_VIEW_ROUTES: ViewRoute[] = [
     meta: { ...ownTitles('route.userCenter'), icon: 'user', noCache: true },
     children: [],
   },
+  // SPEC §2's hidden /edu pages: opened from the course pages, never from the sidebar.
+  {
+    path: '/edu/edit-lesson',
+    name: 'EditLesson',
+    component: 'edu/edit-lesson',
+    hidden: true,
+    meta: { ...ownTitles('route.editLesson'), icon: 'edit', noCache: true, activeMenu: '/course/term/outline' },
+    children: [],
+  },
 ];
 
 export function isExternalPath(path: string): boolean {
