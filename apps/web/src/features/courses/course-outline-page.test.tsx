@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderWithProviders, stubBrowser } from '../../components/list-page/list-page-test-kit';
 import { configureHttpClient } from '../../lib/http-client';
 import { AUDIT, clickText, fill, signInAs, stubRoutes } from '../../test/page-test-kit';
-import { useSelectedCourseStore } from '../course/selected-course-store';
+import { useSelectedCourseStore } from './selected-course-store';
 import CourseOutlinePage from './course-outline-page';
 
 await vi.hoisted(async () => {

@@ -10,7 +10,7 @@ import { zodRule } from '../../components/list-page/zod-rule';
 import { useFormSubmit } from '../../components/form/use-form-submit';
 import { useCheckPermission } from '../../components/permission';
 import { HttpError } from '../../lib/http-client';
-import { COURSE_PICKER_PATH, useSelectedCourseStore } from '../course/selected-course-store';
+import { COURSE_PICKER_PATH, useSelectedCourseStore } from './selected-course-store';
 import { lessonsKeys, deleteLessons } from './lessons-api';
 import { OutlineBoard } from './outline-board';
 import { createChapter, deleteChapters, outlineCourseQuery, outlineKeys, outlineQuery, renameChapter, saveOutlineOrder } from './outline-api';

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderWithProviders, stubBrowser } from '../../components/list-page/list-page-test-kit';
 import { FakeXhr } from '../../test/fake-xhr';
 import { AUDIT, clickText, fill, signInAs, stubRoutes } from '../../test/page-test-kit';
-import { useSelectedCourseStore } from '../course/selected-course-store';
+import { useSelectedCourseStore } from './selected-course-store';
 import LessonEditPage from './lesson-edit-page';
 
 await vi.hoisted(async () => {

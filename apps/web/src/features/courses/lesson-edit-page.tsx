@@ -16,7 +16,7 @@ import { useFormSubmit } from '../../components/form/use-form-submit';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { LazyRichTextEditor } from '../../components/rich-text/lazy-rich-text-editor';
 import { HttpError } from '../../lib/http-client';
-import { useSelectedCourseStore } from '../course/selected-course-store';
+import { useSelectedCourseStore } from './selected-course-store';
 import { MediaPicker } from '../media/media-picker';
 import { useTagsViewStore } from '../tags-view/tags-view-store';
 import { createLesson, lessonQuery, lessonsKeys, updateLesson } from './lessons-api';
