@@ -1,10 +1,8 @@
-import type * as SanitizeHtmlModule from 'sanitize-html';
+import type SanitizeHtml from 'sanitize-html';
 
 // Rich text is HTML people write in the back office (a course's description, a lesson's text)
 // and learners' browsers render: this is the one allow-list it passes through before it is
 // stored. Anything not named here is dropped; script and style elements go with their content.
-
-type SanitizeHtml = typeof SanitizeHtmlModule;
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 const FORMATTING = ['p', 'br', 'hr', 'strong', 'b', 'em', 'i', 'u', 's', 'strike', 'del', 'ins', 'sub', 'sup', 'mark', 'small', 'span', 'div'];
@@ -12,7 +10,7 @@ const LISTS = ['ul', 'ol', 'li'];
 const TABLES = ['table', 'caption', 'colgroup', 'col', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td'];
 const BLOCKS = ['blockquote', 'pre', 'code', 'figure', 'figcaption'];
 
-const OPTIONS: SanitizeHtmlModule.IOptions = {
+const OPTIONS: SanitizeHtml.IOptions = {
   allowedTags: [...HEADINGS, ...FORMATTING, ...LISTS, ...TABLES, ...BLOCKS, 'a', 'img'],
   allowedAttributes: {
     a: ['href', 'title', 'target', 'rel'],
@@ -45,9 +43,9 @@ const OPTIONS: SanitizeHtmlModule.IOptions = {
 
 // sanitize-html brings an HTML parser and postcss, and only writes of rich text need it: it is
 // loaded on first use (the bundle keeps it a lazily required package).
-let loaded: Promise<SanitizeHtml> | undefined;
-const loadSanitizeHtml = async (): Promise<SanitizeHtml> =>
-  ((await import('sanitize-html')) as unknown as { default: SanitizeHtml }).default;
+let loaded: Promise<typeof SanitizeHtml> | undefined;
+const loadSanitizeHtml = async (): Promise<typeof SanitizeHtml> =>
+  ((await import('sanitize-html')) as unknown as { default: typeof SanitizeHtml }).default;
 
 /** The HTML with only what the allow-list keeps: safe to store and to render in any page. */
 export async function sanitizeRichText(html: string): Promise<string> {

@@ -55,6 +55,13 @@ export type CategoryUpdate = z.output<typeof categoryUpdateSchema>;
 
 export const idsSchema = z.array(idSchema).min(1, 'list at least one id').max(1000);
 
+/** `{id}` in the path of `api/courses/{id}`, `api/courses/{id}/outline`, `api/lessons/{id}`. */
+export const idParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+
+/** What a create of this domain answers (201): the new row's id, for the page to go on with it. */
+export const createdSchema = z.object({ id: z.number().int() });
+export type Created = z.infer<typeof createdSchema>;
+
 // ---- Courses ------------------------------------------------------------------------------------
 
 export const COURSE_STATUSES = ['draft', 'published', 'archived'] as const;
