@@ -117,6 +117,11 @@ describe('courses', () => {
     expectRefusal(await call(app, 'GET', '/api/courses?sort=owner,asc', teacher), 400, 'sort');
     expectRefusal(await call(app, 'GET', '/api/courses?status=live', teacher), 400, 'status');
     expectRefusal(await call(app, 'GET', '/api/courses?categoryId=x', teacher), 400, 'categoryId');
+    // Past what an integer column holds: refused before it reaches PostgreSQL, where it would fail the query.
+    expectRefusal(await call(app, 'GET', '/api/courses/3000000000', teacher), 400, 'id');
+    expectRefusal(await call(app, 'GET', '/api/courses?categoryId=3000000000', teacher), 400, 'categoryId');
+    expectRefusal(await call(app, 'PUT', '/api/courses', teacher, { id: 3_000_000_000, title: 'x' }), 400, 'id');
+    expectRefusal(await call(app, 'DELETE', '/api/courses', teacher, [3_000_000_000]), 400, 'body.0');
     expectRefusal(await call(app, 'DELETE', '/api/courses', teacher, ['x']), 400, 'body.0');
   });
 

@@ -152,6 +152,7 @@ describe('outline', () => {
     expectRefusal(await call(app, 'PUT', '/api/chapters', teacher, { id: kept, title: '' }), 400, 'title');
     expect((await call(app, 'PUT', '/api/chapters', teacher, { id: 99_999, title: 'x' })).statusCode).toBe(404);
     expectRefusal(await call(app, 'POST', '/api/chapters', teacher, { courseId: 99_999, title: 'x' }), 400, 'courseId');
+    expectRefusal(await call(app, 'POST', '/api/chapters', teacher, { courseId: 3_000_000_000, title: 'x' }), 400, 'courseId');
 
     expect((await call(app, 'DELETE', '/api/chapters', teacher, [gone])).statusCode).toBe(200);
     expect(shape(await outline(app, teacher, course))).toEqual([{ Renamed: ['Stays'] }]);
@@ -243,6 +244,8 @@ describe('lessons', () => {
     expectRefusal(await call(app, 'POST', '/api/lessons', teacher, { chapterId: target, title: 'x', type: 'quiz' }), 400, 'type');
     expectRefusal(await call(app, 'POST', '/api/lessons', teacher, { chapterId: target, title: 'x', type: 'text', content: 'x', completionPercent: 101 }), 400, 'completionPercent');
     expectRefusal(await call(app, 'GET', '/api/lessons/x', teacher), 400, 'id');
+    expectRefusal(await call(app, 'GET', '/api/lessons/3000000000', teacher), 400, 'id');
+    expectRefusal(await call(app, 'POST', '/api/lessons', teacher, { chapterId: 3_000_000_000, title: 'x', type: 'text', content: 'x' }), 400, 'chapterId');
     expect((await call(app, 'GET', '/api/lessons/99999', teacher)).statusCode).toBe(404);
   });
 

@@ -76,6 +76,8 @@ describe('terms', () => {
     expectRefusal(await call(app, 'GET', '/api/terms', teacher), 400, 'courseId');
     expectRefusal(await call(app, 'GET', `/api/terms?courseId=${course}&sort=enrolled,asc`, teacher), 400, 'sort');
     expectRefusal(await call(app, 'POST', '/api/terms', teacher, term(99_999)), 400, 'courseId');
+    expectRefusal(await call(app, 'GET', '/api/terms?courseId=3000000000', teacher), 400, 'courseId');
+    expectRefusal(await call(app, 'POST', '/api/terms', teacher, term(3_000_000_000)), 400, 'courseId');
     expectRefusal(await call(app, 'POST', '/api/terms', teacher, term(course, { endAt: '2026-09-01 09:00:00' })), 400, 'endAt');
     expectRefusal(await call(app, 'POST', '/api/terms', teacher, term(course, { startAt: '2026-13-01 09:00:00' })), 400, 'startAt');
     expectRefusal(await call(app, 'POST', '/api/terms', teacher, term(course, { capacity: 0 })), 400, 'capacity');
