@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { itRefusesOutsiders } from '../../test/guarded-routes.js';
 import { buildTestApp, call, loginAs } from '../../test/test-app.js';
-import { createCourse, created, db, expectConflict, expectRefusal } from './courses-test-kit.js';
+import { createCourse, created, db, expectConflict, expectRefusal } from '../../test/course-fixtures.js';
 
 async function tree(app: FastifyInstance, token: string): Promise<CategoryTree[]> {
   const response = await call(app, 'GET', '/api/categories', token);

@@ -17,7 +17,7 @@ import {
   insertApplicant,
   insertMedia,
   userId,
-} from './courses-test-kit.js';
+} from '../../test/course-fixtures.js';
 
 async function list(app: FastifyInstance, token: string, query = ''): Promise<{ content: Course[]; totalElements: number }> {
   const response = await call(app, 'GET', `/api/courses${query}`, token);

@@ -14,7 +14,7 @@ import {
   insertApplicant,
   insertMedia,
   userId,
-} from './courses-test-kit.js';
+} from '../../test/course-fixtures.js';
 
 async function outline(app: FastifyInstance, token: string, courseId: number): Promise<Outline> {
   const response = await call(app, 'GET', `/api/courses/${courseId}/outline`, token);

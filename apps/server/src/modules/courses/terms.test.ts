@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itRefusesOutsiders } from '../../test/guarded-routes.js';
 import { sheetRows } from '../../test/sheet-rows.js';
 import { buildTestApp, call, loginAs } from '../../test/test-app.js';
-import { createCourse, createTerm, db, expectConflict, expectRefusal, insertApplicant } from './courses-test-kit.js';
+import { createCourse, createTerm, db, expectConflict, expectRefusal, insertApplicant } from '../../test/course-fixtures.js';
 
 async function list(app: FastifyInstance, token: string, query: string): Promise<{ content: Term[]; totalElements: number }> {
   const response = await call(app, 'GET', `/api/terms${query}`, token);

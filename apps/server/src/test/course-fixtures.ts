@@ -1,7 +1,7 @@
 import type { MediaKind } from '@cloud-classroom/shared/media';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { call } from '../../test/test-app.js';
+import { call } from './test-app.js';
 
 // What the catalogue's tests share: rows the API does not make (media, applicants) put straight
 // into the test database, and creates through the API that answer the new id.
