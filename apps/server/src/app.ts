@@ -13,6 +13,7 @@ import { registerSecurityHeaders } from './http/security-headers.js';
 import { enforceRouteAccess } from './http/route-access.js';
 import { registerWebApp } from './http/web-app.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { courseRoutes } from './modules/courses/courses.routes.js';
 import { deptRoutes } from './modules/depts/depts.routes.js';
 import { dictRoutes } from './modules/dicts/dicts.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -98,6 +99,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   await app.register(storageRoutes, { services });
   await app.register(mediaRoutes, { services });
   await app.register(websocketRoutes, { services });
+  await app.register(courseRoutes, { services });
 
   if (config.webDistDir === undefined) {
     app.setNotFoundHandler(sendNotFound);

@@ -8,8 +8,10 @@ import type { FileStore } from './files/file-store.js';
 import { LocalFileStore } from './files/local-file-store.js';
 import { ORPHAN_MIN_AGE_MS, removeOrphanFiles } from './files/orphan-files.js';
 import { SessionService } from './modules/auth/session.service.js';
+import { CoursesService } from './modules/courses/courses.service.js';
 import { DeptService } from './modules/depts/depts.service.js';
 import { MediaService } from './modules/media/media.service.js';
+import type { MediaUsage } from './modules/media/media-usage.js';
 import { RoleService } from './modules/roles/roles.service.js';
 import { StorageService } from './modules/storage/storage.service.js';
 import { UserService } from './modules/users/users.service.js';
@@ -39,6 +41,8 @@ export type Services = {
   files: FileStore;
   storage: StorageService;
   media: MediaService;
+  /** The course catalogue; it also answers the media library's questions about a file's use. */
+  courses: CoursesService;
 };
 
 export async function createServices(
@@ -56,9 +60,9 @@ export async function createServices(
   const users = new UserService({ db, sessions, files, access, roles, depts, clock });
   const auth = new AuthService({ db, sessions, users, access, captchaEnabled: config.captchaEnabled, clock });
   const storage = new StorageService({ db, files, quotaBytes: config.uploadQuotaBytes, log, clock });
-  // Until the courses module answers for them, no file is in use and none is a learner's to see.
-  const media = new MediaService({ db, files, clock, log, access, usage: () => ({ usedAmong: async () => [], readableBy: async () => false }) });
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media };
+  const media = new MediaService({ db, files, clock, log, access, usage: (): MediaUsage => courses.mediaUsage });
+  const courses = new CoursesService({ db, media, clock });
+  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses };
 }
 
 /**

@@ -5,7 +5,14 @@ import { mediaSchema, type MediaKind } from './media.js';
 // The course catalogue (DESIGN §10): categories (a tree) → courses → chapters → lessons, and the
 // terms a course runs in. The files lessons and covers use are media (media.ts).
 
-const idSchema = z.number().int().positive();
+/**
+ * The largest id an `integer` column holds (PostgreSQL's): a larger one sent in would make the
+ * query fail (a 500) instead of finding nothing.
+ */
+const ID_MAX = 2_147_483_647;
+const idSchema = z.number().int().positive().max(ID_MAX);
+/** An id in a path or a query string. */
+const idTextSchema = z.coerce.number(REQUIRED).int().positive().max(ID_MAX);
 const auditFields = {
   createBy: z.string().nullable(),
   updateBy: z.string().nullable(),
@@ -55,6 +62,13 @@ export type CategoryUpdate = z.output<typeof categoryUpdateSchema>;
 
 export const idsSchema = z.array(idSchema).min(1, 'list at least one id').max(1000);
 
+/** `{id}` in the path of `api/courses/{id}`, `api/courses/{id}/outline`, `api/lessons/{id}`. */
+export const idParamsSchema = z.object({ id: idTextSchema });
+
+/** What a create of this domain answers (201): the new row's id, for the page to go on with it. */
+export const createdSchema = z.object({ id: z.number().int() });
+export type Created = z.infer<typeof createdSchema>;
+
 // ---- Courses ------------------------------------------------------------------------------------
 
 export const COURSE_STATUSES = ['draft', 'published', 'archived'] as const;
@@ -99,7 +113,7 @@ export const courseQuerySchema = pageQuerySchema.extend({
   /** Part of the title or the summary. */
   q: z.string().trim().max(100).optional(),
   /** Courses of this category and of every category below it. */
-  categoryId: z.coerce.number().int().positive().optional(),
+  categoryId: idTextSchema.optional(),
   status: z.enum(COURSE_STATUSES).optional(),
 });
 export type CourseQuery = z.output<typeof courseQuerySchema>;
@@ -145,7 +159,7 @@ export const TERM_SORT_FIELDS = ['id', 'name', 'startAt', 'endAt', 'createTime']
 /** `GET api/terms`: the terms of one course. */
 export const termQuerySchema = pageQuerySchema.extend({
   sort: sortableBy(TERM_SORT_FIELDS),
-  courseId: z.coerce.number(REQUIRED).int().positive(),
+  courseId: idTextSchema,
   q: z.string().trim().max(100).optional(),
 });
 export type TermQuery = z.output<typeof termQuerySchema>;

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 /** The tables that are trees: each row names its parent in `pid` and keeps its number of children in `sub_count`. */
-export type TreeTable = 'sys_dept' | 'sys_menu';
+export type TreeTable = 'sys_dept' | 'sys_menu' | 'edu_category';
 
 /**
  * Sets each row's `sub_count` from the rows that really sit below it, in one statement, so that

@@ -1,6 +1,7 @@
 import fastifySwagger, { type SwaggerTransform } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyBaseLogger, FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { categoryTreeSchema } from '@cloud-classroom/shared/courses';
 import { deptTreeSchema } from '@cloud-classroom/shared/depts';
 import { menuRouteSchema, menuSchema } from '@cloud-classroom/shared/menus';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
@@ -21,6 +22,7 @@ for (const [schema, id] of [
   [menuSchema, 'Menu'],
   [menuRouteSchema, 'MenuRoute'],
   [deptTreeSchema, 'DeptTree'],
+  [categoryTreeSchema, 'CategoryTree'],
 ] as const) {
   z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
 }
