@@ -267,3 +267,28 @@ export const lessonCreateSchema = z.object(lessonFields).superRefine(mediaMatche
 export type LessonCreate = z.output<typeof lessonCreateSchema>;
 export const lessonUpdateSchema = z.object({ id: idSchema, ...lessonFields }).superRefine(mediaMatchesType);
 export type LessonUpdate = z.output<typeof lessonUpdateSchema>;
+
+// ---- The learner catalogue ----------------------------------------------------------------------
+
+/** `GET api/site/courses`: published courses only, newest first; any signed-in person. */
+export const siteCourseQuerySchema = pageQuerySchema.extend({
+  q: z.string().trim().max(100).optional(),
+  /** Courses of this category and of every category below it. */
+  categoryId: z.coerce.number().int().positive().max(ID_MAX).optional(),
+});
+export type SiteCourseQuery = z.output<typeof siteCourseQuerySchema>;
+
+/** A course as the catalogue shows it: what a learner needs to choose, nothing of its staff. */
+export const siteCourseSchema = courseSchema.pick({
+  id: true,
+  title: true,
+  categoryId: true,
+  categoryName: true,
+  required: true,
+  cover: true,
+  summary: true,
+  chapterCount: true,
+  lessonCount: true,
+  updateTime: true,
+});
+export type SiteCourse = z.infer<typeof siteCourseSchema>;

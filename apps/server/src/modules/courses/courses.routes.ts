@@ -24,6 +24,8 @@ import {
   type CourseStatus,
   type EnrolMode,
   type Term,
+  siteCourseQuerySchema,
+  siteCourseSchema,
 } from '@cloud-classroom/shared/courses';
 import { pageOf } from '@cloud-classroom/shared/http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -104,6 +106,13 @@ export const courseRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
     '/api/courses',
     { config: { access: { permissions: ['course:list'] } }, schema: { querystring: courseQuerySchema, response: { 200: pageOf(courseSchema) } } },
     async (request) => courses.listCourses(request.query),
+  );
+
+  // The learner catalogue: any signed-in person, published courses only.
+  app.get(
+    '/api/site/courses',
+    { config: { access: { authenticated: true } }, schema: { querystring: siteCourseQuerySchema, response: { 200: pageOf(siteCourseSchema) } } },
+    async (request) => courses.catalogue(request.query),
   );
 
   app.get(

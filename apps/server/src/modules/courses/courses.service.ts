@@ -19,6 +19,8 @@ import {
   type TermCreate,
   type TermQuery,
   type TermUpdate,
+  type SiteCourse,
+  type SiteCourseQuery,
 } from '@cloud-classroom/shared/courses';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { Page } from '@cloud-classroom/shared/http';
@@ -170,6 +172,15 @@ export class CoursesService {
 
   async listCourses(query: CourseQuery): Promise<Page<Course>> {
     return findCourses(this.db, await this.courseFilter(query), query);
+  }
+
+  /**
+   * The learner catalogue: published courses only, newest first. The rows carry more than a
+   * SiteCourse; the route's response schema writes only its fields.
+   */
+  async catalogue(query: SiteCourseQuery): Promise<Page<SiteCourse>> {
+    const filter = await this.courseFilter({ ...query, sort: [], status: 'published' });
+    return findCourses(this.db, filter, { page: query.page, size: query.size, sort: [{ field: 'updateTime', direction: 'desc' }] });
   }
 
   /** Every course the filter matches, in the asked order, for the download. */

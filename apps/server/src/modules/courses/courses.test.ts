@@ -260,3 +260,59 @@ describe('courses: deleting', () => {
     expect((await call(app, 'GET', `/api/courses/${published}`, teacher)).statusCode).toBe(404);
   });
 });
+
+describe('the learner catalogue (GET api/site/courses)', () => {
+  let app: FastifyInstance;
+  let teacher: string;
+  let learner: string;
+  beforeAll(async () => {
+    app = await buildTestApp();
+    teacher = await loginAs(app, 'teacher');
+    learner = await loginAs(app, 'learner1');
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const catalogue = async (query = '') => {
+    const response = await call(app, 'GET', `/api/site/courses${query}`, learner);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as { content: Record<string, unknown>[]; totalElements: number };
+  };
+
+  it('needs a session, and refuses bad paging naming the field', async () => {
+    expect((await call(app, 'GET', '/api/site/courses')).statusCode).toBe(401);
+    expectRefusal(await call(app, 'GET', '/api/site/courses?size=0', learner), 400, 'size');
+    expectRefusal(await call(app, 'GET', '/api/site/courses?categoryId=x', learner), 400, 'categoryId');
+  });
+
+  it('lists published courses only, newest first, by text and by a category with everything below it, without staff fields', async () => {
+    const safety = await created(app, teacher, '/api/categories', { name: 'Safety' });
+    const fire = await created(app, teacher, '/api/categories', { name: 'Fire', pid: safety });
+    const extinguishers = await createCourse(app, teacher, { title: 'Extinguishers', categoryId: fire, status: 'published', summary: 'Pull, aim, squeeze' });
+    await createCourse(app, teacher, { title: 'Ladders', categoryId: safety, status: 'published' });
+    await createCourse(app, teacher, { title: 'Drafted', categoryId: safety });
+    await createCourse(app, teacher, { title: 'Retired', categoryId: safety, status: 'archived' });
+    await createTextLesson(app, teacher, await createChapter(app, teacher, extinguishers));
+
+    const all = await catalogue();
+    expect(all.content.map((course) => course.title)).toEqual(['Ladders', 'Extinguishers']);
+    expect(all.totalElements).toBe(2);
+    expect((await catalogue(`?categoryId=${fire}`)).content.map((course) => course.title)).toEqual(['Extinguishers']);
+    expect((await catalogue(`?categoryId=${safety}&q=SQUEEZE`)).content.map((course) => course.title)).toEqual(['Extinguishers']);
+    const paged = await catalogue('?page=1&size=1');
+    expect(paged).toMatchObject({ totalElements: 2, content: [{ title: 'Extinguishers' }] });
+    expect(paged.content[0]).toEqual({
+      id: extinguishers,
+      title: 'Extinguishers',
+      categoryId: fire,
+      categoryName: 'Fire',
+      required: false,
+      cover: null,
+      summary: 'Pull, aim, squeeze',
+      chapterCount: 1,
+      lessonCount: 1,
+      updateTime: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+    });
+  });
+});
