@@ -14,10 +14,12 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import type { ColdStartScenario, Endpoint, Launch, Scenario, ThroughputScenario } from './scenario.js';
 import { coldStart } from './scenarios/cold-start.js';
+import { coursesPage } from './scenarios/courses-page.js';
 import { health } from './scenarios/health.js';
+import { mediaRange } from './scenarios/media-range.js';
 import { menusBuild } from './scenarios/menus-build.js';
 
-const scenarios: Scenario[] = [health, menusBuild, coldStart];
+const scenarios: Scenario[] = [health, menusBuild, coursesPage, mediaRange, coldStart];
 
 const { values: options } = parseArgs({
   options: {
@@ -106,10 +108,12 @@ async function startServer(endpoint: Endpoint, env: Record<string, string> = {})
 }
 
 async function expectSameAnswer(scenario: ThroughputScenario, subject: Running, reference: Running): Promise<void> {
+  // The status too: a range asked for must come back as 206 from both, not as the whole file.
   const answer = async (endpoint: Endpoint, server: Running): Promise<unknown> => {
     const response = await fetch(`${server.baseUrl}${endpoint.path}`, { headers: server.headers });
     if (!response.ok) throw new Error(`${endpoint.server} ${endpoint.path} answered ${response.status}`);
-    return response.json();
+    const isJson = response.headers.get('content-type')?.startsWith('application/json') === true;
+    return { status: response.status, body: isJson ? await response.json() : Buffer.from(await response.arrayBuffer()) };
   };
   const [fromSubject, fromReference] = [await answer(scenario.subject, subject), await answer(scenario.reference, reference)];
   if (!isDeepStrictEqual(fromSubject, fromReference)) throw new Error(`${scenario.name}: subject and reference answer differently`);

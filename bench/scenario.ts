@@ -25,7 +25,7 @@ export type ThroughputScenario = {
    * headers the subject's prepare() returned (its session token, say).
    */
   shareData?: boolean;
-  /** Before measuring, check that both sides give the same JSON answer. */
+  /** Before measuring, check that both sides give the same answer: the status, and the JSON (or the bytes). */
   sameAnswer?: boolean;
 };
 

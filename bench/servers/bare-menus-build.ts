@@ -2,42 +2,28 @@
 // product — verify the token's signature, read the session and the caller's menus from the
 // same SQLite database with prepared statements, build the same tree, stringify it — with no
 // framework, no query builder, no schemas, no hooks.
-import crypto from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { RouteMenuRow } from '../../apps/server/dist/modules/menus/menus.repo.js';
 import { routesOf } from '../../apps/server/dist/modules/menus/menus.service.js';
 import { announceReady } from './announce-ready.js';
+import { bareSessionCheck } from './bare-session.js';
 
 const dataDir = process.env.DATA_DIR;
 if (dataDir === undefined) throw new Error('DATA_DIR is not set');
 const db = new Database(path.join(dataDir, 'cloud-classroom.sqlite'));
-const { value: secret } = db.prepare("select value from app_setting where key = 'jwt_secret'").get() as { value: string };
+const sessionOf = bareSessionCheck(db);
 
-const findSession = db.prepare(
-  'select s.user_id, s.expires_at, u.is_admin from sys_session s join sys_user u on u.id = s.user_id where s.id = ? and u.enabled = 1',
-);
 const columns = 'id, pid, type, title, title_en, component_name, component, path, icon, i_frame, cache';
 const allMenus = db.prepare(`select ${columns} from sys_menu where type != 2 and hidden = 0 order by menu_sort, id`);
 const menusOfUser = db.prepare(
   `select ${columns} from sys_menu where type != 2 and hidden = 0 and id in (select rm.menu_id from sys_roles_menus rm join sys_users_roles ur on ur.role_id = rm.role_id where ur.user_id = ?) order by menu_sort, id`,
 );
 
-function sessionIdOf(authorization: string | undefined): string | undefined {
-  const [header, payload, signature] = authorization?.replace(/^Bearer /, '').split('.') ?? [];
-  if (header === undefined || payload === undefined || signature === undefined) return undefined;
-  const expected = crypto.createHmac('sha256', secret).update(`${header}.${payload}`).digest();
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return undefined;
-  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { sid?: string; exp?: number };
-  return claims.exp !== undefined && claims.exp * 1000 > Date.now() ? claims.sid : undefined;
-}
-
 const server = http.createServer((request, response) => {
-  const sessionId = sessionIdOf(request.headers.authorization);
-  const session = sessionId === undefined ? undefined : (findSession.get(sessionId) as { user_id: number; expires_at: number; is_admin: number } | undefined);
-  if (session === undefined || session.expires_at <= Date.now()) {
+  const session = sessionOf(request.headers.authorization);
+  if (session === undefined) {
     response.writeHead(401).end();
     return;
   }
