@@ -130,15 +130,18 @@ describe('journeys: a teacher builds a course, publishes it, and a learner finds
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 64 * 1024 });
     try {
       await form.locator('#media input[type=file]').setInputFiles(VIDEO);
-      const progress = form.getByRole('group', { name: 'Uploading safety-intro.mp4' }).locator('.ant-progress');
-      await progress.waitFor();
+      const progress = form.getByRole('group', { name: 'Uploading safety-intro.mp4' }).getByRole('progressbar');
+      const percentSent = async () => {
+        const value = await progress.getAttribute('aria-valuenow');
+        if (value === null) throw new Error('the progress bar does not say how far it is');
+        return Number(value);
+      };
       // Part of the file sent, not all of it: the bar reports real progress.
-      await expect
-        .poll(async () => Number((await progress.getAttribute('aria-valuenow')) ?? (await progress.innerText()).replace('%', '')), { timeout: 20_000, interval: 100 })
-        .toBeGreaterThan(0);
-      const percent = Number(await progress.getAttribute('aria-valuenow'));
-      expect(percent).toBeLessThan(100);
+      await expect.poll(percentSent, { timeout: 20_000, interval: 100 }).toBeGreaterThan(0);
+      expect(await percentSent()).toBeLessThan(100);
       await saveScreenshot(page, 'course-building-video-upload-progress', { fullPage: false });
+      // Shown before and after the capture, and it goes only once: the capture shows it.
+      expect(await progress.isVisible()).toBe(true);
       await form.locator('.media-picker__chosen').filter({ hasText: 'safety-intro.mp4' }).waitFor({ timeout: 30_000 });
     } finally {
       await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
