@@ -3,7 +3,9 @@ import { registerMessages } from '../../lib/messages';
 export const useOutlineMessages = registerMessages({
   'zh-CN': {
     'outline.title': '课程大纲：{{course}}',
+    'outline.chapterCount_one': '{{count}} 章',
     'outline.chapterCount': '{{count}} 章',
+    'outline.lessonCount_one': '{{count}} 课时',
     'outline.lessonCount': '{{count}} 课时',
     'outline.addChapter': '新增章节',
     'outline.chapterTitle': '章节名称',
