@@ -203,6 +203,17 @@ export async function addDictionary(database: AnyDatabase, dict: DictionarySpec,
   if (missing.length > 0) await db.insertInto('sys_dict_detail').values(missing).execute();
 }
 
+/** A page of the back office: a menu of type 1, cached, opening `component` at `path`. */
+export const pageMenu = (
+  [title, titleEn]: [string, string],
+  path: string,
+  component: string,
+  componentName: string,
+  icon: string,
+  permission: Permission,
+  extra: Partial<MenuSpec> = {},
+): MenuSpec => ({ title, titleEn, type: 1, path, component, componentName, icon, permission, cache: true, ...extra });
+
 /** A resource with add, edit and delete permission codes, so its buttons' codes type-check. */
 export type CrudResource = {
   [P in Permission]: P extends `${infer R}:add` ? (`${R}:edit` | `${R}:del` extends Permission ? R : never) : never;

@@ -1,6 +1,6 @@
 import type { Permission } from '@cloud-classroom/shared/permission';
 import { sql, type Kysely } from 'kysely';
-import { addDictionary, addMenus, addRole, crudButtons, grantMenusToRole, type DictionarySpec, type MenuSpec, type RoleSpec } from '../migration-helpers.js';
+import { addDictionary, addMenus, addRole, crudButtons, grantMenusToRole, pageMenu, type DictionarySpec, type MenuSpec, type RoleSpec } from '../migration-helpers.js';
 
 // The system's reference data — the menus with their permission codes, the administrators'
 // role and its grants, the dictionaries — shipped by a migration, so that a fresh install and
@@ -16,18 +16,8 @@ import { addDictionary, addMenus, addRole, crudButtons, grantMenusToRole, type D
 // one that differs (a renamed menu, an edited label) was changed by one; both stay as they are.
 // `npm run seed -- --reset` applies it again (referenceData), inserting what is missing.
 
-const page = ([title, titleEn]: [string, string], path: string, component: string, componentName: string, icon: string, permission: Permission, children: MenuSpec[] = []): MenuSpec => ({
-  title,
-  titleEn,
-  type: 1,
-  path,
-  component,
-  componentName,
-  icon,
-  permission,
-  cache: true,
-  children,
-});
+const page = (titles: [string, string], path: string, component: string, componentName: string, icon: string, permission: Permission, children: MenuSpec[] = []): MenuSpec =>
+  pageMenu(titles, path, component, componentName, icon, permission, { children });
 
 /** The system menus; components name pages of the web app's page registry. */
 export const SYSTEM_MENUS: MenuSpec[] = [

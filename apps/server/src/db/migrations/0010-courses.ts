@@ -1,6 +1,5 @@
-import type { Permission } from '@cloud-classroom/shared/permission';
 import type { Kysely } from 'kysely';
-import { addMenus, createAuditedTable, crudButtons, flag, grantMenusToRole, notNull, type MenuSpec } from '../migration-helpers.js';
+import { addMenus, createAuditedTable, crudButtons, flag, grantMenusToRole, notNull, pageMenu, type MenuSpec } from '../migration-helpers.js';
 import { ADMIN_ROLE } from './0009-system-data.js';
 
 // The course catalogue (DESIGN §6, §10): categories, courses, terms, chapters, lessons, the
@@ -8,19 +7,6 @@ import { ADMIN_ROLE } from './0009-system-data.js';
 // their routes, this one needs them to keep a course with enrolments from being deleted and to
 // decide who may stream a lesson's media). Plus the course menus, for the administrators' role
 // and the teachers' (`teacher`, the demo role), so that a teacher has a back office.
-
-const page = ([title, titleEn]: [string, string], path: string, component: string, componentName: string, icon: string, permission: Permission, extra: Partial<MenuSpec> = {}): MenuSpec => ({
-  title,
-  titleEn,
-  type: 1,
-  path,
-  component,
-  componentName,
-  icon,
-  permission,
-  cache: true,
-  ...extra,
-});
 
 export const COURSE_MENUS: MenuSpec[] = [
   {
@@ -32,11 +18,11 @@ export const COURSE_MENUS: MenuSpec[] = [
     // Before the system menus: it is what staff come for.
     sort: 0,
     children: [
-      page(['课程列表', 'Course list'], 'course', 'course/course/index', 'Course', 'list', 'course:list', { children: crudButtons('course', '课程', 'course') }),
-      page(['课程分类', 'Categories'], 'category', 'course/category/index', 'CourseCategory', 'tree', 'course:list'),
+      pageMenu(['课程列表', 'Course list'], 'course', 'course/course/index', 'Course', 'list', 'course:list', { children: crudButtons('course', '课程', 'course') }),
+      pageMenu(['课程分类', 'Categories'], 'category', 'course/category/index', 'CourseCategory', 'tree', 'course:list'),
       // Under /term/: these work on the course chosen in the course list (SPEC §4).
-      page(['课程大纲', 'Outline'], 'term/outline', 'course/outline/index', 'CourseOutline', 'nested', 'course:list'),
-      page(['开课计划', 'Terms'], 'term/index', 'course/term/index', 'CourseTerm', 'date', 'course:list'),
+      pageMenu(['课程大纲', 'Outline'], 'term/outline', 'course/outline/index', 'CourseOutline', 'nested', 'course:list'),
+      pageMenu(['开课计划', 'Terms'], 'term/index', 'course/term/index', 'CourseTerm', 'date', 'course:list'),
     ],
   },
 ];

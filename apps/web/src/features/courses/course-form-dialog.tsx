@@ -3,7 +3,6 @@ import {
   courseCreateSchema,
   DEFAULT_PLAYBACK_RATE,
   MAX_PLAYBACK_RATE,
-  RICH_TEXT_MAX_LENGTH,
   type Course,
   type CourseCreate,
   type CourseStatus,
@@ -12,6 +11,7 @@ import { Form, Input, InputNumber, Radio, Switch } from 'antd';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { zodRule } from '../../components/list-page/zod-rule';
+import { LazyRichTextEditor } from '../../components/rich-text/lazy-rich-text-editor';
 import { CategoryTreeSelect } from './category-tree-select';
 import { CourseCoverUpload } from './course-cover-upload';
 import { useCourseMessages } from './courses-messages';
@@ -105,9 +105,8 @@ export function CourseFormDialog({ course, onClose, onSaved }: CourseFormDialogP
       <Form.Item name="summary" label={t('courses.summary')} rules={[zodRule(shape.summary)]}>
         <Input.TextArea rows={2} maxLength={500} showCount />
       </Form.Item>
-      {/* For the lead: swap in the rich text editor (components/rich-text/rich-text-editor.tsx) once it lands; the field holds HTML. */}
       <Form.Item name="description" label={t('courses.description')} rules={[zodRule(shape.description)]}>
-        <Input.TextArea rows={6} maxLength={RICH_TEXT_MAX_LENGTH} />
+        <LazyRichTextEditor aria-label={t('courses.description')} />
       </Form.Item>
       <Form.Item
         name="maxPlaybackRate"
