@@ -91,7 +91,8 @@ describe('journeys: a teacher builds a course, publishes it, and a learner finds
     await dialog.getByLabel('Summary').fill('Setting up, climbing and working from a ladder without a fall.');
     await dialog.getByLabel('Category', { exact: true }).click();
     await page.locator('.ant-select-tree-title').filter({ hasText: new RegExp(`^${CATEGORY}$`) }).click();
-    await dialog.locator('input[type=file]').setInputFiles(COVER);
+    // The cover's own control (the description's editor has a picture input too).
+    await dialog.locator('.ant-upload input[type=file]').setInputFiles(COVER);
     // The cover is stored at once and shown from the media route (with the session's cookie).
     const cover = dialog.getByRole('img', { name: 'Course cover' });
     await cover.waitFor();

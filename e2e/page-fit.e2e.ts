@@ -333,7 +333,11 @@ describe('journeys: every system page fits at 1440 and 375 px, in both languages
       const colours: Record<string, string> = {};
       const read = async (name: string, target: Locator, property: 'color' | 'backgroundColor' | 'borderColor') => {
         await target.first().waitFor({ timeout: 20_000 });
-        colours[name] = await target.first().evaluate((element, key) => getComputedStyle(element)[key], property);
+        // The colour the element settles on: antd eases a bar's colour over to the new theme.
+        colours[name] = await target.first().evaluate(async (element, key) => {
+          await Promise.all(element.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+          return getComputedStyle(element)[key];
+        }, property);
       };
 
       await settle(page, view, '.ant-progress-status-normal');
