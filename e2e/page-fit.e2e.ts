@@ -10,7 +10,8 @@ import { addTokenCookie, baseUrl, chooseMenuItem, collectErrors, sharedAdminToke
  */
 
 type PageCase = {
-  path: string;
+  /** A function where the address names a record the run made (the demo lesson). */
+  path: string | (() => string);
   name: string;
   /** Shown once the page has its data. */
   ready: string;
@@ -22,8 +23,18 @@ type PageCase = {
   then?: (view: Locator) => Promise<void>;
 };
 
+/** The demo catalogue's first course and its first lesson (a video), found in beforeAll. */
+const DEMO_COURSE = '消防安全基础';
+const demo = { courseId: 0, lessonId: 0 };
+
 const PAGES: readonly PageCase[] = [
   { path: '/dashboard', name: 'dashboard', ready: '.ant-progress' },
+  { path: '/course/course', name: 'courses', ready: '.ant-table-row', actions: true, filters: true },
+  { path: '/course/category', name: 'course-categories', ready: '.ant-table-row', actions: true, filters: true },
+  // These two work on the course chosen in the course list (the demo course, see openContext).
+  { path: '/course/term/index', name: 'course-terms', ready: '.ant-table-row', actions: true, filters: true },
+  { path: '/course/term/outline', name: 'course-outline', ready: '.outline-board__lesson' },
+  { path: () => `/edu/edit-lesson?id=${demo.lessonId}`, name: 'lesson-edit', ready: '.lesson-preview video' },
   { path: '/system/user', name: 'users', ready: '.ant-table-row', actions: true, filters: true },
   { path: '/system/role', name: 'roles', ready: '.ant-table-row', actions: true, filters: true },
   { path: '/system/menu', name: 'menus', ready: '.ant-table-row', actions: true, filters: true },
@@ -162,6 +173,12 @@ function hueOf(colour: string): { hue: number; saturation: number } {
   return { hue: (hue + 360) % 360, saturation };
 }
 
+async function adminGet<T>(path: string): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: sharedAdminToken } });
+  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
 describe('journeys: every system page fits at 1440 and 375 px, in both languages', () => {
   let browser: Browser;
 
@@ -176,6 +193,11 @@ describe('journeys: every system page fits at 1440 and 375 px, in both languages
       body: form,
     });
     if (!upload.ok) throw new Error(`the upload answered ${upload.status}: ${await upload.text()}`);
+    demo.courseId = (await adminGet<{ content: { id: number; title: string }[] }>(`/api/courses?q=${encodeURIComponent(DEMO_COURSE)}`)).content.find(
+      (course) => course.title === DEMO_COURSE,
+    )!.id;
+    const outline = await adminGet<{ lessons: { id: number }[] }[]>(`/api/courses/${demo.courseId}/outline`);
+    demo.lessonId = outline[0]!.lessons[0]!.id;
   });
   afterAll(async () => {
     await browser?.close();
@@ -186,6 +208,15 @@ describe('journeys: every system page fits at 1440 and 375 px, in both languages
     await addTokenCookie(context, sharedAdminToken);
     // The language the top bar's globe would choose, remembered the way the app remembers it.
     await context.addCookies([{ name: 'language', value: language, url: baseUrl, sameSite: 'Lax' }]);
+    // The course chosen in the course list, as the app keeps it (zustand's persisted store).
+    await context.addInitScript(
+      ({ origin, course }) => {
+        // Only in the app's own documents: a new tab's about:blank has no storage to write.
+        if (location.origin !== origin || window !== window.top) return;
+        if (localStorage.getItem('selected-course') === null) localStorage.setItem('selected-course', JSON.stringify({ state: { course }, version: 0 }));
+      },
+      { origin: new URL(baseUrl).origin, course: { id: demo.courseId, name: DEMO_COURSE } },
+    );
     const page = await context.newPage();
     return { context, page, errors: collectErrors(page) };
   }
@@ -210,7 +241,7 @@ describe('journeys: every system page fits at 1440 and 375 px, in both languages
       const phone = width < 992;
       const problems: string[] = [];
       for (const entry of PAGES) {
-        await page.goto(`${baseUrl}${entry.path}`);
+        await page.goto(`${baseUrl}${typeof entry.path === 'string' ? entry.path : entry.path()}`);
         await waitForShell(page);
         const view = page.locator('.app-view:not([hidden])');
         await settle(page, view, entry.ready);
@@ -302,7 +333,11 @@ describe('journeys: every system page fits at 1440 and 375 px, in both languages
       const colours: Record<string, string> = {};
       const read = async (name: string, target: Locator, property: 'color' | 'backgroundColor' | 'borderColor') => {
         await target.first().waitFor({ timeout: 20_000 });
-        colours[name] = await target.first().evaluate((element, key) => getComputedStyle(element)[key], property);
+        // The colour the element settles on: antd eases a bar's colour over to the new theme.
+        colours[name] = await target.first().evaluate(async (element, key) => {
+          await Promise.all(element.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+          return getComputedStyle(element)[key];
+        }, property);
       };
 
       await settle(page, view, '.ant-progress-status-normal');

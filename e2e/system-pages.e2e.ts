@@ -5,6 +5,8 @@ import { addTokenCookie, baseUrl, chooseMenuItem, collectErrors, expectPath, ope
 
 // Every system page the seeded menu offers, with something each must show once its data is in.
 const PAGES = [
+  { path: '/course/course', menu: ['课程中心', '课程列表'], name: 'courses', ready: '.ant-table-row' },
+  { path: '/course/category', menu: ['课程中心', '课程分类'], name: 'course-categories', ready: '.ant-table-row' },
   { path: '/system/user', menu: ['系统管理', '用户管理'], name: 'users', ready: '.ant-table-row' },
   { path: '/system/role', menu: ['系统管理', '角色管理'], name: 'roles', ready: '.ant-table-row' },
   { path: '/system/menu', menu: ['系统管理', '菜单管理'], name: 'menus', ready: '.ant-table-row' },
@@ -56,6 +58,19 @@ describe('journeys: every system page opens with its data', () => {
     await expectShown(item, name, ready);
   });
 
+  it('/course/term/outline and /course/term/index, for the course chosen in the course list', async () => {
+    await openFromSidebar(page, '课程中心', '课程列表');
+    const view = page.locator('.app-view:not([hidden])');
+    await view.locator('.ant-table-row').getByRole('button', { name: '消防安全基础' }).click();
+    await view.getByText('当前课程：消防安全基础').waitFor();
+    await openFromSidebar(page, '课程中心', '课程大纲');
+    await expectPath(page, '/course/term/outline');
+    await expectShown('课程大纲', 'course-outline', '.outline-board__lesson');
+    await openFromSidebar(page, '课程中心', '开课计划');
+    await expectPath(page, '/course/term/index');
+    await expectShown('开课计划', 'course-terms', '.ant-table-row');
+  });
+
   it('/user/center, from the avatar menu', async () => {
     await page.locator('.avatar-button').click();
     await chooseMenuItem(page, '个人中心');
@@ -100,6 +115,6 @@ describe('journeys: every system page opens with its data', () => {
 
   it('keeps every visited page as a tab', async () => {
     const titles = await page.locator('.tags-view-item').allInnerTexts();
-    expect(titles, titles.join(',')).toHaveLength(PAGES.length + 2);
+    expect(titles, titles.join(',')).toHaveLength(PAGES.length + 4);
   });
 });

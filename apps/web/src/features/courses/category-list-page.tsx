@@ -76,7 +76,7 @@ export default function CategoryListPage() {
   const canEdit = can(EDIT);
   const canDelete = can(DEL);
   const columns: (TableColumnType<CategoryRow> & { key: string; title: string })[] = [
-    { key: 'name', title: t('courses.category.name'), dataIndex: 'name', width: 260, ellipsis: true },
+    { key: 'name', title: t('courses.category.name'), dataIndex: 'name', width: 240, ellipsis: true },
     { key: 'sort', title: t('courses.category.sort'), dataIndex: 'sort', width: 80, align: 'center' },
     { key: 'courseCount', title: t('courses.category.courseCount'), dataIndex: 'courseCount', width: 100, align: 'center' },
     { key: 'createTime', title: tl('list.createTime'), dataIndex: 'createTime', width: 170 },

@@ -116,6 +116,13 @@ describe('CourseOutlinePage', () => {
     expect(screen.queryByRole('button', { name: 'Move up' })).toBeNull();
   });
 
+  it('counts one chapter and one lesson in the singular', async () => {
+    stubBrowser();
+    stubRoutes({ 'GET api/courses/5': () => COURSE, 'GET api/courses/5/outline': () => OUTLINE.slice(1) });
+    renderPage();
+    expect(await screen.findByText('1 chapter · 1 lesson')).toBeTruthy();
+  });
+
   it('moves a lesson into the next chapter with the phone’s buttons and saves the whole order', async () => {
     stubBrowser(375);
     const api = stubOutline();

@@ -124,7 +124,7 @@ function CourseOutline({ courseId, courseName }: { courseId: number; courseName:
                 <Tag style={{ marginInlineStart: 8, verticalAlign: 'middle' }}>{t(`outline.status.${course.data.status}`)}</Tag>
               )}
             </Typography.Title>
-            <Typography.Text type="secondary">{t('outline.counts', { chapters: chapters.length, lessons: lessonTotal })}</Typography.Text>
+            <Typography.Text type="secondary">{`${t('outline.chapterCount', { count: chapters.length })} · ${t('outline.lessonCount', { count: lessonTotal })}`}</Typography.Text>
           </Flex>
           {editable && <AddChapter courseId={courseId} t={t} onAdded={() => void refresh()} />}
         </Flex>

@@ -3,7 +3,10 @@ import { registerMessages } from '../../lib/messages';
 export const useOutlineMessages = registerMessages({
   'zh-CN': {
     'outline.title': '课程大纲：{{course}}',
-    'outline.counts': '{{chapters}} 章 · {{lessons}} 课时',
+    'outline.chapterCount_one': '{{count}} 章',
+    'outline.chapterCount': '{{count}} 章',
+    'outline.lessonCount_one': '{{count}} 课时',
+    'outline.lessonCount': '{{count}} 课时',
     'outline.addChapter': '新增章节',
     'outline.chapterTitle': '章节名称',
     'outline.chapterAdded': '章节已新增',
@@ -68,7 +71,10 @@ export const useOutlineMessages = registerMessages({
   },
   'en-US': {
     'outline.title': 'Outline: {{course}}',
-    'outline.counts': '{{chapters}} chapters · {{lessons}} lessons',
+    'outline.chapterCount_one': '{{count}} chapter',
+    'outline.chapterCount': '{{count}} chapters',
+    'outline.lessonCount_one': '{{count}} lesson',
+    'outline.lessonCount': '{{count}} lessons',
     'outline.addChapter': 'Add chapter',
     'outline.chapterTitle': 'Chapter title',
     'outline.chapterAdded': 'Chapter added',
