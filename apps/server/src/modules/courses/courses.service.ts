@@ -129,7 +129,7 @@ export class CoursesService {
     await this.db.transaction().execute(async (trx) => {
       const links = await findCategoryLinks(trx);
       const current = links.find((link) => link.id === category.id);
-      if (current === undefined) throw notFound(`category ${category.id} not found`);
+      if (current === undefined) throw notFound(`id: no category ${category.id}`);
       if (category.pid !== null) {
         if (descendantIds(links, [category.id]).includes(category.pid)) {
           throw invalidInput('pid: a category cannot be moved under itself or one of its sub-categories');
@@ -148,7 +148,7 @@ export class CoursesService {
       const links = await findCategoryLinks(trx);
       const byId = new Map(links.map((link) => [link.id, link]));
       const missing = unique.find((id) => !byId.has(id));
-      if (missing !== undefined) throw notFound(`category ${missing} not found`);
+      if (missing !== undefined) throw notFound(`ids: no category ${missing}`);
       const doomed = new Set(unique);
       const children = childrenByParent(links);
       const courses = await countCoursesIn(trx, unique);
@@ -190,7 +190,7 @@ export class CoursesService {
 
   async course(id: number): Promise<Course> {
     const course = await findCourse(this.db, id);
-    if (course === undefined) throw notFound(`course ${id} not found`);
+    if (course === undefined) throw notFound(`id: no course ${id}`);
     return course;
   }
 
@@ -202,7 +202,7 @@ export class CoursesService {
   async updateCourse(course: CourseUpdate, by: Actor): Promise<void> {
     const values = await this.courseValues(course);
     await this.db.transaction().execute(async (trx) => {
-      if (!(await findCourseHeads(trx, [course.id])).has(course.id)) throw notFound(`course ${course.id} not found`);
+      if (!(await findCourseHeads(trx, [course.id])).has(course.id)) throw notFound(`id: no course ${course.id}`);
       await updateCourse(trx, course.id, values, by.username, this.now());
     });
   }
@@ -216,7 +216,7 @@ export class CoursesService {
     await this.db.transaction().execute(async (trx) => {
       const heads = await findCourseHeads(trx, unique);
       const missing = unique.find((id) => !heads.has(id));
-      if (missing !== undefined) throw notFound(`course ${missing} not found`);
+      if (missing !== undefined) throw notFound(`ids: no course ${missing}`);
       const enrolments = await countCourseEnrolments(trx, unique);
       for (const head of heads.values()) {
         const count = enrolments.get(head.id) ?? 0;
@@ -266,7 +266,7 @@ export class CoursesService {
   async updateTerm(term: TermUpdate, by: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const current = await findTerm(trx, term.id);
-      if (current === undefined) throw notFound(`term ${term.id} not found`);
+      if (current === undefined) throw notFound(`id: no term ${term.id}`);
       await requireCourse(trx, term.courseId);
       if (term.courseId !== current.courseId && ((await countTermEnrolments(trx, [term.id])).get(term.id) ?? 0) > 0) {
         throw conflict('courseId: a term people have enrolled in cannot move to another course');
@@ -283,7 +283,7 @@ export class CoursesService {
     await this.db.transaction().execute(async (trx) => {
       const heads = await findTermHeads(trx, unique);
       const missing = unique.find((id) => !heads.has(id));
-      if (missing !== undefined) throw notFound(`term ${missing} not found`);
+      if (missing !== undefined) throw notFound(`ids: no term ${missing}`);
       const enrolments = await countTermEnrolments(trx, unique);
       for (const head of heads.values()) {
         const count = enrolments.get(head.id) ?? 0;
@@ -337,7 +337,7 @@ export class CoursesService {
 
   async updateChapter(chapter: ChapterUpdate, by: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      if ((await findChapter(trx, chapter.id)) === undefined) throw notFound(`chapter ${chapter.id} not found`);
+      if ((await findChapter(trx, chapter.id)) === undefined) throw notFound(`id: no chapter ${chapter.id}`);
       await updateChapterTitle(trx, chapter.id, chapter.title, by, this.now());
     });
   }
@@ -348,14 +348,14 @@ export class CoursesService {
     await this.db.transaction().execute(async (trx) => {
       const found = new Set(await findChapterIds(trx, unique));
       const missing = unique.find((id) => !found.has(id));
-      if (missing !== undefined) throw notFound(`chapter ${missing} not found`);
+      if (missing !== undefined) throw notFound(`ids: no chapter ${missing}`);
       await deleteChapters(trx, unique);
     });
   }
 
   async lesson(id: number): Promise<Lesson> {
     const lesson = await findLesson(this.db, id);
-    if (lesson === undefined) throw notFound(`lesson ${id} not found`);
+    if (lesson === undefined) throw notFound(`id: no lesson ${id}`);
     const media = lesson.media_id === null ? undefined : await this.options.media.find(lesson.media_id);
     return {
       ...outlineLesson(lesson, media),
@@ -386,7 +386,7 @@ export class CoursesService {
     const checked = await this.lessonValues(lesson);
     await this.db.transaction().execute(async (trx) => {
       const current = await findLesson(trx, lesson.id);
-      if (current === undefined) throw notFound(`lesson ${lesson.id} not found`);
+      if (current === undefined) throw notFound(`id: no lesson ${lesson.id}`);
       const chapter = await requireChapter(trx, lesson.chapterId);
       const sort = chapter.id === current.chapter_id ? current.sort : await nextLessonSort(trx, chapter.id);
       await updateLesson(trx, lesson.id, { ...lesson, ...checked, courseId: chapter.course_id, sort }, by, this.now());
@@ -398,7 +398,7 @@ export class CoursesService {
     await this.db.transaction().execute(async (trx) => {
       const found = new Set(await findLessonIds(trx, unique));
       const missing = unique.find((id) => !found.has(id));
-      if (missing !== undefined) throw notFound(`lesson ${missing} not found`);
+      if (missing !== undefined) throw notFound(`ids: no lesson ${missing}`);
       await deleteLessons(trx, unique);
     });
   }
@@ -417,7 +417,7 @@ export class CoursesService {
     // The schema has made sure a video or document lesson names its media.
     const media = lesson.mediaId === null ? undefined : await this.options.media.find(lesson.mediaId);
     if (media === undefined) throw invalidInput(`mediaId: media ${lesson.mediaId} does not exist`);
-    if (media.kind !== needed) throw invalidInput(`mediaId: a ${lesson.type} lesson plays a ${needed}, and media ${media.id} is a ${media.kind}`);
+    if (media.kind !== needed) throw invalidInput(`mediaId: a ${lesson.type} lesson plays a ${needed}, and media ${media.id} is ${media.kind === 'image' ? 'an' : 'a'} ${media.kind}`);
     return { mediaId: media.id, content };
   }
 
@@ -449,7 +449,7 @@ async function requireParentCategory(db: Kysely<Database>, pid: number): Promise
  */
 async function requireCourse(db: Kysely<Database>, id: number, missing: 'invalid' | 'not-found' = 'invalid'): Promise<void> {
   if ((await findCourseHeads(db, [id])).has(id)) return;
-  throw missing === 'invalid' ? invalidInput(`courseId: course ${id} does not exist`) : notFound(`course ${id} not found`);
+  throw missing === 'invalid' ? invalidInput(`courseId: course ${id} does not exist`) : notFound(`id: no course ${id}`);
 }
 
 async function requireChapter(db: Kysely<Database>, id: number) {
