@@ -75,8 +75,11 @@ export type ListPageProps<Row, Filter extends ListFilter> = {
   search?: ReactNode;
   add?: ToolbarAction & { onClick: () => void };
   edit?: ToolbarAction & { onClick: (row: Row) => void };
-  /** `rowName` names the row in the question when one is selected. */
-  del?: ToolbarAction & { rowName?: (row: Row) => string };
+  /**
+   * `rowName` names the row in the question when one is selected, `warning` says what else goes;
+   * `onConfirm` deletes the chosen rows itself (to explain a refusal its own way), else `list.remove`.
+   */
+  del?: ToolbarAction & { rowName?: (row: Row) => string; warning?: ReactNode; onConfirm?: (rows: Row[]) => Promise<unknown> };
   exportFile?: ToolbarAction & { fileName: string };
   /** More toolbar buttons (wrap them in `<Permission>` yourself). */
   toolbarExtra?: ReactNode;
@@ -145,7 +148,8 @@ export function ListPage<Row extends object, Filter extends ListFilter>({
         del={
           del && {
             permission: del.permission,
-            onConfirm: () => list.remove(list.selectedKeys),
+            onConfirm: () => (del.onConfirm ? del.onConfirm(list.selectedRows) : list.remove(list.selectedKeys)),
+            warning: del.warning,
             name: list.selectedRows.length === 1 && list.selectedRows[0] !== undefined ? del.rowName?.(list.selectedRows[0]) : undefined,
           }
         }

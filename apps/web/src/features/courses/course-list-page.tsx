@@ -1,4 +1,3 @@
-import { DeleteOutlined } from '@ant-design/icons';
 import { COURSE_STATUSES, type Course, type CourseStatus } from '@cloud-classroom/shared/courses';
 import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQueryClient } from '@tanstack/react-query';
@@ -8,7 +7,6 @@ import { useListMessages } from '../../components/list-page/list-page-messages';
 import { ListPage, type ListColumn } from '../../components/list-page/list-page';
 import { RowActions } from '../../components/list-page/row-actions';
 import { SearchBar } from '../../components/list-page/search-bar';
-import { useConfirmDelete } from '../../components/list-page/use-confirm-delete';
 import { useListPage } from '../../components/list-page/use-list-page';
 import { Permission } from '../../components/permission';
 import { CategoryTreeSelect } from './category-tree-select';
@@ -44,7 +42,6 @@ export default function CourseListPage() {
   const tl = useListMessages();
   const { modal, message } = App.useApp();
   const queryClient = useQueryClient();
-  const confirmDelete = useConfirmDelete();
   const refusal = useDeleteRefusal();
   const selectedCourse = useSelectedCourseStore((state) => state.course);
   const select = useSelectedCourseStore((state) => state.select);
@@ -190,24 +187,7 @@ export default function CourseListPage() {
         add={{ permission: ADD, onClick: () => setDialog({ open: true }) }}
         edit={{ permission: EDIT, onClick: (course) => setDialog({ open: true, course }) }}
         exportFile={{ permission: LIST, fileName: t('courses.exportName') }}
-        toolbarExtra={
-          <Permission roles={DEL}>
-            <Button
-              danger
-              icon={<DeleteOutlined />}
-              disabled={list.selectedRows.length === 0}
-              onClick={() =>
-                confirmDelete(
-                  list.selectedRows.length === 1 ? (list.selectedRows[0]?.title ?? 1) : list.selectedRows.length,
-                  () => remove(list.selectedRows),
-                  t('courses.deleteWarning'),
-                )
-              }
-            >
-              {tl('list.delete')}
-            </Button>
-          </Permission>
-        }
+        del={{ permission: DEL, rowName: (row) => row.title, warning: t('courses.deleteWarning'), onConfirm: remove }}
         tableProps={{ rowClassName: (course) => (course.id === selectedCourse?.id ? 'course-list-row-current' : '') }}
       />
       {dialog.open && (

@@ -1,4 +1,3 @@
-import { DeleteOutlined } from '@ant-design/icons';
 import type { EnrolMode, Term } from '@cloud-classroom/shared/courses';
 import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,9 +8,7 @@ import { useListMessages } from '../../components/list-page/list-page-messages';
 import { ListPage, type ListColumn } from '../../components/list-page/list-page';
 import { RowActions } from '../../components/list-page/row-actions';
 import { SearchBar } from '../../components/list-page/search-bar';
-import { useConfirmDelete } from '../../components/list-page/use-confirm-delete';
 import { useListPage } from '../../components/list-page/use-list-page';
-import { Permission } from '../../components/permission';
 import { HttpError } from '../../lib/http-client';
 import { useCourseMessages } from './courses-messages';
 import { courseQuery, coursesKeys, termList } from './courses-api';
@@ -46,7 +43,6 @@ function CourseTerms({ course }: { course: SelectedCourse }) {
   const tl = useListMessages();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const confirmDelete = useConfirmDelete();
   const refusal = useDeleteRefusal();
   const detail = useQuery(courseQuery(course.id));
   const list = useListPage<Term, TermFilter>({ query: termList, defaultSort: ['startAt,desc'], initialFilter: { courseId: course.id } });
@@ -133,24 +129,7 @@ function CourseTerms({ course }: { course: SelectedCourse }) {
         add={{ permission: ADD, onClick: () => setDialog({ open: true }) }}
         edit={{ permission: EDIT, onClick: (term) => setDialog({ open: true, term }) }}
         exportFile={{ permission: LIST, fileName: `${t('courses.term.exportName')}-${detail.data?.title ?? course.name}` }}
-        toolbarExtra={
-          <Permission roles={DEL}>
-            <Button
-              danger
-              icon={<DeleteOutlined />}
-              disabled={list.selectedRows.length === 0}
-              onClick={() =>
-                confirmDelete(
-                  list.selectedRows.length === 1 ? (list.selectedRows[0]?.name ?? 1) : list.selectedRows.length,
-                  () => remove(list.selectedRows),
-                  t('courses.term.deleteWarning'),
-                )
-              }
-            >
-              {tl('list.delete')}
-            </Button>
-          </Permission>
-        }
+        del={{ permission: DEL, rowName: (row) => row.name, warning: t('courses.term.deleteWarning'), onConfirm: remove }}
       />
       {dialog.open && (
         <TermFormDialog
