@@ -39,6 +39,10 @@ export const PERMISSIONS = [
   'course:add',
   'course:edit',
   'course:del',
+  'applicant:list',
+  'applicant:add',
+  'applicant:edit',
+  'applicant:del',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

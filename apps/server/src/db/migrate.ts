@@ -9,6 +9,7 @@ import * as englishNames from './migrations/0005-english-names.js';
 import * as jobs from './migrations/0006-jobs.js';
 import * as systemData from './migrations/0009-system-data.js';
 import * as courses from './migrations/0010-courses.js';
+import * as enrolment from './migrations/0011-enrolment.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -28,6 +29,7 @@ const migrations = {
   '0006-jobs': jobs,
   '0009-system-data': systemData,
   '0010-courses': courses,
+  '0011-enrolment': enrolment,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

@@ -29,6 +29,10 @@ export interface Database {
   edu_chapter: ChapterTable;
   edu_lesson: LessonTable;
   edu_applicant: ApplicantTable;
+  edu_assignment_rule: AssignmentRuleTable;
+  edu_lesson_progress: LessonProgressTable;
+  edu_playback: PlaybackTable;
+  edu_study_day: StudyDayTable;
 }
 
 type Flag = 0 | 1;
@@ -247,6 +251,8 @@ export interface LessonTable extends Audited {
   completion_percent: number;
   preview: Flag;
   sort: number;
+  /** Counts towards the course's completion. */
+  required: ColumnType<Flag, Flag | undefined, Flag>;
 }
 
 export interface ApplicantTable extends Audited {
@@ -258,4 +264,53 @@ export interface ApplicantTable extends Audited {
   source: string;
   due_at: number | null;
   reason: string | null;
+  /** The assignment rule that enrolled it (source 'rule'). */
+  rule_id: number | null;
+  completed_at: number | null;
+}
+
+export interface AssignmentRuleTable extends Audited {
+  /** 'dept' | 'role' | 'users'. */
+  target: string;
+  /** JSON array of ids. */
+  target_ids: string;
+  term_id: number | null;
+  exam_id: number | null;
+  due_at: number | null;
+}
+
+export interface LessonProgressTable {
+  id: Id;
+  user_id: number;
+  lesson_id: number;
+  course_id: number;
+  /** JSON array of merged [from, to] seconds. */
+  intervals: string;
+  covered_seconds: number;
+  /** JSON array of page numbers. */
+  pages_read: string;
+  percent: number;
+  position: number;
+  completed_at: number | null;
+  updated_at: number;
+}
+
+export interface PlaybackTable {
+  id: Id;
+  session_key: string;
+  user_id: number;
+  lesson_id: number;
+  started_at: number;
+  last_report_at: number;
+  page: number | null;
+  page_since: number | null;
+  superseded: Flag;
+}
+
+export interface StudyDayTable {
+  id: Id;
+  user_id: number;
+  /** yyyy-MM-dd in the server's zone. */
+  day: string;
+  seconds: number;
 }

@@ -49,6 +49,10 @@ export const EMPTIED_ON_RESET = [
   'sys_captcha',
   // The demo catalogue comes back with the demo; media files no row refers to any more are swept
   // at a later start (files/orphan-files.ts).
+  'edu_study_day',
+  'edu_playback',
+  'edu_lesson_progress',
+  'edu_assignment_rule',
   'edu_applicant',
   'edu_lesson',
   'edu_chapter',
