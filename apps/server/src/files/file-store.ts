@@ -3,6 +3,14 @@ import type { Readable } from 'node:stream';
 /** A stored file's facts. `modifiedAt` is epoch milliseconds. */
 export type StoredFileInfo = { key: string; size: number; modifiedAt: number };
 
+/** A stored file held open: its facts, then either one stream of its bytes or a close. */
+export type OpenedFile = {
+  info: StoredFileInfo;
+  /** Its bytes (only `range`, when given); the file closes when the stream ends or is destroyed. */
+  stream(range?: ByteRange): Readable;
+  close(): void;
+};
+
 /** Inclusive, like HTTP's `Range: bytes=start-end`. */
 export type ByteRange = { start: number; end: number };
 
@@ -20,6 +28,12 @@ export interface FileStore {
   put(key: string, content: Readable): Promise<{ size: number }>;
   /** The file's bytes (only `range`, when given), or undefined when there is no such file. */
   get(key: string, range?: ByteRange): Promise<Readable | undefined>;
+  /**
+   * The file opened once, with its facts read from the open file, so what is served is the
+   * version whose size and time were checked; undefined when there is no such file. The caller
+   * takes one stream of it or closes it.
+   */
+  open(key: string): Promise<OpenedFile | undefined>;
   stat(key: string): Promise<StoredFileInfo | undefined>;
   /** Removes the file if it is there. */
   delete(key: string): Promise<void>;

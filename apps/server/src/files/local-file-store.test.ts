@@ -55,6 +55,24 @@ describe('LocalFileStore', () => {
     await store.delete(MONTH_KEY);
   });
 
+  it('opens a file once: its facts from the open file, then one stream (whole or a range) or a close', async () => {
+    await store.put(MONTH_KEY, Readable.from([Buffer.from('0123456789')]));
+    const opened = await store.open(MONTH_KEY);
+    expect(opened?.info).toEqual({ key: MONTH_KEY, size: 10, modifiedAt: fs.statSync(path.join(root, MONTH_KEY)).mtimeMs });
+    // Removed after opening: what was opened is still what is served.
+    await store.delete(MONTH_KEY);
+    expect(await text(opened!.stream({ start: 2, end: 4 }))).toBe('234');
+    expect(() => opened!.stream()).toThrow(/already streamed/);
+    expect(await store.open(MONTH_KEY)).toBeUndefined();
+    expect(await store.open('files/202401')).toBeUndefined();
+
+    await store.put(MONTH_KEY, Readable.from([Buffer.from('again')]));
+    const closed = await store.open(MONTH_KEY);
+    closed!.close();
+    expect(() => closed!.stream()).toThrow(/already streamed or closed/);
+    expect(await text((await store.open(MONTH_KEY))!.stream())).toBe('again');
+  });
+
   it('keeps files readable by the server only: folders 0700, files 0600', async () => {
     if (process.platform === 'win32') return;
     await store.put(MONTH_KEY, Readable.from([Buffer.from('secret')]));

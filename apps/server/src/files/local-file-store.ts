@@ -3,7 +3,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertFileKey, type ByteRange, type FileStore, type StoredFileInfo } from './file-store.js';
+import { promisify } from 'node:util';
+import { assertFileKey, type ByteRange, type FileStore, type OpenedFile, type StoredFileInfo } from './file-store.js';
+
+// Callback-style descriptors, not FileHandle: a stream over a FileHandle reads each chunk through
+// a promise and costs a video's range requests about twice the CPU of fs.createReadStream's.
+const openFile = promisify(fs.open);
+const statOpenFile = promisify(fs.fstat);
+/**
+ * Reads of 512 KiB rather than the default 64: a player's range request (a MiB or more) then
+ * takes two reads and two socket writes instead of sixteen of each, about a third less CPU.
+ */
+const READ_CHUNK_BYTES = 512 * 1024;
 
 /**
  * A write in progress is `.<name>.<random>.partial` beside its final name: renamed once complete
@@ -47,6 +58,33 @@ export class LocalFileStore implements FileStore {
       return undefined;
     }
     return handle.createReadStream(range === undefined ? {} : { start: range.start, end: range.end });
+  }
+
+  async open(key: string): Promise<OpenedFile | undefined> {
+    const fd = await openFile(this.pathOf(key), 'r').catch(missing);
+    if (fd === undefined) return undefined;
+    const stat = await statOpenFile(fd).catch((error: unknown) => {
+      fs.close(fd, () => {});
+      throw error;
+    });
+    if (!stat.isFile()) {
+      fs.close(fd, () => {});
+      return undefined;
+    }
+    let taken = false;
+    return {
+      info: { key, size: stat.size, modifiedAt: stat.mtimeMs },
+      stream: (range) => {
+        if (taken) throw new Error(`${key}: already streamed or closed`);
+        taken = true;
+        return fs.createReadStream('', { fd, autoClose: true, highWaterMark: READ_CHUNK_BYTES, ...(range === undefined ? {} : { start: range.start, end: range.end }) });
+      },
+      close: () => {
+        if (taken) return;
+        taken = true;
+        fs.close(fd, () => {});
+      },
+    };
   }
 
   async stat(key: string): Promise<StoredFileInfo | undefined> {

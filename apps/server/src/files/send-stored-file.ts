@@ -59,14 +59,16 @@ export async function sendStoredFile(
   key: string,
   headers: Record<string, string>,
 ): Promise<boolean> {
-  const stat = await files.stat(key);
-  if (stat === undefined) return false;
+  const file = await files.open(key);
+  if (file === undefined) return false;
+  const stat = file.info;
   reply.headers(headers);
   // Strong: a stored file is never rewritten under its key (names are random and new for each
   // upload), so the same size and time mean the same bytes, and If-Range may rely on it.
   const etag = `"${stat.size.toString(16)}-${Math.floor(stat.modifiedAt).toString(16)}"`;
   reply.header('etag', etag).header('last-modified', new Date(stat.modifiedAt).toUTCString()).header('accept-ranges', 'bytes');
   if (isFresh(request, etag, stat.modifiedAt)) {
+    file.close();
     reply.code(304).send();
     return true;
   }
@@ -76,19 +78,18 @@ export async function sendStoredFile(
   const rangeAllowed = rangeStillValid(Array.isArray(ifRange) ? '' : ifRange, etag, stat.modifiedAt);
   const range = rangeAllowed ? parseRange(request.headers.range, stat.size) : undefined;
   if (range === 'unsatisfiable') {
+    file.close();
     sendError(reply.header('content-range', `bytes */${stat.size}`), 416, 'range: starts past the end of the file');
     return true;
   }
-  const content = await files.get(key, range);
-  if (content === undefined) return false;
   if (range === undefined) {
-    reply.header('content-length', String(stat.size)).send(content);
+    reply.header('content-length', String(stat.size)).send(file.stream());
   } else {
     reply
       .code(206)
       .header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`)
       .header('content-length', String(range.end - range.start + 1))
-      .send(content);
+      .send(file.stream(range));
   }
   return true;
 }

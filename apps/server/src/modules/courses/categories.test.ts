@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { itRefusesOutsiders } from '../../test/guarded-routes.js';
+import { sheetRows } from '../../test/sheet-rows.js';
 import { buildTestApp, call, loginAs } from '../../test/test-app.js';
 import { createCourse, created, db, expectConflict, expectRefusal } from '../../test/course-fixtures.js';
 
@@ -26,6 +27,7 @@ const createCategory = (app: FastifyInstance, token: string, name: string, pid: 
 describe('categories: access', () => {
   const { app } = itRefusesOutsiders([
     ['GET', '/api/categories'],
+    ['GET', '/api/categories/download'],
     ['POST', '/api/categories', { name: 'nope', pid: null, sort: 1 }],
     ['PUT', '/api/categories', { id: 1, name: 'nope', pid: null, sort: 1 }],
     ['DELETE', '/api/categories', [1]],
@@ -63,6 +65,22 @@ describe('categories', () => {
     const [first] = await tree(app, teacher);
     expect(first).toMatchObject({ id: onboarding, pid: null, sort: 1, createBy: 'teacher', updateBy: 'teacher' });
     expect(first?.createTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  });
+
+  it('downloads the tree as a real .xlsx, parents first with each one’s path, and audits it', async () => {
+    const response = await call(app, 'GET', '/api/categories/download', teacher);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const rows = await sheetRows(response.rawPayload);
+    expect(rows[0]).toEqual(['分类名称', '分类路径', '排序', '子分类数', '课程数', '创建日期']);
+    expect(rows.slice(1, 5).map((cells) => cells.slice(0, 5))).toEqual([
+      ['Onboarding', 'Onboarding', 1, 0, 1],
+      ['Safety', 'Safety', 2, 2, 0],
+      ['Chemicals', 'Safety / Chemicals', 1, 0, 0],
+      ['Fire', 'Safety / Fire', 2, 0, 2],
+    ]);
+    await app.auditLogSettled();
+    expect(await db(app).selectFrom('sys_log').select('username').where('description', '=', '导出课程分类').execute()).toEqual([{ username: 'teacher' }]);
   });
 
   it('refuses a parent that does not exist, and bad bodies, naming the field', async () => {

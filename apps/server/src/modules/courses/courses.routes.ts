@@ -20,6 +20,7 @@ import {
   termQuerySchema,
   termSchema,
   termUpdateSchema,
+  type CategoryTree,
   type Course,
   type CourseStatus,
   type EnrolMode,
@@ -50,6 +51,23 @@ const courseColumns: XlsxColumn<Course>[] = [
   { header: '创建日期', value: (course) => course.createTime, width: 20 },
 ];
 
+/** A category with the names above it, as the tree's download lists it (parents first). */
+type CategoryLine = { category: CategoryTree; path: string };
+const categoryColumns: XlsxColumn<CategoryLine>[] = [
+  { header: '分类名称', value: (line) => line.category.name, width: 24 },
+  { header: '分类路径', value: (line) => line.path, width: 40 },
+  { header: '排序', value: (line) => line.category.sort, width: 8 },
+  { header: '子分类数', value: (line) => line.category.subCount, width: 10 },
+  { header: '课程数', value: (line) => line.category.courseCount, width: 10 },
+  { header: '创建日期', value: (line) => line.category.createTime, width: 20 },
+];
+function categoryLines(tree: readonly CategoryTree[], above?: string): CategoryLine[] {
+  return tree.flatMap((category) => {
+    const path = above === undefined ? category.name : `${above} / ${category.name}`;
+    return [{ category, path }, ...categoryLines((category.children ?? []) as CategoryTree[], path)];
+  });
+}
+
 const termColumns: XlsxColumn<Term>[] = [
   { header: '开课名称', value: (term) => term.name, width: 28 },
   { header: '开始时间', value: (term) => term.startAt, width: 20 },
@@ -74,6 +92,12 @@ export const courseRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
     '/api/categories',
     { config: { access: { permissions: ['course:list'] } }, schema: { response: { 200: z.array(categoryTreeSchema) } } },
     async () => courses.categoryTree(),
+  );
+
+  app.get(
+    '/api/categories/download',
+    { config: { access: { permissions: ['course:list'] }, audit: '导出课程分类' } },
+    async (_request, reply) => sendXlsx(reply, '课程分类', categoryColumns, categoryLines(await courses.categoryTree())),
   );
 
   app.post(

@@ -187,6 +187,11 @@ export class MediaService {
     return mapPage(await findMediaPage(this.db, { q, kind }, { page, size, sort }), toMedia);
   }
 
+  /** The whole filtered library, for its download. */
+  async exportRows({ sort, q, kind }: MediaQuery): Promise<Media[]> {
+    return (await findMediaPage(this.db, { q, kind }, { sort })).content.map(toMedia);
+  }
+
   /**
    * Takes an uploaded video, PDF or picture: its type from its bytes, which its name and content
    * type must agree with; a video's duration and a PDF's pages read from the file itself.

@@ -5,6 +5,7 @@ import { mediaSchema, type Media } from '@cloud-classroom/shared/media';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeLeftoverFiles } from '../../services.js';
+import { sheetRows } from '../../test/sheet-rows.js';
 import { buildTestApp, call, loginAs } from '../../test/test-app.js';
 import { demoMediaFolder } from './demo-media.js';
 
@@ -176,8 +177,25 @@ describe('media', () => {
       expect(first.content[0]!.id).toBeGreaterThan(first.content[1]!.id);
     });
 
+    it('downloads the filtered library as a real .xlsx, and audits it', async () => {
+      const response = await call(app, 'GET', '/api/media/download?q=fire&sort=name,asc', teacher);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      const rows = await sheetRows(response.rawPayload);
+      expect(rows[0]).toEqual(['文件名', '类型', '格式', '大小 (MB)', '时长 (秒)', '页数', '上传者', '上传时间']);
+      expect(rows.slice(1).map((cells) => [cells[0], cells[1], cells[2], cells[4] ?? null, cells[5] ?? null, cells[6]])).toEqual([
+        ['消防手册 fire handbook.pdf', '文档', 'application/pdf', null, 4, 'admin'],
+        ['消防演练 fire drill.mp4', '视频', 'video/mp4', 8, null, 'admin'],
+      ]);
+      await app.auditLogSettled();
+      expect(await app.services.database.db.selectFrom('sys_log').select('username').where('description', '=', '导出媒体库').execute()).toEqual([{ username: 'teacher' }]);
+    });
+
     it('answers 401, 403 and 400', async () => {
       expect((await call(app, 'GET', '/api/media')).statusCode).toBe(401);
+      expect((await call(app, 'GET', '/api/media/download')).statusCode).toBe(401);
+      expect((await call(app, 'GET', '/api/media/download', learner)).statusCode).toBe(403);
+      expect((await call(app, 'GET', '/api/media/download?kind=audio', admin)).statusCode).toBe(400);
       expect((await call(app, 'GET', '/api/media', learner)).statusCode).toBe(403);
       const kind = await call(app, 'GET', '/api/media?kind=audio', admin);
       expect(kind.statusCode).toBe(400);

@@ -2,8 +2,11 @@ import type { CategoryTree } from '@cloud-classroom/shared/courses';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderWithProviders, stubBrowser } from '../../components/list-page/list-page-test-kit';
+import { downloadFile } from '../../lib/download';
 import { AUDIT, clickText, fill, signInAs, stubRoutes } from '../../test/page-test-kit';
 import CategoryListPage from './category-list-page';
+
+vi.mock('../../lib/download', () => ({ downloadFile: vi.fn(async () => {}) }));
 
 await vi.hoisted(async () => {
   const { initTestI18n } = await import('../../components/list-page/list-page-test-kit');
@@ -150,6 +153,14 @@ describe('CategoryListPage', () => {
     expect(within(confirm).getByText('Delete the 2 selected items?')).toBeTruthy();
     clickText('confirm', confirm);
     await waitFor(() => expect(api.callsTo('DELETE api/categories')[0]?.body).toEqual([4, 3]));
+  });
+
+  it('exports the tree as a spreadsheet', async () => {
+    stubCategories();
+    renderWithProviders(<CategoryListPage />);
+    await rowFound('Sales');
+    clickText('Export', document.querySelector<HTMLElement>('.list-toolbar')!);
+    await waitFor(() => expect(downloadFile).toHaveBeenCalledWith('api/categories/download', {}, 'course categories'));
   });
 
   it('gives a list-only user no add, edit or delete', async () => {

@@ -10,11 +10,13 @@ import { ListToolbar } from '../../components/list-page/list-toolbar';
 import { RowActions } from '../../components/list-page/row-actions';
 import { SearchBar } from '../../components/list-page/search-bar';
 import { Permission, useCheckPermission } from '../../components/permission';
+import { downloadFile } from '../../lib/download';
 import { CategoryFormDialog } from './category-form-dialog';
 import { useCourseMessages } from './courses-messages';
 import { categoryTreeQuery, coursesKeys, deleteCategories } from './courses-api';
 import { useDeleteRefusal } from './use-delete-refusal';
 
+const LIST: readonly PermissionCheck[] = ['admin', 'course:list'];
 const ADD: readonly PermissionCheck[] = ['admin', 'course:add'];
 const EDIT: readonly PermissionCheck[] = ['admin', 'course:edit'];
 const DEL: readonly PermissionCheck[] = ['admin', 'course:del'];
@@ -124,6 +126,7 @@ export default function CategoryListPage() {
           warning: t('courses.category.deleteWarning'),
           onConfirm: () => remove(selectedRows.map((row) => row.id)),
         }}
+        exportFile={{ permission: LIST, onClick: () => downloadFile('api/categories/download', {}, t('courses.category.exportName')) }}
         onRefresh={() => void refresh()}
         refreshing={categories.isFetching}
         selectedCount={selectedRows.length}

@@ -4,10 +4,13 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderWithProviders, stubBrowser } from '../../components/list-page/list-page-test-kit';
+import { downloadFile } from '../../lib/download';
 import { FakeXhr } from '../../test/fake-xhr';
 import { AUDIT, clickText, fill, signInAs, stubRoutes } from '../../test/page-test-kit';
 import { useSelectedCourseStore } from './selected-course-store';
 import LessonEditPage from './lesson-edit-page';
+
+vi.mock('../../lib/download', () => ({ downloadFile: vi.fn(async () => {}) }));
 
 await vi.hoisted(async () => {
   const { initTestI18n } = await import('../../components/list-page/list-page-test-kit');
@@ -186,6 +189,10 @@ describe('LessonEditPage', () => {
     const dialog = await screen.findByRole('dialog');
     expect(await within(dialog).findByText('rules.pdf')).toBeTruthy();
     expect(api.callsTo('GET api/media').at(-1)?.params.get('kind')).toBe('document');
+    clickText('Export', dialog);
+    await waitFor(() =>
+      expect(downloadFile).toHaveBeenCalledWith('api/media/download', { kind: 'document', q: undefined, sort: ['createTime,desc'] }, 'media library'),
+    );
     clickText('Choose', dialog);
     const field = screen.getByText('PDF document', { selector: 'label' }).closest('.ant-form-item') as HTMLElement;
     expect(await within(field).findByText('2.00 KiB · 12 pages')).toBeTruthy();

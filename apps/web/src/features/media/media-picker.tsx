@@ -1,10 +1,11 @@
-import { FilePdfOutlined, FileImageOutlined, FolderOpenOutlined, UploadOutlined, VideoCameraOutlined } from '@ant-design/icons';
+import { DownloadOutlined, FilePdfOutlined, FileImageOutlined, FolderOpenOutlined, UploadOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { localizeMessage } from '@cloud-classroom/shared/messages';
 import { MEDIA_TYPES, type Media, type MediaKind } from '@cloud-classroom/shared/media';
 import { formatFileSize } from '@cloud-classroom/shared/storage';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Empty, Flex, Input, Modal, Pagination, Progress, Spin, Typography, Upload } from 'antd';
 import { useEffect, useRef, useState } from 'react';
+import { downloadFile } from '../../lib/download';
 import { HttpError } from '../../lib/http-client';
 import { useLanguage } from '../../lib/use-menu-title';
 import { mediaKeys, mediaList, uploadMedia } from './media-api';
@@ -50,16 +51,20 @@ function MediaLibrary({ kind, open, chosenId, onPick, onClose }: { kind: MediaKi
   const { data, isFetching } = useQuery({ ...mediaList.page({ kind, q, page, size: PAGE_SIZE, sort: 'createTime,desc' }), enabled: open });
   return (
     <Modal open={open} title={t(`media.libraryTitle.${kind}`)} footer={null} onCancel={onClose} width={640} destroyOnHidden>
-      <Input.Search
-        allowClear
-        aria-label={t('media.search')}
-        placeholder={t('media.search')}
-        onSearch={(value) => {
-          setQ(value.trim());
-          setPage(0);
-        }}
-        style={{ marginBottom: 12 }}
-      />
+      <Flex gap={8} style={{ marginBottom: 12 }}>
+        <Input.Search
+          allowClear
+          aria-label={t('media.search')}
+          placeholder={t('media.search')}
+          onSearch={(value) => {
+            setQ(value.trim());
+            setPage(0);
+          }}
+        />
+        <Button icon={<DownloadOutlined />} onClick={() => void downloadFile('api/media/download', { kind, q: q || undefined, sort: ['createTime,desc'] }, t('media.exportName'))}>
+          {t('media.export')}
+        </Button>
+      </Flex>
       <Spin spinning={isFetching}>
         {data !== undefined && data.content.length === 0 ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('media.empty')} />
