@@ -415,9 +415,12 @@ export class ApplicantsService {
   private async materialise(trx: Kysely<Database>, rules: readonly RuleRow[], only: ReadonlySet<number> | undefined, by: string): Promise<number> {
     let made = 0;
     const links = rules.some((rule) => rule.target === 'dept') ? await findDeptLinks(trx) : [];
-    for (const rule of rules) {
+    // Matching the few changed people against each rule is cheaper than listing everyone a rule covers.
+    const members = only === undefined ? undefined : await findMemberships(trx, [...only]);
+    // Terms are locked in id order, as bulk approvals lock them, so that the two never deadlock.
+    for (const rule of [...rules].sort((a, b) => (a.termId ?? 0) - (b.termId ?? 0) || a.id - b.id)) {
       if (rule.termId === null) continue;
-      const covered = await coveredBy(trx, rule, links, only);
+      const covered = await coveredBy(trx, rule, links, members);
       if (covered.length === 0) continue;
       const term = await lockTerm(trx, rule.termId);
       if (term === undefined) continue;
@@ -498,19 +501,19 @@ async function requireRuleTargets(trx: Kysely<Database>, rule: AssignmentRuleCre
   if (missing !== undefined) throw invalidInput(`ids: ${{ dept: 'department', role: 'role', users: 'user' }[rule.target]} ${missing} does not exist`);
 }
 
-/** The people a rule covers now (a department rule: everyone in the departments' subtrees), within `only` when given. */
+type Membership = Awaited<ReturnType<typeof findMemberships>>[number];
+
+/** The people a rule covers now (a department rule: everyone in the departments' subtrees), among `members` when given. */
 async function coveredBy(
   trx: Kysely<Database>,
   rule: RuleRow,
   links: readonly { id: number; pid: number | null }[],
-  only: ReadonlySet<number> | undefined,
+  members: readonly Membership[] | undefined,
 ): Promise<number[]> {
   let people: number[];
-  if (only !== undefined) {
-    // Matching the few changed people against the rule is cheaper than listing everyone it covers.
-    const memberships = await findMemberships(trx, [...only]);
+  if (members !== undefined) {
     const depts = rule.target === 'dept' ? new Set(descendantIds(links, rule.ids)) : undefined;
-    people = memberships
+    people = members
       .filter((member) =>
         rule.target === 'dept'
           ? member.deptId !== null && (depts?.has(member.deptId) ?? false)
