@@ -12,6 +12,7 @@ import { refuseNulCharacters } from './http/refuse-nul-characters.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { enforceRouteAccess } from './http/route-access.js';
 import { registerWebApp } from './http/web-app.js';
+import { applicantRoutes } from './modules/applicants/applicants.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { courseRoutes } from './modules/courses/courses.routes.js';
 import { deptRoutes } from './modules/depts/depts.routes.js';
@@ -100,6 +101,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   await app.register(mediaRoutes, { services });
   await app.register(websocketRoutes, { services });
   await app.register(courseRoutes, { services });
+  await app.register(applicantRoutes, { services });
 
   if (config.webDistDir === undefined) {
     app.setNotFoundHandler(sendNotFound);

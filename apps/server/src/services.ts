@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { AppDatabase } from './db/database.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { AccessService } from './modules/access/access.service.js';
+import { ApplicantsService } from './modules/applicants/applicants.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import type { FileStore } from './files/file-store.js';
 import { LocalFileStore } from './files/local-file-store.js';
@@ -43,6 +44,8 @@ export type Services = {
   media: MediaService;
   /** The course catalogue; it also answers the media library's questions about a file's use. */
   courses: CoursesService;
+  /** Enrolment: applicants and assignment rules; the progress module reports study through `recordProgress`. */
+  applicants: ApplicantsService;
 };
 
 export async function createServices(
@@ -62,7 +65,11 @@ export async function createServices(
   const storage = new StorageService({ db, files, quotaBytes: config.uploadQuotaBytes, log, clock });
   const media = new MediaService({ db, files, clock, log, access, usage: (): MediaUsage => courses.mediaUsage });
   const courses = new CoursesService({ db, media, clock });
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses };
+  const applicants = new ApplicantsService({ db, clock, jobs });
+  applicants.registerJobs();
+  // People who join a department or get a role are enrolled by the assignment rules covering them.
+  users.onMembershipChange((userIds) => applicants.membershipChanged(userIds));
+  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants };
 }
 
 /**

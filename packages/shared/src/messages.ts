@@ -143,6 +143,17 @@ const enUS = {
   'audit.lesson.add': 'Add lesson',
   'audit.lesson.edit': 'Edit lesson',
   'audit.lesson.del': 'Delete lessons',
+  'audit.applicant.export': 'Export applicants',
+  'audit.applicant.add': 'Enrol people',
+  'audit.applicant.edit': 'Edit enrolment',
+  'audit.applicant.del': 'Delete enrolments',
+  'audit.applicant.approve': 'Approve applications',
+  'audit.applicant.reject': 'Reject applications',
+  'audit.applicant.import': 'Import enrolments',
+  'audit.applicant.apply': 'Apply for a course',
+  'audit.rule.add': 'Add assignment rule',
+  'audit.rule.edit': 'Edit assignment rule',
+  'audit.rule.del': 'Delete assignment rules',
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -289,6 +300,17 @@ const zhCN = {
   'audit.lesson.add': '新增课时',
   'audit.lesson.edit': '修改课时',
   'audit.lesson.del': '删除课时',
+  'audit.applicant.export': '导出学员数据',
+  'audit.applicant.add': '新增学员',
+  'audit.applicant.edit': '修改学员',
+  'audit.applicant.del': '删除学员',
+  'audit.applicant.approve': '审核通过报名',
+  'audit.applicant.reject': '驳回报名',
+  'audit.applicant.import': '导入学员',
+  'audit.applicant.apply': '报名课程',
+  'audit.rule.add': '新增分配规则',
+  'audit.rule.edit': '修改分配规则',
+  'audit.rule.del': '删除分配规则',
 } as const satisfies MessageCatalogue;
 
 export const messages = { 'zh-CN': zhCN, 'en-US': enUS } as const satisfies Record<Locale, MessageCatalogue>;

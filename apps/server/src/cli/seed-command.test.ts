@@ -130,6 +130,28 @@ describe('npm run seed', () => {
       expect(new Set(lessons.map((lesson) => lesson.type))).toEqual(new Set(['video', 'document', 'text']));
       expect(lessons.filter((lesson) => lesson.type !== 'text').every((lesson) => media.some((row) => row.id === lesson.media_id))).toBe(true);
       expect((await blank.db.selectFrom('edu_category').select('name').execute()).length).toBe(4);
+      // The demo enrolments: learner1 in the open fire-safety term and awaiting approval in the
+      // information-security one, whose department rule enrolled 培训部 and 市场部, learner2 overdue.
+      const enrolments = await blank.db
+        .selectFrom('edu_applicant as a')
+        .innerJoin('sys_user as u', 'u.id', 'a.user_id')
+        .innerJoin('edu_term as t', 't.id', 'a.term_id')
+        .select(['u.username', 't.name', 'a.status', 'a.source', 'a.rule_id', 'a.due_at'])
+        .orderBy('u.username')
+        .orderBy('t.name')
+        .execute();
+      const [rule] = await blank.db.selectFrom('edu_assignment_rule').select(['id', 'target', 'due_at']).execute();
+      expect(rule?.target).toBe('dept');
+      const now = Date.now();
+      expect(enrolments.map(({ username, name, status, source, rule_id }) => [username, name, status, source, rule_id])).toEqual([
+        ['learner1', '2026 年度全员培训', 'applied', 'self', null],
+        ['learner1', '2026 年第四季度', 'approved', 'self', null],
+        ['learner2', '2026 年度全员培训', 'approved', 'rule', rule?.id],
+        ['learner3', '2026 年度全员培训', 'approved', 'rule', rule?.id],
+        ['teacher', '2026 年度全员培训', 'approved', 'rule', rule?.id],
+      ]);
+      expect(enrolments.filter((row) => row.due_at !== null && row.due_at < now).map((row) => row.username)).toEqual(['learner2']);
+      expect(rule?.due_at).toBeGreaterThan(now);
       const { password_hash } = await blank.db.selectFrom('sys_user').select('password_hash').where('username', '=', 'admin').executeTakeFirstOrThrow();
       expect(await verify(password_hash, password)).toBe(true);
 

@@ -20,10 +20,12 @@ type ExcelJs = typeof ExcelJsModule;
 // loaded on the first export rather than at start. Being CommonJS, Node offers it as the default
 // export only, which its typings do not say.
 let excel: Promise<ExcelJs> | undefined;
-const loadExcelJs = async (): Promise<ExcelJs> => ((await import('exceljs')) as unknown as { default: ExcelJs }).default;
+
+/** exceljs, loaded on first use (exports, and the imports that read a spreadsheet). */
+export const loadExcelJs = (): Promise<ExcelJs> => (excel ??= import('exceljs').then((module) => (module as unknown as { default: ExcelJs }).default));
 
 export async function toXlsx<Row>(sheetName: string, columns: readonly XlsxColumn<Row>[], rows: readonly Row[]): Promise<Buffer> {
-  const ExcelJS = await (excel ??= loadExcelJs());
+  const ExcelJS = await loadExcelJs();
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet(sheetName.slice(0, 31));
   sheet.columns = columns.map((column) => ({ header: column.header, width: column.width ?? 18 }));

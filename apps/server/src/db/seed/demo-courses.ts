@@ -1,3 +1,4 @@
+import { descendantIds } from '@cloud-classroom/shared/tree';
 import type { Transaction } from 'kysely';
 import type { DemoMedia } from '../../modules/media/demo-media.js';
 import { created } from '../audit-columns.js';
@@ -161,6 +162,21 @@ export const DEMO_COURSES: DemoCourse[] = [
 
 const DAY_MS = 86_400_000;
 
+/**
+ * The demo's enrolments, so the applicants page and the learner's "my courses" have something:
+ * learner1 enrolled in the open fire-safety term and awaiting approval in the information-security
+ * one; a department rule assigning information security to 培训部 and 市场部, due in a week, and
+ * learner2's enrolment from it moved to a date already past (overdue).
+ */
+export const DEMO_ENROLMENTS = {
+  applied: [
+    { username: 'learner1', course: '消防安全基础', term: '2026 年第四季度', status: 'approved' },
+    { username: 'learner1', course: '信息安全意识', term: '2026 年度全员培训', status: 'applied' },
+  ],
+  rule: { course: '信息安全意识', term: '2026 年度全员培训', depts: ['培训部', '市场部'], dueInDays: 7 },
+  overdue: { username: 'learner2', dueDaysAgo: 3 },
+} as const;
+
 /** Inserts the demo catalogue, owned by `ownerId`, using the demo media; inside the seed's transaction. */
 export async function insertDemoCourses(trx: Transaction<Database>, media: DemoMedia, ownerId: number | null, now: number): Promise<void> {
   const audit = created('system', now);
@@ -235,5 +251,56 @@ export async function insertDemoCourses(trx: Transaction<Database>, media: DemoM
         )
         .execute();
     }
+  }
+  await insertDemoEnrolments(trx, now);
+}
+
+async function insertDemoEnrolments(trx: Transaction<Database>, now: number): Promise<void> {
+  const audit = created('system', now);
+  const termId = async (course: string, term: string) =>
+    (
+      await trx
+        .selectFrom('edu_term as t')
+        .innerJoin('edu_course as c', 'c.id', 't.course_id')
+        .select('t.id')
+        .where('c.title', '=', course)
+        .where('t.name', '=', term)
+        .executeTakeFirstOrThrow()
+    ).id;
+  const users = new Map((await trx.selectFrom('sys_user').select(['id', 'username', 'dept_id']).execute()).map((user) => [user.username, user]));
+  const row = (term: number, userId: number, status: string, source: string, dueAt: number | null, ruleId: number | null) => ({
+    ...audit,
+    term_id: term,
+    user_id: userId,
+    status,
+    source,
+    due_at: dueAt,
+    reason: null,
+    rule_id: ruleId,
+    completed_at: null,
+  });
+
+  for (const enrolment of DEMO_ENROLMENTS.applied) {
+    const user = users.get(enrolment.username);
+    if (user !== undefined) await trx.insertInto('edu_applicant').values(row(await termId(enrolment.course, enrolment.term), user.id, enrolment.status, 'self', null, null)).execute();
+  }
+
+  // The rule as the applicants service would have made it: everyone in the departments' subtrees, enrolled at once.
+  const { rule, overdue } = DEMO_ENROLMENTS;
+  const term = await termId(rule.course, rule.term);
+  const depts = await trx.selectFrom('sys_dept').select(['id', 'pid', 'name']).execute();
+  const roots = depts.filter((dept) => (rule.depts as readonly string[]).includes(dept.name)).map((dept) => dept.id);
+  const covered = descendantIds(depts, roots);
+  const dueAt = now + rule.dueInDays * DAY_MS;
+  const { id: ruleId } = await trx
+    .insertInto('edu_assignment_rule')
+    .values({ ...audit, target: 'dept', target_ids: JSON.stringify(roots), term_id: term, exam_id: null, due_at: dueAt })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const already = new Set((await trx.selectFrom('edu_applicant').select('user_id').where('term_id', '=', term).execute()).map((one) => one.user_id));
+  const assigned = [...users.values()].filter((user) => user.dept_id !== null && covered.includes(user.dept_id) && !already.has(user.id));
+  for (const user of assigned) {
+    const due = user.username === overdue.username ? now - overdue.dueDaysAgo * DAY_MS : dueAt;
+    await trx.insertInto('edu_applicant').values(row(term, user.id, 'approved', 'rule', due, ruleId)).execute();
   }
 }

@@ -1,3 +1,4 @@
+import { ENROLLED_STATUSES } from '@cloud-classroom/shared/applicants';
 import type { COURSE_SORT_FIELDS, Course, CourseCreate, CourseStatus } from '@cloud-classroom/shared/courses';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { Page, SortOrder } from '@cloud-classroom/shared/http';
@@ -7,8 +8,6 @@ import { contains } from '../../db/list-filters.js';
 import { paginate, type Ordering } from '../../db/paginate.js';
 import type { Database } from '../../db/schema.js';
 
-/** The applicant states that hold a place in a term: studying, or about to, or done. */
-export const ENROLLED_STATUSES = ['approved', 'in_progress', 'completed'] as const;
 /** An applicant turned down holds nothing; every other state is an enrolment a deletion would lose. */
 export const REJECTED_STATUS = 'rejected';
 

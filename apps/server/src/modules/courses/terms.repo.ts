@@ -1,3 +1,4 @@
+import { ENROLLED_STATUSES } from '@cloud-classroom/shared/applicants';
 import type { EnrolMode, Term, TERM_SORT_FIELDS, TermCreate } from '@cloud-classroom/shared/courses';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { Page, SortOrder } from '@cloud-classroom/shared/http';
@@ -6,7 +7,7 @@ import { changed, created } from '../../db/audit-columns.js';
 import { contains } from '../../db/list-filters.js';
 import { paginate, type Ordering } from '../../db/paginate.js';
 import type { Database } from '../../db/schema.js';
-import { ENROLLED_STATUSES, REJECTED_STATUS } from './courses.repo.js';
+import { REJECTED_STATUS } from './courses.repo.js';
 
 export type TermFilter = { courseId?: number; q?: string | undefined; ids?: readonly number[] };
 

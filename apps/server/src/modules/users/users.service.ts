@@ -59,11 +59,28 @@ export type UserServiceOptions = {
 /** 96 random bits, typeable: what a new or reset account gets when nobody chose a password. */
 const generatePassword = () => crypto.randomBytes(12).toString('base64url');
 
+/** Told the ids of people just created or whose department or roles may have changed. */
+export type MembershipListener = (userIds: number[]) => Promise<void>;
+
 export class UserService {
   private readonly passwordChanges: PasswordChangeThrottle;
+  private readonly membershipListeners: MembershipListener[] = [];
 
   constructor(private readonly options: UserServiceOptions) {
     this.passwordChanges = new PasswordChangeThrottle(options.db);
+  }
+
+  /**
+   * Calls `listener` after a user is created or edited (their department or roles may have
+   * changed), once the change is committed; a listener's failure fails the request, so one that
+   * may fail queues its work (the applicants' assignment rules queue a job).
+   */
+  onMembershipChange(listener: MembershipListener): void {
+    this.membershipListeners.push(listener);
+  }
+
+  private async membershipChanged(userIds: number[]): Promise<void> {
+    for (const listener of this.membershipListeners) await listener(userIds);
   }
 
   /** The user as the wire shows them; undefined when they are gone. */
@@ -100,7 +117,7 @@ export class UserService {
     await this.checkUnique(body);
     const password = generatePassword();
     const now = this.options.clock.now();
-    await insertUser(
+    const id = await insertUser(
       this.options.db,
       {
         ...this.columnsOf(body),
@@ -111,6 +128,7 @@ export class UserService {
       },
       roleIds,
     );
+    await this.membershipChanged([id]);
     return { password };
   }
 
@@ -131,6 +149,7 @@ export class UserService {
       { ...this.columnsOf(body), ...changed(caller.username, this.options.clock.now()) },
       roleIds,
     );
+    await this.membershipChanged([body.id]);
     if (!body.enabled) await this.options.sessions.endAllOf([body.id], 'disabled');
   }
 

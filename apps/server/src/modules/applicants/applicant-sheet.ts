@@ -1,0 +1,82 @@
+import { APPLICANT_IMPORT_COLUMNS } from '@cloud-classroom/shared/applicants';
+import { wireTimeSchema } from '@cloud-classroom/shared/http';
+import type { Readable } from 'node:stream';
+import { invalidInput } from '../../domain-error.js';
+import { loadExcelJs } from '../../http/xlsx-export.js';
+
+// Reading the enrolment spreadsheet (`POST api/applicants/import`): its rows as text, and the
+// due date in the forms people type or Excel stores.
+
+/** More rows than any one term takes; a bigger file is refused rather than read. */
+export const MAX_IMPORT_ROWS = 5000;
+
+export type SheetRow = { row: number; username: string; dueAt: unknown };
+
+/**
+ * The data rows of the first sheet, numbered as Excel numbers them (the header is row 1), blank
+ * rows left out; null when the first row is not the template's header.
+ */
+export async function readApplicantSheet(content: Readable, field: string): Promise<SheetRow[] | null> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of content) chunks.push(chunk as Buffer);
+  const ExcelJS = await loadExcelJs();
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
+  } catch {
+    throw invalidInput(`${field}: is not a readable .xlsx spreadsheet`);
+  }
+  const sheet = workbook.worksheets[0];
+  if (sheet === undefined) throw invalidInput(`${field}: the spreadsheet has no sheet`);
+  if (sheet.actualRowCount > MAX_IMPORT_ROWS + 1) throw invalidInput(`${field}: at most ${MAX_IMPORT_ROWS} people per file`);
+  const header = APPLICANT_IMPORT_COLUMNS.map((_, index) => cellText(sheet.getRow(1).getCell(index + 1).value).toLowerCase());
+  if (header.some((name, index) => name !== APPLICANT_IMPORT_COLUMNS[index]?.toLowerCase())) return null;
+  const rows: SheetRow[] = [];
+  sheet.eachRow((row, number) => {
+    if (number === 1) return;
+    const username = cellText(row.getCell(1).value);
+    const dueAt = row.getCell(2).value;
+    if (username === '' && cellText(dueAt) === '') return;
+    rows.push({ row: number, username, dueAt });
+  });
+  return rows;
+}
+
+/** What a cell shows, as text: rich text, links and formulas by their text or result. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') {
+    const cell = value as { richText?: { text: string }[]; text?: unknown; result?: unknown };
+    if (Array.isArray(cell.richText)) return cell.richText.map((part) => part.text).join('').trim();
+    if (cell.text !== undefined) return cellText(cell.text);
+    if (cell.result !== undefined) return cellText(cell.result);
+  }
+  return '';
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/**
+ * A due date from its cell: empty (none), `yyyy-MM-dd HH:mm:ss`, `yyyy-MM-dd` (the end of that
+ * day: a due date means by then), or a date cell. Excel keeps a date cell as the time shown,
+ * which exceljs hands over as that time in UTC; it is read as that time in the server's zone,
+ * as the wire's times are.
+ */
+export function parseDueAt(value: unknown): { ok: true; at: number | null } | { ok: false } {
+  const formula = value !== null && typeof value === 'object' && !(value instanceof Date) ? (value as { result?: unknown }).result : undefined;
+  const cell = formula ?? value;
+  let text: string;
+  if (cell instanceof Date) {
+    if (Number.isNaN(cell.getTime())) return { ok: false };
+    text = `${cell.getUTCFullYear()}-${pad(cell.getUTCMonth() + 1)}-${pad(cell.getUTCDate())} ${pad(cell.getUTCHours())}:${pad(cell.getUTCMinutes())}:${pad(cell.getUTCSeconds())}`;
+  } else {
+    text = cellText(cell);
+    if (text === '') return { ok: true, at: null };
+    if (/^\d{4}-\d{2}-\d{2}$/.test(text)) text = `${text} 23:59:59`;
+  }
+  const parsed = wireTimeSchema.safeParse(text);
+  return parsed.success ? { ok: true, at: parsed.data } : { ok: false };
+}
