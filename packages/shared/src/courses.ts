@@ -245,6 +245,7 @@ export const lessonSchema = outlineLessonSchema.extend({
   media: mediaSchema.nullable(),
   /** Sanitised HTML: the text of a text lesson, notes under a video or document. */
   content: z.string(),
+  required: z.boolean(),
   ...auditFields,
 });
 export type Lesson = z.infer<typeof lessonSchema>;
@@ -257,6 +258,7 @@ const lessonFields = {
   content: z.string().max(RICH_TEXT_MAX_LENGTH).default(''),
   completionPercent: z.number().int().min(1).max(100).default(DEFAULT_COMPLETION_PERCENT),
   preview: z.boolean().default(false),
+  required: z.boolean().default(true),
 };
 const mediaMatchesType = <T extends { type: LessonType; mediaId: number | null }>(lesson: T, ctx: z.RefinementCtx) => {
   if (lesson.type !== 'text' && lesson.mediaId === null) {
