@@ -90,7 +90,7 @@ describe('RuleListPage', () => {
     renderPage();
     expect(await screen.findByText('Assignment rules of Fire safety')).toBeTruthy();
     const sales = await rowFound('Sales, North, South');
-    expect(within(sales).getByText('Departments')).toBeTruthy();
+    expect(within(sales).getByText('Department')).toBeTruthy();
     expect(within(sales).getByText('and 1 more')).toBeTruthy();
     expect(within(sales).getByText('42')).toBeTruthy();
     expect(within(sales).getByText('2026-03-31 18:00:00')).toBeTruthy();
@@ -110,7 +110,7 @@ describe('RuleListPage', () => {
     expect(within(dialog).getByText('Includes sub-departments and people who join later')).toBeTruthy();
     expect(within(dialog).getByLabelText('Departments', { selector: 'input' })).toBeTruthy();
 
-    clickText('Roles', dialog);
+    clickText('Role', dialog);
     expect(await within(dialog).findByText('People given these roles later are enrolled too')).toBeTruthy();
     expect(within(dialog).queryByText('Includes sub-departments and people who join later')).toBeNull();
     fireEvent.mouseDown(within(dialog).getByLabelText('Roles', { selector: 'input' }));
@@ -121,7 +121,7 @@ describe('RuleListPage', () => {
     expect(within(dialog).queryByLabelText('Roles', { selector: 'input' })).toBeNull();
 
     // Back to roles: the choice made there is still there.
-    clickText('Roles', dialog);
+    clickText('Role', dialog);
     expect(await within(dialog).findByText('Learners')).toBeTruthy();
     fireEvent.mouseDown(within(dialog).getByLabelText('Term', { selector: 'input' }));
     fireEvent.click(await findInPopup('Autumn 2026'));
@@ -175,7 +175,7 @@ describe('RuleListPage', () => {
     await rowFound('Dana Fox');
     clickText('Add');
     const dialog = await findDialog('Add an assignment rule');
-    clickText('Roles', dialog);
+    clickText('Role', dialog);
     fireEvent.mouseDown(await within(dialog).findByLabelText('Roles', { selector: 'input' }));
     fireEvent.click(await findInPopup('Learners'));
     fireEvent.mouseDown(within(dialog).getByLabelText('Term', { selector: 'input' }));
