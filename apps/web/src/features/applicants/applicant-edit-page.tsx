@@ -27,11 +27,14 @@ function ApplicantForm({ applicant }: { applicant: Applicant }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const shape = applicantUpdateSchema.shape;
+  // The picker shows minutes: an untouched due date is sent as it was, seconds and all.
+  const dueAtKept = (at: Dayjs | null | undefined) =>
+    at && applicant.dueAt !== null && at.isSame(dayjs(applicant.dueAt), 'minute') ? applicant.dueAt : dueAtOf(at);
 
   const { submit, submitting } = useFormSubmit<ApplicantValues>({
     form,
     mutationFn: (values, request) =>
-      updateApplicant({ id: applicant.id, status: values.status, dueAt: dueAtOf(values.dueAt), reason: values.reason?.trim() || null }, request),
+      updateApplicant({ id: applicant.id, status: values.status, dueAt: dueAtKept(values.dueAt), reason: values.reason?.trim() || null }, request),
     successMessage: t('applicants.saved'),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: applicantsKeys.applicants });

@@ -110,8 +110,8 @@ function CourseApplicants({ course }: { course: SelectedCourse }) {
         </div>
       ),
     },
-    { key: 'deptName', title: t('applicants.dept'), dataIndex: 'deptName', width: 130, ellipsis: true, render: (name: string | null) => name ?? '—' },
-    { key: 'termName', title: t('applicants.term'), dataIndex: 'termName', width: 150, ellipsis: true },
+    { key: 'deptName', title: t('applicants.dept'), dataIndex: 'deptName', width: 120, ellipsis: true, render: (name: string | null) => name ?? '—' },
+    { key: 'termName', title: t('applicants.term'), dataIndex: 'termName', width: 140, ellipsis: true },
     {
       key: 'status',
       title: t('applicants.status'),
@@ -142,13 +142,14 @@ function CourseApplicants({ course }: { course: SelectedCourse }) {
       key: 'percent',
       title: t('applicants.progress'),
       dataIndex: 'percent',
-      width: 150,
+      width: 140,
       render: (percent: number, row) => (
-        <Progress percent={percent} size="small" status={row.status === 'completed' ? 'success' : row.overdue ? 'exception' : 'normal'} />
+        // antd's exception status swaps the percent for an icon: an overdue bar is only coloured.
+        <Progress percent={percent} size="small" status={row.status === 'completed' ? 'success' : 'normal'} strokeColor={row.overdue ? '#ff4d4f' : undefined} />
       ),
     },
-    { key: 'reason', title: t('applicants.reason'), dataIndex: 'reason', width: 160, ellipsis: true, render: (reason: string | null) => reason ?? '' },
-    { key: 'createTime', title: t('applicants.createTime'), dataIndex: 'createTime', sortable: true, width: 170 },
+    { key: 'reason', title: t('applicants.reason'), dataIndex: 'reason', width: 130, ellipsis: true, render: (reason: string | null) => reason ?? '' },
+    { key: 'createTime', title: t('applicants.createTime'), dataIndex: 'createTime', sortable: true, width: 165 },
     {
       key: 'actions',
       title: tl('list.actions'),
@@ -163,7 +164,8 @@ function CourseApplicants({ course }: { course: SelectedCourse }) {
     },
   ];
 
-  const currentTerm = list.filter.termId;
+  // The dialogs start on the term the list shows, or on the course's only term.
+  const currentTerm = list.filter.termId ?? (terms.data?.length === 1 ? terms.data[0]?.id : undefined);
 
   return (
     <div className="applicant-list-page">
