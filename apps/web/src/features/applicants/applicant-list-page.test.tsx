@@ -271,6 +271,17 @@ describe('ApplicantListPage', () => {
     expect(await screen.findByText('Enrolled 1; 1 already were')).toBeTruthy();
   });
 
+  it('keeps the people picker closed for someone who may enrol but not list users, instead of asking and getting a 403', async () => {
+    const api = stubApplicants();
+    signInAs(['applicant:list', 'applicant:add']);
+    renderPage();
+    await rowFound('Ann Lee');
+    clickText('Enrol people');
+    const dialog = await findDialog('Only people in your data scope');
+    expect(within(dialog).getByText('Choosing people needs the permission to list users')).toBeTruthy();
+    expect(api.callsTo('GET api/users')).toHaveLength(0);
+  });
+
   it('checks an import first, lists its errors by row and keeps the import disabled until a clean sheet', async () => {
     let dirty = true;
     const api = stubApplicants({
@@ -381,6 +392,21 @@ describe('ApplicantListPage', () => {
     await waitFor(() => expect(api.callsTo('PUT api/applicants')).toHaveLength(1));
     expect(api.callsTo('PUT api/applicants')[0]?.body).toEqual({ id: 1, status: 'approved', dueAt: null, reason: null });
     expect(await screen.findByText('Applicants of Fire safety')).toBeTruthy();
+  });
+
+  it('sends an editor opened without its list (a reload) back to the list', async () => {
+    stubApplicants();
+    renderWithProviders(
+      <MemoryRouter initialEntries={['/edu/edit-applicant?id=99']}>
+        <Routes>
+          <Route path="/course/term/applicant" element={<p>the applicants</p>} />
+          <Route path="/edu/edit-applicant" element={<ApplicantEditPage />} />
+        </Routes>
+      </MemoryRouter>,
+    );
+    expect(await screen.findByText('This enrolment was not found; please open it from the applicants list.')).toBeTruthy();
+    clickText('Back to the applicants');
+    expect(await screen.findByText('the applicants')).toBeTruthy();
   });
 
   it('names statuses and sources in Chinese too', async () => {

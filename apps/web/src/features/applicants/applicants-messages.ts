@@ -47,6 +47,7 @@ export const useApplicantMessages = registerMessages({
     'applicants.peoplePlaceholder': '输入用户名或昵称搜索并选择',
     'applicants.peopleHint': '只能选择你的数据范围内的人员；添加后直接通过审核',
     'applicants.dueAtHint': '不填则不限截止时间',
+    'applicants.cannotListPeople': '没有查看用户列表的权限，无法选择人员',
     'applicants.enrolled': '已添加 {{created}} 人，{{existing}} 人原已报名',
     'applicants.import': '导入',
     'applicants.importTitle': '导入学员',
@@ -94,6 +95,8 @@ export const useApplicantMessages = registerMessages({
     'rules.rolesPlaceholder': '选择角色',
     'rules.rolesHint': '以后获得这些角色的人员也会被分配',
     'rules.users': '人员',
+    'rules.cannotListDepts': '没有查看部门的权限，无法选择部门',
+    'rules.cannotListRoles': '没有查看角色的权限，无法选择角色',
     'rules.deleteWarning': '规则已经分配的报名会保留；删除只是不再分配新的人员。',
   },
   'en-US': {
@@ -142,6 +145,7 @@ export const useApplicantMessages = registerMessages({
     'applicants.peoplePlaceholder': 'Search by username or nick name',
     'applicants.peopleHint': 'Only people in your data scope; they are approved at once',
     'applicants.dueAtHint': 'Leave empty for no due date',
+    'applicants.cannotListPeople': 'Choosing people needs the permission to list users',
     'applicants.enrolled': 'Enrolled {{created}}; {{existing}} already were',
     'applicants.import': 'Import',
     'applicants.importTitle': 'Import people',
@@ -189,6 +193,8 @@ export const useApplicantMessages = registerMessages({
     'rules.rolesPlaceholder': 'Choose roles',
     'rules.rolesHint': 'People given these roles later are enrolled too',
     'rules.users': 'People',
+    'rules.cannotListDepts': 'Choosing departments needs the permission to list them',
+    'rules.cannotListRoles': 'Choosing roles needs the permission to list them',
     'rules.deleteWarning': 'Enrolments the rule already made stay; it only stops enrolling new people.',
   },
 });

@@ -149,6 +149,21 @@ describe('RuleListPage', () => {
     expect(api.callsTo('POST api/assignment-rules')[0]?.body).toEqual({ target: 'dept', ids: [2], termId: 11, dueAt: null });
   });
 
+  it('keeps the department and role pickers closed for someone who may not list them', async () => {
+    const api = stubRules();
+    signInAs(['applicant:list', 'applicant:add']);
+    renderPage();
+    await rowFound('Dana Fox');
+    clickText('Add');
+    const dialog = await findDialog('Add an assignment rule');
+    expect(within(dialog).getByText('Choosing departments needs the permission to list them')).toBeTruthy();
+    clickText('Role', dialog);
+    expect(await within(dialog).findByText('Choosing roles needs the permission to list them')).toBeTruthy();
+    expect(api.callsTo('GET api/dept')).toHaveLength(0);
+    expect(api.callsTo('POST api/dept/superior')).toHaveLength(0);
+    expect(api.callsTo('GET api/roles/all')).toHaveLength(0);
+  });
+
   it('edits a named-people rule showing the people by name', async () => {
     const api = stubRules();
     renderPage();

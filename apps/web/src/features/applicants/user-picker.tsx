@@ -1,7 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useState } from 'react';
+import { useCheckPermission } from '../../components/permission';
 import { peopleSearchQuery } from './applicants-api';
+import { useApplicantMessages } from './applicants-messages';
+
+/** Who may search people (`GET api/users`); for anyone else the server answers 403, which would end on the 401 page. */
+export const PEOPLE_READERS: readonly PermissionCheck[] = ['admin', 'user:list'];
 
 export type UserPickerProps = {
   value?: number[];
@@ -21,9 +27,11 @@ const labelOf = (user: { nickName: string; username: string }) => `${user.nickNa
  * search moves on to others.
  */
 export function UserPicker({ value, onChange, knownNames, placeholder, id, 'aria-label': ariaLabel }: UserPickerProps) {
+  const t = useApplicantMessages();
+  const mayList = useCheckPermission()(PEOPLE_READERS);
   const [search, setSearch] = useState('');
   const [chosen, setChosen] = useState<ReadonlyMap<number, string>>(() => new Map(knownNames));
-  const people = useQuery(peopleSearchQuery(search.trim()));
+  const people = useQuery({ ...peopleSearchQuery(search.trim()), enabled: mayList });
   const found = (people.data ?? []).map((user) => ({ value: user.id, label: labelOf(user) }));
   const foundIds = new Set(found.map((option) => option.value));
   const kept = (value ?? []).filter((userId) => !foundIds.has(userId)).map((userId) => ({ value: userId, label: chosen.get(userId) ?? `#${userId}` }));
@@ -35,7 +43,8 @@ export function UserPicker({ value, onChange, knownNames, placeholder, id, 'aria
       mode="multiple"
       showSearch={{ filterOption: false, onSearch: setSearch }}
       loading={people.isFetching}
-      placeholder={placeholder}
+      disabled={!mayList}
+      placeholder={mayList ? placeholder : t('applicants.cannotListPeople')}
       options={[...found, ...kept]}
       value={value}
       onChange={(ids, options) => {
