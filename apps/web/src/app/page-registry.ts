@@ -28,6 +28,9 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
   'tools/swagger/index': '../features/swagger/swagger-page.tsx',
   'course/outline/index': '../features/courses/course-outline-page.tsx',
   'edu/edit-lesson': '../features/courses/lesson-edit-page.tsx',
+  'course/applicant/index': '../features/applicants/applicant-list-page.tsx',
+  'course/rule/index': '../features/applicants/rule-list-page.tsx',
+  'edu/edit-applicant': '../features/applicants/applicant-edit-page.tsx',
 };
 
 export function loadPage(component: string): (() => Promise<PageModule>) | undefined {

@@ -33,6 +33,7 @@ const LESSON: Lesson = {
   pages: null,
   completionPercent: 80,
   preview: false,
+  required: true,
   media: VIDEO,
   content: '<p>Watch it <strong>all</strong>.</p>',
   ...AUDIT,
@@ -92,7 +93,10 @@ describe('LessonEditPage', () => {
 
     fill(screen.getByLabelText('Title'), 'Welcome aboard');
     expect(await within(preview).findByText('Welcome aboard')).toBeTruthy();
-    fireEvent.click(screen.getByRole('switch'));
+    fireEvent.click(screen.getByRole('switch', { name: 'Free preview' }));
+    const required = screen.getByRole('switch', { name: 'Required for completion' });
+    expect(required.getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(required);
     clickText('Save');
     await waitFor(() => expect(api.callsTo('PUT api/lessons')).toHaveLength(1));
     expect(api.callsTo('PUT api/lessons')[0]?.body).toEqual({
@@ -104,6 +108,7 @@ describe('LessonEditPage', () => {
       content: '<p>Watch it <strong>all</strong>.</p>',
       completionPercent: 80,
       preview: true,
+      required: false,
     });
     expect(await screen.findByText('the outline')).toBeTruthy();
   });
@@ -152,7 +157,7 @@ describe('LessonEditPage', () => {
     expect(screen.queryByRole('progressbar')).toBeNull();
     clickText('Save');
     await waitFor(() => expect(api.callsTo('POST api/lessons')).toHaveLength(1));
-    expect(api.callsTo('POST api/lessons')[0]?.body).toMatchObject({ chapterId: 2, title: 'Forklifts', type: 'video', mediaId: 9, completionPercent: 90, preview: false });
+    expect(api.callsTo('POST api/lessons')[0]?.body).toMatchObject({ chapterId: 2, title: 'Forklifts', type: 'video', mediaId: 9, completionPercent: 90, preview: false, required: true });
   });
 
   it('cancels an upload, and refuses a file of the wrong kind before sending it', async () => {

@@ -36,6 +36,7 @@ type LessonValues = {
   content: string;
   completionPercent: number;
   preview: boolean;
+  required: boolean;
 };
 
 /** The kind of file a lesson type plays; none for text. */
@@ -68,6 +69,7 @@ function LessonForm({ lesson, chapterId, courseId, t }: { lesson?: Lesson; chapt
         content: values.content ?? '',
         completionPercent: values.completionPercent,
         preview: values.preview,
+        required: values.required,
       };
       return lesson === undefined ? createLesson(body, request) : updateLesson({ id: lesson.id, ...body }, request);
     },
@@ -88,6 +90,7 @@ function LessonForm({ lesson, chapterId, courseId, t }: { lesson?: Lesson; chapt
     content: lesson?.content ?? '',
     completionPercent: lesson?.completionPercent ?? DEFAULT_COMPLETION_PERCENT,
     preview: lesson?.preview ?? false,
+    required: lesson?.required ?? true,
   };
 
   const chapters = outline.data ?? [];
@@ -155,6 +158,9 @@ function LessonForm({ lesson, chapterId, courseId, t }: { lesson?: Lesson; chapt
                 <InputNumber min={1} max={100} precision={0} suffix="%" style={{ width: 120 }} />
               </Form.Item>
               <Form.Item name="preview" label={t('lesson.preview')} extra={t('lesson.previewHint')} valuePropName="checked">
+                <Switch />
+              </Form.Item>
+              <Form.Item name="required" label={t('lesson.required')} extra={t('lesson.requiredHint')} valuePropName="checked">
                 <Switch />
               </Form.Item>
             </Flex>

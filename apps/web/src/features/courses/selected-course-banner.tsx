@@ -5,7 +5,7 @@ import { COURSE_OUTLINE_PATH, COURSE_PICKER_PATH, COURSE_TERMS_PATH, useSelected
 
 export type SelectedCourseBannerProps = {
   /** Where the banner stands: the course list offers to clear the choice, the course's own pages to change it. */
-  on: 'course-list' | 'terms' | 'outline';
+  on: 'course-list' | 'terms' | 'outline' | 'applicants' | 'rules';
   /** The page's heading naming the course ("Terms of …"); "Current course: …" by default. */
   heading?: string;
 };

@@ -131,6 +131,7 @@ describe('pagesOf', () => {
       '/dashboard',
       '/user/center',
       '/edu/edit-lesson',
+      '/edu/edit-applicant',
       '/system/user',
       '/system/role',
       '/system/menu',

@@ -65,6 +65,14 @@ export const STATIC_VIEW_ROUTES: ViewRoute[] = [
     meta: { ...ownTitles('route.editLesson'), icon: 'edit', noCache: true, activeMenu: '/course/term/outline' },
     children: [],
   },
+  {
+    path: '/edu/edit-applicant',
+    name: 'EditApplicant',
+    component: 'edu/edit-applicant',
+    hidden: true,
+    meta: { ...ownTitles('route.editApplicant'), icon: 'edit', noCache: true, activeMenu: '/course/term/applicant' },
+    children: [],
+  },
 ];
 
 export function isExternalPath(path: string): boolean {
