@@ -51,6 +51,18 @@ describe('applicants', () => {
   const enrol = (body: Record<string, unknown>) => call(app, 'POST', '/api/applicants', teacher, body);
   const idsOf = async (termId: number) => new Map((await listApplicants(app, teacher, `?termId=${termId}`)).content.map((row) => [row.username, row.id]));
 
+  it('lets the enrollers read the people, departments and roles they pick from; learners still may not', async () => {
+    const learner = await loginAs(app, 'learner1');
+    for (const path of ['/api/users?blurry=learner', '/api/dept', '/api/roles/all']) {
+      expect((await call(app, 'GET', path, teacher)).statusCode, path).toBe(200);
+      expect((await call(app, 'GET', path, learner)).statusCode, path).toBe(403);
+    }
+    // Within the teacher's data scope (培训部 and below).
+    const people = (await call(app, 'GET', '/api/users?size=100', teacher)).json() as { content: { dept: { name: string } | null }[] };
+    expect(people.content.length).toBeGreaterThan(0);
+    expect(people.content.every((person) => ['培训部', '讲师组', '学员服务组'].includes(person.dept?.name ?? ''))).toBe(true);
+  });
+
   it('enrols people directly, counting those already enrolled as existing, within the term’s seats', async () => {
     const term = await createTerm(app, teacher, course, { name: 'Three seats', capacity: 3 });
     const [learner1, learner2, learner3, teacherId] = await Promise.all(['learner1', 'learner2', 'learner3', 'teacher'].map((name) => userId(app, name)));

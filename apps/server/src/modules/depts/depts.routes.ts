@@ -16,7 +16,8 @@ import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
 
 // The user page's department tree reads these too.
-const READERS = ['dept:list', 'user:list'] as const;
+// Enrolling people picks them, and rules pick departments: the enrollers read both.
+const READERS = ['dept:list', 'user:list', 'applicant:add'] as const;
 
 const exportColumns: XlsxColumn<Dept>[] = [
   { header: '部门名称', value: (dept) => dept.name, width: 24 },

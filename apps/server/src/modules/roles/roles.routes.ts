@@ -35,7 +35,7 @@ export const roleRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   // The user form offers every role, so those who create or edit users may read them too.
   app.get(
     '/api/roles/all',
-    { config: { access: { permissions: ['roles:list', 'user:add', 'user:edit'] } }, schema: { response: { 200: z.array(roleSchema) } } },
+    { config: { access: { permissions: ['roles:list', 'user:add', 'user:edit', 'applicant:add'] } }, schema: { response: { 200: z.array(roleSchema) } } },
     async () => roles.all(),
   );
 

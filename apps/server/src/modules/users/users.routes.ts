@@ -43,7 +43,8 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   app.get(
     '/api/users',
     {
-      config: { access: { permissions: ['user:list'] } },
+      // Enrolling people picks them from this list, within the enroller's data scope.
+      config: { access: { permissions: ['user:list', 'applicant:add'] } },
       schema: { querystring: userQuerySchema, response: { 200: pageOf(userSchema) } },
     },
     async (request) => users.page(principalOf(request), request.query),

@@ -29,8 +29,8 @@ const shape = assignmentRuleCreateSchema.shape;
 
 // What the server lets read the pickers' lists (`GET api/roles/all`, `GET api/dept`); anyone else
 // would get a 403, which ends on the 401 page, so their pickers stay closed instead.
-const ROLE_READERS: readonly PermissionCheck[] = ['admin', 'roles:list', 'user:add', 'user:edit'];
-const DEPT_READERS: readonly PermissionCheck[] = ['admin', 'dept:list', 'user:list'];
+const ROLE_READERS: readonly PermissionCheck[] = ['admin', 'roles:list', 'user:add', 'user:edit', 'applicant:add'];
+const DEPT_READERS: readonly PermissionCheck[] = ['admin', 'dept:list', 'user:list', 'applicant:add'];
 
 function initialValuesOf(rule: AssignmentRule | undefined, termId: number | undefined): RuleValues {
   const values: RuleValues = { target: rule?.target ?? 'dept', deptIds: [], roleIds: [], userIds: [], termId: rule?.termId ?? termId, dueAt: null };

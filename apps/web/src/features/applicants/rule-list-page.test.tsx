@@ -149,14 +149,14 @@ describe('RuleListPage', () => {
     expect(api.callsTo('POST api/assignment-rules')[0]?.body).toEqual({ target: 'dept', ids: [2], termId: 11, dueAt: null });
   });
 
-  it('keeps the department and role pickers closed for someone who may not list them', async () => {
+  it('keeps the department and role pickers closed for someone who may change rules but not add them', async () => {
     const api = stubRules();
-    signInAs(['applicant:list', 'applicant:add']);
+    signInAs(['applicant:list', 'applicant:edit']);
     renderPage();
-    await rowFound('Dana Fox');
-    clickText('Add');
-    const dialog = await findDialog('Add an assignment rule');
-    expect(within(dialog).getByText('Choosing departments needs the permission to list them')).toBeTruthy();
+    fireEvent.click(within(await rowFound('Dana Fox')).getByText('Edit'));
+    const dialog = await findDialog('Edit the assignment rule');
+    clickText('Department', dialog);
+    expect(await within(dialog).findByText('Choosing departments needs the permission to list them')).toBeTruthy();
     clickText('Role', dialog);
     expect(await within(dialog).findByText('Choosing roles needs the permission to list them')).toBeTruthy();
     expect(api.callsTo('GET api/dept')).toHaveLength(0);

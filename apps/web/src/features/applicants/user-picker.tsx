@@ -7,7 +7,7 @@ import { peopleSearchQuery } from './applicants-api';
 import { useApplicantMessages } from './applicants-messages';
 
 /** Who may search people (`GET api/users`); for anyone else the server answers 403, which would end on the 401 page. */
-export const PEOPLE_READERS: readonly PermissionCheck[] = ['admin', 'user:list'];
+export const PEOPLE_READERS: readonly PermissionCheck[] = ['admin', 'user:list', 'applicant:add'];
 
 export type UserPickerProps = {
   value?: number[];
