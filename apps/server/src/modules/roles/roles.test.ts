@@ -318,8 +318,9 @@ describe('roles: writing', () => {
 
   it('replaces a role’s menus, and its holders’ permissions follow at once', async () => {
     const teacher = await loginAs(app, 'teacher');
+    // The download needs dept:list itself (the list is open to enrollers too).
     const teacherRole = await roleId(app, 'teacher');
-    expect((await call(app, 'GET', '/api/dept', teacher)).statusCode).toBe(403);
+    expect((await call(app, 'GET', '/api/dept/download', teacher)).statusCode).toBe(403);
 
     const deptPage = await menuId(app, '部门管理');
     const deptAdd = await menuId(app, '部门新增');
@@ -329,13 +330,13 @@ describe('roles: writing', () => {
       { id: deptPage, title: '部门管理' },
       { id: deptAdd, title: '部门新增' },
     ]);
-    expect((await call(app, 'GET', '/api/dept', teacher)).statusCode).toBe(200);
+    expect((await call(app, 'GET', '/api/dept/download', teacher)).statusCode).toBe(200);
     const info = await call(app, 'GET', '/auth/info', teacher);
     expect(info.json().roles).toEqual(['dept:add', 'dept:list']);
 
     await call(app, 'PUT', '/api/roles/menu', admin, { id: teacherRole, menus: [] });
     expect((await getRole(app, admin, teacherRole)).menus).toEqual([]);
-    expect((await call(app, 'GET', '/api/dept', teacher)).statusCode).toBe(403);
+    expect((await call(app, 'GET', '/api/dept/download', teacher)).statusCode).toBe(403);
   });
 
   it('refuses unknown menus (400, nothing changed), an unknown role (404) and a body without menus (400)', async () => {
