@@ -11,6 +11,7 @@ import { SessionService } from './modules/auth/session.service.js';
 import { CoursesService } from './modules/courses/courses.service.js';
 import { DeptService } from './modules/depts/depts.service.js';
 import { MediaService } from './modules/media/media.service.js';
+import { ProgressService } from './modules/progress/progress.service.js';
 import type { MediaUsage } from './modules/media/media-usage.js';
 import { RoleService } from './modules/roles/roles.service.js';
 import { StorageService } from './modules/storage/storage.service.js';
@@ -43,6 +44,8 @@ export type Services = {
   media: MediaService;
   /** The course catalogue; it also answers the media library's questions about a file's use. */
   courses: CoursesService;
+  /** The learner's courses, lessons, study time and trusted progress. */
+  progress: ProgressService;
 };
 
 export async function createServices(
@@ -62,7 +65,16 @@ export async function createServices(
   const storage = new StorageService({ db, files, quotaBytes: config.uploadQuotaBytes, log, clock });
   const media = new MediaService({ db, files, clock, log, access, usage: (): MediaUsage => courses.mediaUsage });
   const courses = new CoursesService({ db, media, clock });
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses };
+  const progress = new ProgressService({
+    db,
+    clock,
+    courses,
+    // Until the applicants module lands, nobody listens. It becomes
+    // `(userId, courseId, progress, trx) => applicants.within(trx).recordProgress(userId, courseId, progress)`:
+    // called inside the report's transaction, so the enrolment moves with the progress.
+    onCourseProgress: async () => {},
+  });
+  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, progress };
 }
 
 /**

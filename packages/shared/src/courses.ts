@@ -245,6 +245,8 @@ export const lessonSchema = outlineLessonSchema.extend({
   media: mediaSchema.nullable(),
   /** Sanitised HTML: the text of a text lesson, notes under a video or document. */
   content: z.string(),
+  /** Counts towards the course's completion. */
+  required: z.boolean(),
   ...auditFields,
 });
 export type Lesson = z.infer<typeof lessonSchema>;
@@ -257,6 +259,8 @@ const lessonFields = {
   content: z.string().max(RICH_TEXT_MAX_LENGTH).default(''),
   completionPercent: z.number().int().min(1).max(100).default(DEFAULT_COMPLETION_PERCENT),
   preview: z.boolean().default(false),
+  /** Counts towards the course's completion (an optional lesson does not). */
+  required: z.boolean().default(true),
 };
 const mediaMatchesType = <T extends { type: LessonType; mediaId: number | null }>(lesson: T, ctx: z.RefinementCtx) => {
   if (lesson.type !== 'text' && lesson.mediaId === null) {

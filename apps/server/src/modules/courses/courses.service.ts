@@ -364,6 +364,7 @@ export class CoursesService {
       sort: lesson.sort,
       media: media ?? null,
       content: lesson.content,
+      required: lesson.required === 1,
       createBy: lesson.create_by,
       updateBy: lesson.update_by,
       createTime: formatDateTime(lesson.create_time),

@@ -32,6 +32,7 @@ const LESSON: Lesson = {
   preview: false,
   media: VIDEO,
   content: '<p>Watch it <strong>all</strong>.</p>',
+  required: true,
   ...AUDIT,
 };
 

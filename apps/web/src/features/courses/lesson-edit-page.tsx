@@ -68,6 +68,8 @@ function LessonForm({ lesson, chapterId, courseId, t }: { lesson?: Lesson; chapt
         content: values.content ?? '',
         completionPercent: values.completionPercent,
         preview: values.preview,
+        // Kept as it is until the editor shows the switch.
+        required: lesson?.required ?? true,
       };
       return lesson === undefined ? createLesson(body, request) : updateLesson({ id: lesson.id, ...body }, request);
     },
