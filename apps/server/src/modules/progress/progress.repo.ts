@@ -299,8 +299,19 @@ export async function findCompletedLessons(db: Kysely<Database>, userId: number,
 
 export type PlaybackRow = Omit<Selectable<PlaybackTable>, 'superseded'> & { superseded: boolean };
 
+/**
+ * One of the user's playbacks. Locked on PostgreSQL, as the progress row is (see `findProgress`):
+ * two reports of one playback sent at once would otherwise both be allowed the time since the
+ * previous one.
+ */
 export async function findPlayback(db: Kysely<Database>, userId: number, sessionKey: string): Promise<PlaybackRow | undefined> {
-  const row = await db.selectFrom('edu_playback').selectAll().where('user_id', '=', userId).where('session_key', '=', sessionKey).executeTakeFirst();
+  const row = await db
+    .selectFrom('edu_playback')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('session_key', '=', sessionKey)
+    .$if(isPostgres(db), (query) => query.forUpdate())
+    .executeTakeFirst();
   return row === undefined ? undefined : playbackOf(row);
 }
 
