@@ -4,8 +4,9 @@
 // the playback and the progress (making them on a first report), merge the claimed intervals with
 // the same shared rules, write the progress and the playback (and the day's study time when there
 // is any), all with prepared statements on the same SQLite database, durably (WAL, synchronous
-// FULL, as the product) — with no framework, no query builder, no schemas, no hooks. Video reports
+// FULL, as the product; see below for why in a copy of it) — with no framework, no query builder, no schemas, no hooks. Video reports
 // only, and the body is trusted to be one.
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { formatDateTime } from '@cloud-classroom/shared/display';
@@ -24,7 +25,15 @@ import { bareSessionCheck } from './bare-session.js';
 
 const dataDir = process.env.DATA_DIR;
 if (dataDir === undefined) throw new Error('DATA_DIR is not set');
-const db = new Database(path.join(dataDir, 'cloud-classroom.sqlite'));
+// Its own copy of the product's database (taken once the product has made the lesson and the
+// session): both sides write, and a write of one side's last requests of a round, still running
+// when the other side's round begins, would otherwise make the other's transaction fail as busy.
+const copy = path.join(dataDir, 'bare-progress.sqlite');
+fs.rmSync(copy, { force: true });
+const source = new Database(path.join(dataDir, 'cloud-classroom.sqlite'));
+source.prepare('vacuum into ?').run(copy);
+source.close();
+const db = new Database(copy);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
 db.pragma('busy_timeout = 5000');

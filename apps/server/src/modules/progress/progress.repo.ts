@@ -1,13 +1,50 @@
 import { ENROLLED_STATUSES, type ApplicantSource, type ApplicantStatus } from '@cloud-classroom/shared/applicants';
 import type { EnrolMode, LessonType } from '@cloud-classroom/shared/courses';
 import type { Interval } from '@cloud-classroom/shared/progress-rules';
-import { type Kysely, type Selectable } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, Selectable } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
 import type { Database, PlaybackTable } from '../../db/schema.js';
 
 // The learner's progress: lessons studied (merged intervals, pages read), the playbacks that
 // report them, and study time per day. It reads the catalogue and the enrolments (courses,
 // chapters, lessons, media, terms, applicants) but writes only its own tables.
+
+/**
+ * A query of the progress report, which every player sends every few seconds: built and compiled
+ * once per dialect (building and compiling was most of a report's time), then run with each
+ * report's values. The builder gets stand-ins for the values (`slots`), found again among the
+ * compiled parameters and replaced; every other parameter (a constant) stays.
+ */
+class ReusableQuery<R> {
+  private readonly compiled = new Map<boolean, { query: CompiledQuery<R>; slots: number[] }>();
+
+  constructor(
+    private readonly arity: number,
+    private readonly build: (db: Kysely<Database>, slots: Slots) => Compilable<R>,
+  ) {}
+
+  async run(db: Kysely<Database>, values: readonly unknown[]): Promise<R[]> {
+    const postgres = isPostgres(db);
+    let entry = this.compiled.get(postgres);
+    if (entry === undefined) {
+      const standIns = Array.from({ length: this.arity }, (_, index) => STAND_IN - index);
+      const query = this.build(db, standIns as unknown as Slots).compile();
+      const slots = query.parameters.map((parameter) => standIns.indexOf(parameter as number));
+      if (standIns.some((standIn) => !query.parameters.includes(standIn))) throw new Error('a reusable query does not use all its values');
+      entry = { query, slots };
+      this.compiled.set(postgres, entry);
+    }
+    const { query, slots } = entry;
+    const parameters = query.parameters.map((parameter, index) => ((slots[index] ?? -1) < 0 ? parameter : values[slots[index] as number]));
+    return (await db.executeQuery<R>({ ...query, parameters })).rows;
+  }
+}
+
+/** What a builder gets for the values: each stands for a value of any column's type. */
+type Slots = readonly [never, never, never, never, never, never, never, never];
+
+/** No real value is this: an id, a time, a count or a JSON text never is. */
+const STAND_IN = -2_000_000_000;
 
 /** A lesson with what studying it needs of its course and media, and whether the user is enrolled in the course. */
 export type StudyLessonRow = {
@@ -31,9 +68,8 @@ export type StudyLessonRow = {
   enrolled: boolean;
 };
 
-/** The lesson, its chapter, course and media, and whether `userId` holds a place in one of the course's terms: one statement. */
-export async function findStudyLesson(db: Kysely<Database>, lessonId: number, userId: number): Promise<StudyLessonRow | undefined> {
-  const row = await db
+const studyLesson = new ReusableQuery(2, (db, [lessonId, userId]) =>
+  db
     .selectFrom('edu_lesson as l')
     .innerJoin('edu_course as c', 'c.id', 'l.course_id')
     .innerJoin('edu_chapter as ch', 'ch.id', 'l.chapter_id')
@@ -70,8 +106,12 @@ export async function findStudyLesson(db: Kysely<Database>, lessonId: number, us
         )
         .as('enrolled'),
     )
-    .where('l.id', '=', lessonId)
-    .executeTakeFirst();
+    .where('l.id', '=', lessonId),
+);
+
+/** The lesson, its chapter, course and media, and whether `userId` holds a place in one of the course's terms: one statement. */
+export async function findStudyLesson(db: Kysely<Database>, lessonId: number, userId: number): Promise<StudyLessonRow | undefined> {
+  const [row] = await studyLesson.run(db, [lessonId, userId]);
   if (row === undefined) return undefined;
   return {
     ...row,
@@ -208,15 +248,19 @@ function progressOf(row: StoredProgress): ProgressRow {
  * overwriting the other (SQLite runs one transaction at a time anyway).
  */
 export async function findProgress(db: Kysely<Database>, userId: number, lessonId: number, { lock = false } = {}): Promise<ProgressRow | undefined> {
-  const row = await db
+  const [row] = await (lock ? lockedProgress : progress).run(db, [userId, lessonId]);
+  return row === undefined ? undefined : progressOf(row);
+}
+
+const progressQuery = (db: Kysely<Database>, [userId, lessonId]: Slots, lock: boolean) =>
+  db
     .selectFrom('edu_lesson_progress')
     .selectAll()
     .where('user_id', '=', userId)
     .where('lesson_id', '=', lessonId)
-    .$if(lock && isPostgres(db), (query) => query.forUpdate())
-    .executeTakeFirst();
-  return row === undefined ? undefined : progressOf(row);
-}
+    .$if(lock && isPostgres(db), (query) => query.forUpdate());
+const progress = new ReusableQuery(2, (db, slots) => progressQuery(db, slots, false));
+const lockedProgress = new ReusableQuery(2, (db, slots) => progressQuery(db, slots, true));
 
 /** The user's progress in the lessons of the courses. */
 export async function findProgressOfCourses(db: Kysely<Database>, userId: number, courseIds: readonly number[]): Promise<ProgressRow[]> {
@@ -254,20 +298,32 @@ export type ProgressValues = {
   completedAt: number | null;
 };
 
-export async function updateProgress(db: Kysely<Database>, id: number, values: ProgressValues, now: number): Promise<void> {
-  await db
+const progressUpdate = new ReusableQuery(8, (db, [id, intervals, covered, pagesRead, percent, position, completedAt, now]) =>
+  db
     .updateTable('edu_lesson_progress')
     .set({
-      intervals: JSON.stringify(values.intervals),
-      covered_seconds: values.coveredSeconds,
-      pages_read: JSON.stringify(values.pagesRead),
-      percent: values.percent,
-      position: values.position,
-      completed_at: values.completedAt,
+      intervals: intervals,
+      covered_seconds: covered,
+      pages_read: pagesRead,
+      percent: percent,
+      position: position,
+      completed_at: completedAt,
       updated_at: now,
     })
-    .where('id', '=', id)
-    .execute();
+    .where('id', '=', id),
+);
+
+export async function updateProgress(db: Kysely<Database>, id: number, values: ProgressValues, now: number): Promise<void> {
+  await progressUpdate.run(db, [
+    id,
+    JSON.stringify(values.intervals),
+    values.coveredSeconds,
+    JSON.stringify(values.pagesRead),
+    values.percent,
+    values.position,
+    values.completedAt,
+    now,
+  ]);
 }
 
 /** How many of the course's lessons are required, and how many of those the user has completed. */
@@ -305,15 +361,18 @@ export type PlaybackRow = Omit<Selectable<PlaybackTable>, 'superseded'> & { supe
  * previous one.
  */
 export async function findPlayback(db: Kysely<Database>, userId: number, sessionKey: string): Promise<PlaybackRow | undefined> {
-  const row = await db
+  const [row] = await playback.run(db, [userId, sessionKey]);
+  return row === undefined ? undefined : playbackOf(row);
+}
+
+const playback = new ReusableQuery(2, (db, [userId, sessionKey]) =>
+  db
     .selectFrom('edu_playback')
     .selectAll()
     .where('user_id', '=', userId)
     .where('session_key', '=', sessionKey)
-    .$if(isPostgres(db), (query) => query.forUpdate())
-    .executeTakeFirst();
-  return row === undefined ? undefined : playbackOf(row);
-}
+    .$if(isPostgres(db), (query) => query.forUpdate()),
+);
 
 function playbackOf(row: Selectable<PlaybackTable>): PlaybackRow {
   return {
@@ -360,16 +419,19 @@ export async function startPlayback(
   return row;
 }
 
+const playbackUpdate = new ReusableQuery(5, (db, [id, lessonId, lastReportAt, page, pageSince]) =>
+  db
+    .updateTable('edu_playback')
+    .set({ lesson_id: lessonId, last_report_at: lastReportAt, page: page, page_since: pageSince })
+    .where('id', '=', id),
+);
+
 export async function updatePlayback(
   db: Kysely<Database>,
   id: number,
   values: { lessonId: number; lastReportAt: number; page: number | null; pageSince: number | null },
 ): Promise<void> {
-  await db
-    .updateTable('edu_playback')
-    .set({ lesson_id: values.lessonId, last_report_at: values.lastReportAt, page: values.page, page_since: values.pageSince })
-    .where('id', '=', id)
-    .execute();
+  await playbackUpdate.run(db, [id, values.lessonId, values.lastReportAt, values.page, values.pageSince]);
 }
 
 // ---- Study days ---------------------------------------------------------------------------------
