@@ -102,6 +102,7 @@ describe('LessonEditPage', () => {
       content: '<p>Watch it <strong>all</strong>.</p>',
       completionPercent: 80,
       preview: true,
+      required: true,
     });
     expect(await screen.findByText('the outline')).toBeTruthy();
   });
