@@ -18,8 +18,9 @@ import { coursesPage } from './scenarios/courses-page.js';
 import { health } from './scenarios/health.js';
 import { mediaRange } from './scenarios/media-range.js';
 import { menusBuild } from './scenarios/menus-build.js';
+import { progressReport } from './scenarios/progress-report.js';
 
-const scenarios: Scenario[] = [health, menusBuild, coursesPage, mediaRange, coldStart];
+const scenarios: Scenario[] = [health, menusBuild, coursesPage, mediaRange, progressReport, coldStart];
 
 const { values: options } = parseArgs({
   options: {
@@ -110,7 +111,11 @@ async function startServer(endpoint: Endpoint, env: Record<string, string> = {})
 async function expectSameAnswer(scenario: ThroughputScenario, subject: Running, reference: Running): Promise<void> {
   // The status too: a range asked for must come back as 206 from both, not as the whole file.
   const answer = async (endpoint: Endpoint, server: Running): Promise<unknown> => {
-    const response = await fetch(`${server.baseUrl}${endpoint.path}`, { headers: server.headers });
+    const response = await fetch(`${server.baseUrl}${endpoint.path}`, {
+      method: endpoint.method ?? 'GET',
+      headers: { ...server.headers, ...(endpoint.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(endpoint.body === undefined ? {} : { body: endpoint.body }),
+    });
     if (!response.ok) throw new Error(`${endpoint.server} ${endpoint.path} answered ${response.status}`);
     const isJson = response.headers.get('content-type')?.startsWith('application/json') === true;
     return { status: response.status, body: isJson ? await response.json() : Buffer.from(await response.arrayBuffer()) };

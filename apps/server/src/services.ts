@@ -12,6 +12,7 @@ import { SessionService } from './modules/auth/session.service.js';
 import { CoursesService } from './modules/courses/courses.service.js';
 import { DeptService } from './modules/depts/depts.service.js';
 import { MediaService } from './modules/media/media.service.js';
+import { ProgressService } from './modules/progress/progress.service.js';
 import type { MediaUsage } from './modules/media/media-usage.js';
 import { RoleService } from './modules/roles/roles.service.js';
 import { StorageService } from './modules/storage/storage.service.js';
@@ -46,6 +47,8 @@ export type Services = {
   courses: CoursesService;
   /** Enrolment: applicants and assignment rules; the progress module reports study through `recordProgress`. */
   applicants: ApplicantsService;
+  /** The learner's courses, lessons, study time and trusted progress. */
+  progress: ProgressService;
 };
 
 export async function createServices(
@@ -69,7 +72,14 @@ export async function createServices(
   applicants.registerJobs();
   // People who join a department or get a role are enrolled by the assignment rules covering them.
   users.onMembershipChange((userIds) => applicants.membershipChanged(userIds));
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants };
+  const progress = new ProgressService({
+    db,
+    clock,
+    courses,
+    // Inside the report's transaction, so the enrolment moves (in progress, completed) with the progress.
+    onCourseProgress: (userId, courseId, courseProgress, trx) => applicants.within(trx).recordProgress(userId, courseId, courseProgress),
+  });
+  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress };
 }
 
 /**

@@ -57,37 +57,42 @@ export type CoverageInput = {
   durationSeconds: number;
   /** Seconds of new coverage the clock allows (see `allowedSeconds`). */
   allowance: number;
-  /** Skipping not allowed: nothing beyond `furthest + SKIP_TOLERANCE_SECONDS` counts. */
+  /** Skipping not allowed: an interval starting beyond `furthest + SKIP_TOLERANCE_SECONDS` earns nothing. */
   allowSkip: boolean;
   /** The furthest point reached by continuous watching from the start. */
   furthest: number;
 };
 
 /**
- * The new coverage a report earns: the claimed intervals clipped to the video (and, without
- * skipping, to the furthest point watched plus a tolerance), less what was already covered, cut
- * in playing order to what the clock allows. Returns the new merged coverage and how much was added.
+ * The new coverage a report earns: the claimed intervals clipped to the video, less what was
+ * already covered, cut in playing order to what the clock allows. Without skipping, an interval
+ * that starts beyond the furthest point watched (plus a tolerance) earns nothing, while one that
+ * starts within reach is continuous watching and moves the reach along as far as it is accepted.
+ * Returns the new merged coverage and how much was added.
  */
 export function acceptCoverage(input: CoverageInput): { covered: Interval[]; accepted: number } {
   let budget = Math.max(0, input.allowance);
-  let limit = input.durationSeconds;
   let reach = input.furthest;
-  const added: Interval[] = [];
+  let covered = mergeIntervals(input.covered);
+  let accepted = 0;
   const claimed = mergeIntervals(input.claimed.map(([from, to]) => [Math.max(0, from), Math.min(to, input.durationSeconds)] as const));
   for (const interval of claimed) {
-    if (!input.allowSkip) limit = Math.min(input.durationSeconds, reach + SKIP_TOLERANCE_SECONDS);
-    const clipped: Interval = [interval[0], Math.min(interval[1], limit)];
-    for (const [from, to] of uncoveredParts(clipped, mergeIntervals([...input.covered, ...added]))) {
+    if (budget <= 0) break;
+    if (!input.allowSkip && interval[0] > reach + SKIP_TOLERANCE_SECONDS) continue;
+    const added: Interval[] = [];
+    for (const [from, to] of uncoveredParts(interval, covered)) {
       if (budget <= 0) break;
       const take = Math.min(to - from, budget);
       added.push([from, from + take]);
       budget -= take;
-      // Watching onward from within reach moves the reach along.
-      if (from <= reach + SKIP_TOLERANCE_SECONDS) reach = Math.max(reach, from + take);
+      accepted += take;
     }
+    covered = mergeIntervals([...covered, ...added]);
+    // The stretch of coverage the interval started in now ends where watching on from it stopped.
+    const stretch = covered.find(([from, to]) => from <= interval[0] && interval[0] < to);
+    if (stretch) reach = Math.max(reach, stretch[1]);
   }
-  const accepted = added.reduce((sum, [from, to]) => sum + (to - from), 0);
-  return { covered: mergeIntervals([...input.covered, ...added]), accepted };
+  return { covered, accepted };
 }
 
 /** The furthest point of continuous coverage from the start (0 when the start is not covered). */

@@ -93,3 +93,15 @@ export function expectConflict(response: { statusCode: number; body: string; jso
   expect(response.statusCode, response.body).toBe(409);
   return (response.json() as { message: string }).message;
 }
+
+/** A video lesson playing a new video of the given length. */
+export async function createVideoLesson(app: FastifyInstance, token: string, chapterId: number, durationSeconds: number, body: Record<string, unknown> = {}): Promise<number> {
+  const mediaId = await insertMedia(app, 'video', { durationSeconds });
+  return created(app, token, '/api/lessons', { chapterId, title: 'Watch', type: 'video', mediaId, ...body });
+}
+
+/** A document lesson showing a new PDF of the given pages. */
+export async function createDocumentLesson(app: FastifyInstance, token: string, chapterId: number, pages: number, body: Record<string, unknown> = {}): Promise<number> {
+  const mediaId = await insertMedia(app, 'document', { pages });
+  return created(app, token, '/api/lessons', { chapterId, title: 'Read', type: 'document', mediaId, ...body });
+}

@@ -94,6 +94,7 @@ export type LessonValues = {
   content: string;
   completionPercent: number;
   preview: boolean;
+  required: boolean;
   sort: number;
 };
 
@@ -107,6 +108,7 @@ function columnsOf(lesson: LessonValues) {
     content: lesson.content,
     completion_percent: lesson.completionPercent,
     preview: lesson.preview ? 1 : 0,
+    required: lesson.required ? 1 : 0,
     sort: lesson.sort,
   } as const;
 }

@@ -223,6 +223,21 @@ describe('lessons', () => {
     expect(lessonSchema.parse((await call(app, 'GET', `/api/lessons/${id}`, teacher)).json())).toMatchObject({ type: 'text', media: null, content: '<p>Body</p>' });
   });
 
+  it('keeps whether a lesson is required, required unless told otherwise, and the outline does not show it', async () => {
+    const id = await createTextLesson(app, teacher, chapter, 'Required by default');
+    const read = async () => lessonSchema.parse((await call(app, 'GET', `/api/lessons/${id}`, teacher)).json()).required;
+    expect(await read()).toBe(true);
+    const optional = await call(app, 'PUT', '/api/lessons', teacher, { id, chapterId: chapter, title: 'Optional', type: 'text', content: '<p>x</p>', required: false });
+    expect(optional.statusCode, optional.body).toBe(204);
+    expect(await read()).toBe(false);
+    expect((await db(app).selectFrom('edu_lesson').select('required').where('id', '=', id).executeTakeFirstOrThrow()).required).toBe(0);
+    const elective = await createTextLesson(app, teacher, chapter, 'Elective', { required: false });
+    expect(lessonSchema.parse((await call(app, 'GET', `/api/lessons/${elective}`, teacher)).json()).required).toBe(false);
+    expectRefusal(await call(app, 'POST', '/api/lessons', teacher, { chapterId: chapter, title: 'x', type: 'text', content: '<p>x</p>', required: 'yes' }), 400, 'required');
+    const lessons = (await outline(app, teacher, course)).flatMap((item) => item.lessons);
+    expect(lessons.some((lesson) => 'required' in lesson)).toBe(false);
+  });
+
   it('adds a lesson last in its chapter; a lesson moved to another chapter goes last there, in that chapter’s course', async () => {
     const other = await createCourse(app, teacher, { title: 'Other' });
     const target = await createChapter(app, teacher, other, 'Target');
