@@ -8,6 +8,7 @@ import { RootLayout } from './root-layout';
 // Behind the gate, pages are React.lazy rather than route.lazy: the router would fetch a lazy
 // route's chunk before the gate could send a signed-out visitor to /login.
 const HomePage = lazy(async () => ({ default: (await import('../features/home/home-page')).HomePage }));
+const PlayPage = lazy(async () => ({ default: (await import('../features/progress/site/play-page')).PlayPage }));
 const AdminLayout = lazy(async () => ({ default: (await import('./admin-layout')).AdminLayout }));
 
 const pageLoading = <div className="page-loading" aria-busy="true" />;
@@ -41,6 +42,7 @@ export function createAppRoutes(): RouteObject[] {
           children: [
             { path: '/', element: <Navigate to="/home" replace /> },
             { path: '/home', element: loading(<HomePage />) },
+            { path: '/play', element: loading(<PlayPage />) },
             { element: <BackOfficeGate />, children: [{ path: '*', element: loading(<AdminLayout />) }] },
           ],
         },
