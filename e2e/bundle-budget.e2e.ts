@@ -112,4 +112,29 @@ describe('bundle budgets (DESIGN.md §8)', () => {
     report(measurement);
     expect(measurement.gzipKiB, `learner home over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
   });
+
+  it("the player (/play, a video lesson, signed in as a learner) loads at most 130 KiB of gzipped JS and CSS, and no pdf.js", async () => {
+    // The demo's free-preview video: every signed-in learner may open it, enrolled or not.
+    const admin = { headers: { authorization: sharedAdminToken } };
+    const courses = (await (await fetch(`${baseUrl}/api/courses?q=${encodeURIComponent('消防安全基础')}`, admin)).json()) as { content: { id: number }[] };
+    const outline = (await (await fetch(`${baseUrl}/api/courses/${courses.content[0]!.id}/outline`, admin)).json()) as {
+      lessons: { id: number; type: string; preview: boolean }[];
+    }[];
+    const lesson = outline.flatMap((chapter) => chapter.lessons).find((candidate) => candidate.type === 'video' && candidate.preview)!;
+
+    const context = await browser.newContext({ locale: 'en-US' });
+    await addTokenCookie(context, await apiLogin('learner1'));
+    const page = await context.newPage();
+    // pdf.js and its worker (an .mjs the measurement does not count) must wait for a document lesson.
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    const measured = await measure(page, `${baseUrl}/play?lesson=${lesson.id}`, async (player) => {
+      await player.locator('.play-lesson video').waitFor();
+    });
+    await context.close();
+    const measurement = { name: 'learner player (video)', budgetKiB: 130, ...measured };
+    report(measurement);
+    expect(requested.filter((file) => /pdf/i.test(file))).toEqual([]);
+    expect(measurement.gzipKiB, `player over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
+  });
 });

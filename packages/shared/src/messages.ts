@@ -325,7 +325,7 @@ const zhCN = {
   'play.next': '下一课时',
   'play.backToCourse': '返回课程',
   'play.progress': '本课时进度',
-  'play.percent': '已完成 {{percent}}%',
+  'play.percent': '进度 {{percent}}%',
   'play.completed': '已完成',
   'play.goal': '达到 {{percent}}% 即完成',
   'play.forbiddenTitle': '本课时仅对已报名的学员开放',

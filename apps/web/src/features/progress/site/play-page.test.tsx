@@ -210,7 +210,7 @@ describe('the player page', () => {
     await waitFor(() => expect(callsTo('POST api/site/lessons/7/progress')).toHaveLength(1));
     expect(callsTo('POST api/site/lessons/7/progress')[0]?.body).toEqual({ sessionId: expect.any(String), page: 1 });
     expect(await screen.findByText('已完成')).toBeTruthy();
-    expect(screen.getByText('已完成 100%')).toBeTruthy();
+    expect(screen.getByText('进度 100%')).toBeTruthy();
 
     // Leaving the page sends what is open with keepalive, so the server hears it after the tab is gone.
     act(() => window.dispatchEvent(new Event('pagehide')));

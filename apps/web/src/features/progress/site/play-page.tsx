@@ -158,19 +158,17 @@ function LessonView({ lesson }: { lesson: SiteLesson }) {
         </section>
       )}
       <nav className="play-steps" aria-label={t('play.steps')}>
-        {lesson.previousLessonId !== null ? (
+        {lesson.previousLessonId !== null && (
           <Link className="button" to={`/play?lesson=${lesson.previousLessonId}`} rel="prev">
             {`← ${t('play.previous')}`}
           </Link>
-        ) : (
-          <span />
         )}
         {lesson.nextLessonId !== null ? (
-          <Link className="button button--primary" to={`/play?lesson=${lesson.nextLessonId}`} rel="next">
+          <Link className="button button--primary play-steps__next" to={`/play?lesson=${lesson.nextLessonId}`} rel="next">
             {`${t('play.next')} →`}
           </Link>
         ) : (
-          <Link className="button" to={`/learning/${lesson.courseId}`}>
+          <Link className="button play-steps__next" to={`/learning/${lesson.courseId}`}>
             {t('play.backToCourse')}
           </Link>
         )}

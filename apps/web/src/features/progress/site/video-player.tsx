@@ -140,8 +140,16 @@ export function VideoPlayer({ lesson, onResult }: { lesson: SiteLesson; onResult
             // After another tab or device took over, playing here takes the lesson back.
             resume();
           }}
-          onPause={() => reporter?.stop()}
-          onEnded={() => reporter?.stop()}
+          // The stretch between the last `timeupdate` and the moment playing starts or stops is watched too.
+          onPlaying={(event) => reporter?.recorder.playedTo(event.currentTarget.currentTime)}
+          onPause={(event) => {
+            reporter?.recorder.playedTo(event.currentTarget.currentTime);
+            reporter?.stop();
+          }}
+          onEnded={(event) => {
+            reporter?.recorder.playedTo(event.currentTarget.currentTime);
+            reporter?.stop();
+          }}
           onTimeUpdate={(event) => {
             const el = event.currentTarget;
             if (el.paused || el.seeking) return;
@@ -155,6 +163,10 @@ export function VideoPlayer({ lesson, onResult }: { lesson: SiteLesson; onResult
               el.currentTime = furthest.current;
               setNotice('no-skip');
             }
+          }}
+          onSeeked={(event) => {
+            const el = event.currentTarget;
+            if (!el.paused) reporter?.recorder.playedTo(el.currentTime);
           }}
           onRateChange={(event) => {
             const el = event.currentTarget;
