@@ -7,7 +7,7 @@ import { RootLayout } from './root-layout';
 
 // Behind the gate, pages are React.lazy rather than route.lazy: the router would fetch a lazy
 // route's chunk before the gate could send a signed-out visitor to /login.
-const HomePage = lazy(async () => ({ default: (await import('../features/home/home-page')).HomePage }));
+const HomePage = lazy(async () => ({ default: (await import('../features/home/site/home-page')).HomePage }));
 const PlayPage = lazy(async () => ({ default: (await import('../features/progress/site/play-page')).PlayPage }));
 const AdminLayout = lazy(async () => ({ default: (await import('./admin-layout')).AdminLayout }));
 

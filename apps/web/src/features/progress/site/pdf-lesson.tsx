@@ -37,7 +37,7 @@ export function PdfLesson({
   const canvas = useRef<HTMLCanvasElement>(null);
   const column = useRef<HTMLDivElement>(null);
   const pages = documentProxy?.numPages ?? lesson.pages ?? 0;
-  const { reporter, superseded, resume } = useProgressReporter({
+  const { controls, superseded } = useProgressReporter({
     lessonId: lesson.id,
     subject: { kind: 'page', page: () => pageRef.current },
     onResult,
@@ -47,8 +47,8 @@ export function PdfLesson({
   useEffect(() => {
     if (pageRef.current === page) return;
     pageRef.current = page;
-    if (reporter !== undefined && !reporter.isSuperseded && document.visibilityState === 'visible') reporter.start();
-  }, [page, reporter]);
+    if (!superseded && document.visibilityState === 'visible') controls.start();
+  }, [page, controls, superseded]);
 
   useEffect(() => {
     if (lesson.mediaId === null) return;
@@ -151,7 +151,7 @@ export function PdfLesson({
         </button>
         <span className="pdf-lesson__read">{t('play.pagesRead', { read, total: pages || '…' })}</span>
       </div>
-      {superseded && <SupersededNotice onResume={resume} text={t('play.superseded')} action={t('play.continueHere')} />}
+      {superseded && <SupersededNotice onResume={controls.start} text={t('play.superseded')} action={t('play.continueHere')} />}
       <div
         ref={column}
         className="pdf-lesson__column"

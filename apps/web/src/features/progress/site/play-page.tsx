@@ -1,6 +1,13 @@
 import type { LessonProgress, SiteLesson } from '@cloud-classroom/shared/progress';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { EmptyState } from '../../../components/site/empty-state';
+import { ErrorState } from '../../../components/site/error-state';
+import { LoadingSkeleton } from '../../../components/site/loading-skeleton';
+import { ProgressBar } from '../../../components/site/progress-bar';
+import { SiteShell } from '../../../components/site/site-shell';
+import { SiteTag } from '../../../components/site/site-tag';
+import { useDocumentTitle } from '../../../components/site/use-document-title';
 import { HttpError } from '../../../lib/http-client';
 import { useLocaleText, type LocaleText } from '../../../lib/use-locale-text';
 import { LessonContent } from './lesson-content';
@@ -12,7 +19,7 @@ import './play-page.css';
 // pdf.js is a few hundred KiB: it is fetched when a document lesson opens, never for a video or text.
 const PdfLesson = lazy(async () => ({ default: (await import('./pdf-lesson')).PdfLesson }));
 
-type PageState = { kind: 'loading' } | LessonAnswer | { kind: 'error'; message: string };
+type PageState = { kind: 'loading' } | LessonAnswer | { kind: 'error'; error: unknown };
 
 const ID_MAX = 2_147_483_647;
 
@@ -41,6 +48,7 @@ export function PlayPage() {
   const lessonId = lessonIdOf(params.get('lesson'));
   // The answer is kept with the lesson it is for: while another lesson loads, the page shows loading.
   const [answer, setAnswer] = useState<{ lessonId: number; state: PageState }>();
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     if (lessonId === undefined) return;
@@ -49,79 +57,58 @@ export function PlayPage() {
       (state) => setAnswer({ lessonId, state }),
       (error: unknown) => {
         if (abort.signal.aborted) return;
-        setAnswer({ lessonId, state: { kind: 'error', message: error instanceof HttpError ? error.message : t('error.noStatus') } });
+        setAnswer({ lessonId, state: { kind: 'error', error } });
       },
     );
     return () => abort.abort();
-    // t is left out on purpose: a language switch must not load the lesson again (a new session).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [lessonId]);
+  }, [lessonId, attempt]);
 
   const state: PageState =
     lessonId === undefined ? { kind: 'not-found', message: '' } : answer?.lessonId === lessonId ? answer.state : { kind: 'loading' };
 
-  const lessonTitle = state.kind === 'lesson' ? state.lesson.title : undefined;
-  useEffect(() => {
-    document.title = `${lessonTitle ?? t('play.title')} - ${t('login.title')}`;
-  }, [lessonTitle, t]);
+  useDocumentTitle(state.kind === 'lesson' ? state.lesson.title : t('play.title'));
 
   let body: ReactNode;
-  if (state.kind === 'loading') body = <div className="page-loading" aria-busy="true" />;
+  if (state.kind === 'loading') body = <LoadingSkeleton lines={8} />;
   else if (state.kind === 'lesson') body = <LessonView key={state.lesson.id} lesson={state.lesson} />;
   else if (state.kind === 'forbidden') {
     const courseId = courseOfRefusal(params.get('course'), state.message);
     body = (
-      <PlayProblem title={t('play.forbiddenTitle')} text={t('play.forbiddenText')}>
-        {courseId === undefined ? (
-          <Link className="button button--primary" to="/home">
-            {t('play.backHome')}
-          </Link>
-        ) : (
-          <Link className="button button--primary" to={`/preview/${courseId}`}>
-            {t('play.openCourse')}
-          </Link>
-        )}
-      </PlayProblem>
+      <div role="alert">
+        <EmptyState
+          title={t('play.forbiddenTitle')}
+          text={t('play.forbiddenText')}
+          action={
+            courseId === undefined ? (
+              <Link className="button button--primary" to="/home">
+                {t('play.backHome')}
+              </Link>
+            ) : (
+              <Link className="button button--primary" to={`/preview/${courseId}`}>
+                {t('play.openCourse')}
+              </Link>
+            )
+          }
+        />
+      </div>
     );
-  } else if (state.kind === 'not-found') {
+  } else if (state.kind === 'not-found') body = <ErrorState error={new HttpError(404, state.message)} />;
+  else {
     body = (
-      <PlayProblem title={t('play.notFoundTitle')} text={t('play.notFoundText')}>
-        <Link className="button button--primary" to="/home">
-          {t('play.backHome')}
-        </Link>
-      </PlayProblem>
-    );
-  } else {
-    body = (
-      <PlayProblem title={t('play.errorTitle')} text={state.message}>
-        <button type="button" className="button button--primary" onClick={() => window.location.reload()}>
-          {t('play.retry')}
-        </button>
-      </PlayProblem>
+      <ErrorState
+        error={state.error}
+        onRetry={() => {
+          setAnswer(undefined);
+          setAttempt((count) => count + 1);
+        }}
+      />
     );
   }
 
   return (
-    <div className="play-page">
-      <header className="play-header">
-        <Link className="play-header__brand" to="/home">
-          {t('login.title')}
-        </Link>
-      </header>
-      <main className="play-main">{body}</main>
-    </div>
-  );
-}
-
-function PlayProblem({ title, text, children }: { title: string; text: string; children: ReactNode }) {
-  return (
-    <section className="play-problem" role="alert" aria-labelledby="play-problem-title">
-      <h1 id="play-problem-title" className="play-problem__title">
-        {title}
-      </h1>
-      {text !== '' && <p className="play-problem__text">{text}</p>}
-      {children}
-    </section>
+    <SiteShell>
+      <div className="play-page">{body}</div>
+    </SiteShell>
   );
 }
 
@@ -135,14 +122,16 @@ function LessonView({ lesson }: { lesson: SiteLesson }) {
       <nav className="play-breadcrumb" aria-label={t('play.breadcrumb')}>
         <ol>
           <li>
-            <Link to={`/learning/${lesson.courseId}`}>{lesson.courseTitle}</Link>
+            <Link className="site-link" to={`/learning/${lesson.courseId}`}>
+              {lesson.courseTitle}
+            </Link>
           </li>
           <li>{lesson.chapterTitle}</li>
           <li aria-current="page">{lesson.title}</li>
         </ol>
       </nav>
       <div className="play-heading">
-        <h1 className="play-heading__title">{lesson.title}</h1>
+        <h1 className="site-page-title play-heading__title">{lesson.title}</h1>
         <ProgressSummary lesson={lesson} progress={progress} t={t} />
       </div>
       {lesson.type === 'video' && <VideoPlayer lesson={lesson} onResult={setProgress} />}
@@ -178,22 +167,11 @@ function LessonView({ lesson }: { lesson: SiteLesson }) {
 }
 
 function ProgressSummary({ lesson, progress, t }: { lesson: SiteLesson; progress: LessonProgress; t: LocaleText }) {
-  const percent = Math.max(0, Math.min(100, progress.percent));
   return (
     <div className="play-progress">
-      <div
-        className="play-progress__bar"
-        role="progressbar"
-        aria-label={t('play.progress')}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-      >
-        <span className="play-progress__fill" style={{ width: `${percent}%` }} />
-      </div>
-      <span className="play-progress__text">{t('play.percent', { percent })}</span>
+      <ProgressBar percent={progress.percent} />
       {progress.completed ? (
-        <span className="play-badge play-badge--done">{t('play.completed')}</span>
+        <SiteTag tone="success">{t('play.completed')}</SiteTag>
       ) : (
         <span className="play-progress__goal">{t('play.goal', { percent: lesson.completionPercent })}</span>
       )}

@@ -9,11 +9,11 @@ import { useProgressReporter } from './use-progress-reporter';
  */
 export function TextLesson({ lesson, onResult }: { lesson: SiteLesson; onResult: (result: ProgressResult) => void }) {
   const { t } = useLocaleText();
-  const { superseded, resume } = useProgressReporter({ lessonId: lesson.id, subject: { kind: 'page', page: () => 1 }, onResult });
+  const { controls, superseded } = useProgressReporter({ lessonId: lesson.id, subject: { kind: 'page', page: () => 1 }, onResult });
   return (
     <div className="text-lesson">
       <LessonContent html={lesson.content} />
-      {superseded && <SupersededNotice onResume={resume} text={t('play.superseded')} action={t('play.continueHere')} />}
+      {superseded && <SupersededNotice onResume={controls.start} text={t('play.superseded')} action={t('play.continueHere')} />}
     </div>
   );
 }

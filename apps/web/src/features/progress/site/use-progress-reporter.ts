@@ -10,14 +10,28 @@ export type ProgressReporterHookOptions = {
   onResult: (result: ProgressResult) => void;
 };
 
+/** What a player tells the lesson's reporter; safe to call before the reporter exists (the first render). */
+export type ReporterControls = {
+  /** Studying starts or goes on (play, a page turn); after a takeover, takes the lesson back. */
+  start: () => void;
+  /** Studying pauses: a report now, no timer. */
+  stop: () => void;
+  /** The video played on to `time` (see IntervalRecorder). */
+  playedTo: (time: number) => void;
+  /** A pause, seek or stall: the next position starts a new interval. */
+  interrupt: () => void;
+};
+
 /**
  * The lesson's reporter for as long as the lesson is open, with what the page lifecycle asks of
  * it: a report that outlives the page when it is hidden or left, and for a page, studying only
  * while it is visible. `superseded` says another tab or device took over.
  */
 export function useProgressReporter({ lessonId, subject, onResult }: ProgressReporterHookOptions) {
-  const [reporter, setReporter] = useState<ProgressReporter>();
   const [superseded, setSuperseded] = useState(false);
+  // Made in the effect (a StrictMode remount gets a fresh one); a start asked for before then waits for it.
+  const reporter = useRef<ProgressReporter | undefined>(undefined);
+  const startWhenReady = useRef(false);
   // The latest callbacks, without making a new reporter (a new session) on every render.
   const latest = useRef({ subject, onResult });
   useEffect(() => {
@@ -35,10 +49,10 @@ export function useProgressReporter({ lessonId, subject, onResult }: ProgressRep
       onResult: (result) => latest.current.onResult(result),
       onSuperseded: () => setSuperseded(true),
     });
-    setReporter(next);
-    setSuperseded(false);
+    reporter.current = next;
     const visible = () => document.visibilityState === 'visible';
-    if (kind === 'page' && visible()) next.start();
+    if ((kind === 'page' && visible()) || startWhenReady.current) next.start();
+    startWhenReady.current = false;
 
     const onVisibility = () => {
       if (kind === 'page') {
@@ -56,15 +70,21 @@ export function useProgressReporter({ lessonId, subject, onResult }: ProgressRep
     return () => {
       document.removeEventListener('visibilitychange', onVisibility);
       window.removeEventListener('pagehide', onPageHide);
+      reporter.current = undefined;
       next.dispose();
     };
   }, [lessonId, kind]);
 
-  /** Takes the lesson back from the other tab or device (a new session). */
-  const resume = () => {
-    setSuperseded(false);
-    reporter?.start();
-  };
+  const [controls] = useState<ReporterControls>(() => ({
+    start: () => {
+      setSuperseded(false);
+      if (reporter.current === undefined) startWhenReady.current = true;
+      else reporter.current.start();
+    },
+    stop: () => reporter.current?.stop(),
+    playedTo: (time) => reporter.current?.recorder.playedTo(time),
+    interrupt: () => reporter.current?.recorder.interrupt(),
+  }));
 
-  return { reporter, superseded, setSuperseded, resume };
+  return { controls, superseded };
 }

@@ -44,7 +44,7 @@ export function VideoPlayer({ lesson, onResult }: { lesson: SiteLesson; onResult
   const furthest = useRef(
     lesson.allowSkip || lesson.progress.completed ? Number.POSITIVE_INFINITY : Math.max(lesson.progress.position, lesson.progress.coveredSeconds),
   );
-  const { reporter, superseded, resume } = useProgressReporter({
+  const { controls, superseded } = useProgressReporter({
     lessonId: lesson.id,
     subject: { kind: 'video', position: () => video.current?.currentTime ?? 0 },
     onResult,
@@ -138,27 +138,27 @@ export function VideoPlayer({ lesson, onResult }: { lesson: SiteLesson; onResult
           onPlay={() => {
             setNotice(undefined);
             // After another tab or device took over, playing here takes the lesson back.
-            resume();
+            controls.start();
           }}
           // The stretch between the last `timeupdate` and the moment playing starts or stops is watched too.
-          onPlaying={(event) => reporter?.recorder.playedTo(event.currentTarget.currentTime)}
+          onPlaying={(event) => controls.playedTo(event.currentTarget.currentTime)}
           onPause={(event) => {
-            reporter?.recorder.playedTo(event.currentTarget.currentTime);
-            reporter?.stop();
+            controls.playedTo(event.currentTarget.currentTime);
+            controls.stop();
           }}
           onEnded={(event) => {
-            reporter?.recorder.playedTo(event.currentTarget.currentTime);
-            reporter?.stop();
+            controls.playedTo(event.currentTarget.currentTime);
+            controls.stop();
           }}
           onTimeUpdate={(event) => {
             const el = event.currentTarget;
             if (el.paused || el.seeking) return;
-            reporter?.recorder.playedTo(el.currentTime);
+            controls.playedTo(el.currentTime);
             if (el.currentTime <= furthest.current + SKIP_TOLERANCE_SECONDS) furthest.current = Math.max(furthest.current, el.currentTime);
           }}
           onSeeking={(event) => {
             const el = event.currentTarget;
-            reporter?.recorder.interrupt();
+            controls.interrupt();
             if (el.currentTime > furthest.current + SKIP_TOLERANCE_SECONDS) {
               el.currentTime = furthest.current;
               setNotice('no-skip');
@@ -166,7 +166,7 @@ export function VideoPlayer({ lesson, onResult }: { lesson: SiteLesson; onResult
           }}
           onSeeked={(event) => {
             const el = event.currentTarget;
-            if (!el.paused) reporter?.recorder.playedTo(el.currentTime);
+            if (!el.paused) controls.playedTo(el.currentTime);
           }}
           onRateChange={(event) => {
             const el = event.currentTarget;
