@@ -34,6 +34,11 @@ export class IntervalRecorder {
     this.open = undefined;
   }
 
+  /** Whether anything was watched since the last `take()`. */
+  hasWatched(): boolean {
+    return this.closed.length > 0 || (this.open !== undefined && this.open[1] > this.open[0]);
+  }
+
   /**
    * Everything watched since the last call, merged. The interval being watched carries on from
    * where it was taken, so playing on joins it without counting a second twice.

@@ -90,6 +90,17 @@ describe('the progress reporter', () => {
     expect(sent).toHaveLength(2);
   });
 
+  it("sends one report for a pause followed by the end, and none for leaving a paused video with nothing new", async () => {
+    const { reporter, sent, play } = setUp('video');
+    reporter.start();
+    play(0, 8);
+    reporter.stop();
+    reporter.stop();
+    reporter.dispose();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent.map(intervalsOf)).toEqual([[], [[0, 8]]]);
+  });
+
   it('keeps intervals a report could not deliver and sends them again, merged with the next ones', async () => {
     let online = false;
     const { reporter, sent, results, play } = setUp('video', () => (online ? result({ acceptedSeconds: 1 }) : new HttpError(0, 'network')));

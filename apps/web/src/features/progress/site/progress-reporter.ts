@@ -46,6 +46,8 @@ export class ProgressReporter {
   private timer: ReturnType<typeof setInterval> | undefined;
   private superseded = false;
   private disposed = false;
+  /** Reports sent and not yet answered. */
+  private sending = 0;
 
   constructor(private readonly options: ProgressReporterOptions) {
     this.sessionId = (options.newSessionId ?? newSessionId)();
@@ -70,11 +72,19 @@ export class ProgressReporter {
     void this.report();
   }
 
-  /** Studying pauses (paused, ended, page hidden): what was watched goes now, and the timer stops. */
+  /**
+   * Studying pauses (paused, ended, page hidden): what was watched goes now, and the timer stops.
+   * Stopping again (a video's `ended` after its `pause`, `pagehide` after hiding) sends nothing
+   * unless something is still to be said.
+   */
   stop(options: { keepalive?: boolean } = {}): void {
+    const running = this.timer !== undefined;
     this.recorder.interrupt();
     this.stopTimer();
-    if (!this.superseded) void this.report(options);
+    if (this.superseded) return;
+    // Intervals a report now on its way carries are not news; ones a failed report kept are.
+    const undelivered = this.unacknowledged.length > 0 && this.sending === 0;
+    if (running || this.recorder.hasWatched() || undelivered) void this.report(options);
   }
 
   /** The page goes away (another lesson, closing the tab): a last report that outlives the page. */
@@ -97,6 +107,7 @@ export class ProgressReporter {
     } else {
       report = { sessionId: this.sessionId, page: subject.page() };
     }
+    this.sending += 1;
     try {
       const result = await this.options.send(report, { keepalive: options.keepalive ?? false });
       this.acknowledge(sent);
@@ -109,6 +120,8 @@ export class ProgressReporter {
     } catch (error) {
       // A refusal (4xx) would be refused again; no answer (0) or a server failure may pass next time.
       if (error instanceof HttpError && error.status >= 400 && error.status < 500) this.acknowledge(sent);
+    } finally {
+      this.sending -= 1;
     }
   }
 
