@@ -8,7 +8,7 @@ import { setLocale } from '../../../lib/use-locale-text';
 import { stubRoutes } from '../../../test/page-test-kit';
 import { signIn } from '../../../test/site-test-kit';
 import { useUserStore } from '../../auth/user-store';
-import { PlayPage } from './play-page';
+import { courseOfRefusal, lessonIdOf, PlayPage } from './play-page';
 
 const progress = { coveredSeconds: 0, percent: 0, completed: false, position: 0, pagesRead: [] };
 
@@ -52,6 +52,26 @@ function renderAt(url: string) {
 function mediaState(video: HTMLVideoElement, state: { paused?: boolean; currentTime?: number; duration?: number; seeking?: boolean }) {
   for (const [key, value] of Object.entries(state)) Object.defineProperty(video, key, { value, writable: true, configurable: true });
 }
+
+describe("the player's address", () => {
+  it.each([
+    { value: '5', id: 5 },
+    { value: '2147483647', id: 2147483647 },
+    { value: '2147483648', id: undefined },
+    { value: '0', id: undefined },
+    { value: '-3', id: undefined },
+    { value: '5abc', id: undefined },
+    { value: null, id: undefined },
+  ])('reads the lesson id $value as $id', ({ value, id }) => {
+    expect(lessonIdOf(value)).toBe(id);
+  });
+
+  it('takes the course of a refusal from the address first, then from the message', () => {
+    expect(courseOfRefusal('8', 'id: enrol in course 3 first')).toBe(8);
+    expect(courseOfRefusal(null, 'id: enrol in course 3 first')).toBe(3);
+    expect(courseOfRefusal(null, 'id: enrol in the course to study this lesson')).toBeUndefined();
+  });
+});
 
 describe('the player page', () => {
   const onForbidden = vi.fn();
