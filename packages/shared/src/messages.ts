@@ -204,6 +204,7 @@ const enUS = {
   'download.title': 'Installation media',
   'download.text': 'No installation media has been published on this server yet. Ask your administrator, or sign in to use the platform in the browser.',
   'download.login': 'Go to login',
+  'download.empty': 'Nothing to download yet',
   'page.notInBuild.title': 'Page not found in this build',
   'page.notInBuild.text': 'The menu points to the page "{{component}}", which this version of the web app does not contain.',
   // What the audit log calls an action. The server stores the Chinese text; auditDescription
@@ -506,6 +507,7 @@ const zhCN = {
   'download.title': '安装介质',
   'download.text': '本服务器尚未发布安装介质。请联系管理员，或登录后直接在浏览器中使用平台。',
   'download.login': '去登录',
+  'download.empty': '暂时没有可下载的内容',
   'page.notInBuild.title': '页面未包含在此版本中',
   'page.notInBuild.text': '菜单指向页面“{{component}}”，但当前版本的前端没有这个页面。',
   'audit.login': '用户登录',
