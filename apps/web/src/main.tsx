@@ -5,6 +5,7 @@ import { createAppRoutes } from './app/routes';
 import { expireSession } from './features/auth/expire-session';
 import { storedTheme } from './features/layout/settings-store';
 import { configureHttpClient } from './lib/http-client';
+import { applyThemeColour } from './lib/theme-colour';
 import { showToast } from './lib/toast';
 import { getLocale, setLocale } from './lib/use-locale-text';
 import { translate } from '@cloud-classroom/shared/messages';
@@ -29,8 +30,8 @@ window.addEventListener('vite:preloadError', (event) => {
   window.location.reload();
 });
 
-// The theme colour reaches the pages without antd (login, learner pages) through this variable.
-document.documentElement.style.setProperty('--color-primary', storedTheme());
+// The theme colour reaches the pages without antd (login, learner pages) through CSS variables.
+applyThemeColour(storedTheme());
 
 setLocale(getLocale(), false);
 const container = document.getElementById('root');

@@ -296,3 +296,19 @@ export const siteCourseSchema = courseSchema.pick({
   updateTime: true,
 });
 export type SiteCourse = z.infer<typeof siteCourseSchema>;
+
+/**
+ * `GET api/site/categories`: the categories a learner can browse by, as a tree: those holding a
+ * published course, directly or below them, with the published courses counted through the
+ * subtree (what `api/site/courses?categoryId=` finds). Nothing of its staff.
+ */
+export const siteCategorySchema = z.object({
+  id: z.number().int(),
+  pid: z.number().int().nullable(),
+  name: z.string(),
+  courseCount: z.number().int(),
+  get children() {
+    return z.array(siteCategorySchema).optional();
+  },
+});
+export type SiteCategory = z.infer<typeof siteCategorySchema>;

@@ -1,7 +1,7 @@
 import fastifySwagger, { type SwaggerTransform } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyBaseLogger, FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
-import { categoryTreeSchema } from '@cloud-classroom/shared/courses';
+import { categoryTreeSchema, siteCategorySchema } from '@cloud-classroom/shared/courses';
 import { deptTreeSchema } from '@cloud-classroom/shared/depts';
 import { menuRouteSchema, menuSchema } from '@cloud-classroom/shared/menus';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
@@ -23,6 +23,7 @@ for (const [schema, id] of [
   [menuRouteSchema, 'MenuRoute'],
   [deptTreeSchema, 'DeptTree'],
   [categoryTreeSchema, 'CategoryTree'],
+  [siteCategorySchema, 'SiteCategory'],
 ] as const) {
   z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
 }

@@ -18,6 +18,7 @@ import { TagsView } from '../features/tags-view/tags-view';
 import { useTabsFollowRoutes } from '../features/tags-view/use-tabs-follow-routes';
 import { NOTIFICATION_DURATION_MS } from '@cloud-classroom/shared/constants';
 import { configureHttpClient } from '../lib/http-client';
+import { applyThemeColour } from '../lib/theme-colour';
 import { showToast } from '../lib/toast';
 import { loadPage } from './page-registry';
 import './admin-layout.css';
@@ -97,7 +98,7 @@ export function AdminLayout() {
 
   // Own CSS (sidebar, tabs, login) follows the same colour as antd's tokens.
   useLayoutEffect(() => {
-    document.documentElement.style.setProperty('--color-primary', theme);
+    applyThemeColour(theme);
   }, [theme]);
 
   return (

@@ -18,9 +18,14 @@ function renderAt(path: string) {
 function signInAs(roles: string[]) {
   Cookies.set(TOKEN_COOKIE, 'Bearer test');
   const user = { id: 9, username: 'learner1', nickName: 'Learner One', avatarName: null };
+  // The user info for the gate; the learner pages' own reads find nothing, which they show in place.
   vi.stubGlobal(
     'fetch',
-    vi.fn(async () => Response.json({ user, roles, dataScopes: [] })),
+    vi.fn(async (input: string) =>
+      new URL(input, 'http://localhost').pathname === '/auth/info'
+        ? Response.json({ user, roles, dataScopes: [] })
+        : Response.json({ status: 404, message: 'not found', timestamp: 0 }, { status: 404 }),
+    ),
   );
   useUserStore.setState({ token: 'Bearer test', user: undefined, roles: [] });
 }
@@ -52,6 +57,24 @@ describe('app routes', () => {
     const router = renderAt('/login');
     expect(await screen.findByRole('heading', { name: 'Welcome, Learner One' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/home');
+  });
+
+  it.each([
+    ['/preview/5', 'Not found, or no longer published'],
+    ['/learning/5', 'Not found, or no longer published'],
+    ['/user-center', 'Learning center'],
+    ['/user-setting', 'Personal settings'],
+  ])('opens the learner page %s to a learner, in the learner shell', async (path, text) => {
+    signInAs([]);
+    const router = renderAt(path);
+    expect((await screen.findAllByText(text)).length).toBeGreaterThan(0);
+    expect(screen.getByRole('button', { name: 'Account menu of Learner One' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe(path);
+  });
+
+  it.each(['/preview/5', '/learning/5', '/user-center', '/user-setting'])('sends %s to /login when nobody is signed in', async (path) => {
+    const router = renderAt(path);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
   });
 
   it('fetches the user info first, and keeps a learner (no permissions) out of the back office', async () => {

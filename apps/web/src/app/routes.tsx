@@ -7,7 +7,12 @@ import { RootLayout } from './root-layout';
 
 // Behind the gate, pages are React.lazy rather than route.lazy: the router would fetch a lazy
 // route's chunk before the gate could send a signed-out visitor to /login.
-const HomePage = lazy(async () => ({ default: (await import('../features/home/home-page')).HomePage }));
+const HomePage = lazy(async () => ({ default: (await import('../features/home/site/home-page')).HomePage }));
+const PreviewPage = lazy(async () => ({ default: (await import('../features/courses/site/preview-page')).PreviewPage }));
+const LearningPage = lazy(async () => ({ default: (await import('../features/courses/site/learning-page')).LearningPage }));
+const UserCenterPage = lazy(async () => ({ default: (await import('../features/users/site/user-center-page')).UserCenterPage }));
+const UserSettingPage = lazy(async () => ({ default: (await import('../features/users/site/user-setting-page')).UserSettingPage }));
+const PlayPage = lazy(async () => ({ default: (await import('../features/progress/site/play-page')).PlayPage }));
 const AdminLayout = lazy(async () => ({ default: (await import('./admin-layout')).AdminLayout }));
 
 const pageLoading = <div className="page-loading" aria-busy="true" />;
@@ -41,6 +46,11 @@ export function createAppRoutes(): RouteObject[] {
           children: [
             { path: '/', element: <Navigate to="/home" replace /> },
             { path: '/home', element: loading(<HomePage />) },
+            { path: '/preview/:id', element: loading(<PreviewPage />) },
+            { path: '/learning/:id', element: loading(<LearningPage />) },
+            { path: '/user-center', element: loading(<UserCenterPage />) },
+            { path: '/user-setting', element: loading(<UserSettingPage />) },
+            { path: '/play', element: loading(<PlayPage />) },
             { element: <BackOfficeGate />, children: [{ path: '*', element: loading(<AdminLayout />) }] },
           ],
         },

@@ -72,6 +72,18 @@ export async function countCoursesIn(db: Kysely<Database>, ids: readonly number[
   return new Map(rows.map((row) => [row.category_id ?? 0, Number(row.n)]));
 }
 
+/** How many published courses each category holds directly; categories with none are absent. */
+export async function countPublishedCourses(db: Kysely<Database>): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom('edu_course')
+    .select((eb) => ['category_id', eb.fn.countAll().as('n')])
+    .where('status', '=', 'published')
+    .where('category_id', 'is not', null)
+    .groupBy('category_id')
+    .execute();
+  return new Map(rows.map((row) => [row.category_id ?? 0, Number(row.n)]));
+}
+
 export async function deleteCategories(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
   await db.deleteFrom('edu_category').where('id', 'in', ids).execute();
 }

@@ -1,4 +1,4 @@
-import { categoryTreeSchema, type CategoryTree } from '@cloud-classroom/shared/courses';
+import { categoryTreeSchema, siteCategorySchema, type CategoryTree, type SiteCategory } from '@cloud-classroom/shared/courses';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -134,5 +134,58 @@ describe('categories', () => {
     const byName = new Map((await tree(app, teacher)).map((node) => [node.name, node]));
     expect(byName.has('Held parent')).toBe(false);
     expect(byName.get('Held grandparent')).toMatchObject({ subCount: 0 });
+  });
+});
+
+describe("the learner's categories (GET api/site/categories)", () => {
+  let app: FastifyInstance;
+  let teacher: string;
+  let learner: string;
+  beforeAll(async () => {
+    app = await buildTestApp();
+    teacher = await loginAs(app, 'teacher');
+    learner = await loginAs(app, 'learner1');
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const siteTree = async () => {
+    const response = await call(app, 'GET', '/api/site/categories', learner);
+    expect(response.statusCode, response.body).toBe(200);
+    return z.array(siteCategorySchema).parse(response.json());
+  };
+  /** 'name (published courses in the subtree)', nested. */
+  const siteShape = (nodes: readonly SiteCategory[]): Shape[] =>
+    nodes.map((node) => {
+      const label = `${node.name} (${node.courseCount})`;
+      return node.children === undefined ? label : { [label]: siteShape(node.children as SiteCategory[]) };
+    });
+
+  it('needs a session, nothing more', async () => {
+    expect((await call(app, 'GET', '/api/site/categories')).statusCode).toBe(401);
+    expect(await siteTree()).toEqual([]);
+  });
+
+  it('lists only the branches holding a published course, counting them through the subtree, without staff fields', async () => {
+    const safety = await createCategory(app, teacher, 'Safety', null, 1);
+    const fire = await createCategory(app, teacher, 'Fire', safety, 1);
+    const ladders = await createCategory(app, teacher, 'Ladders', safety, 2);
+    await createCategory(app, teacher, 'Empty', safety, 3);
+    const drafts = await createCategory(app, teacher, 'Drafts only', null, 2);
+    const sales = await createCategory(app, teacher, 'Sales', null, 3);
+    await createCourse(app, teacher, { title: 'Extinguishers', categoryId: fire, status: 'published' });
+    await createCourse(app, teacher, { title: 'Alarms', categoryId: fire, status: 'published' });
+    await createCourse(app, teacher, { title: 'Step ladders', categoryId: ladders, status: 'archived' });
+    await createCourse(app, teacher, { title: 'Work plan', categoryId: drafts });
+    await createCourse(app, teacher, { title: 'Pitching', categoryId: sales, status: 'published' });
+    await createCourse(app, teacher, { title: 'Uncategorised', status: 'published' });
+
+    const tree = await siteTree();
+    expect(siteShape(tree)).toEqual([{ 'Safety (2)': ['Fire (2)'] }, 'Sales (1)']);
+    expect(tree[0]).toEqual({ id: safety, pid: null, name: 'Safety', courseCount: 2, children: [{ id: fire, pid: safety, name: 'Fire', courseCount: 2 }] });
+    // What the catalogue then finds for a category is what it counted.
+    const catalogue = await call(app, 'GET', `/api/site/courses?categoryId=${safety}`, learner);
+    expect(catalogue.json()).toMatchObject({ totalElements: 2 });
   });
 });

@@ -25,6 +25,7 @@ import {
   type CourseStatus,
   type EnrolMode,
   type Term,
+  siteCategorySchema,
   siteCourseQuerySchema,
   siteCourseSchema,
 } from '@cloud-classroom/shared/courses';
@@ -137,6 +138,13 @@ export const courseRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
     '/api/site/courses',
     { config: { access: { authenticated: true } }, schema: { querystring: siteCourseQuerySchema, response: { 200: pageOf(siteCourseSchema) } } },
     async (request) => courses.catalogue(request.query),
+  );
+
+  // What the catalogue can be filtered by; the staff's tree (api/categories) needs course:list.
+  app.get(
+    '/api/site/categories',
+    { config: { access: { authenticated: true } }, schema: { response: { 200: z.array(siteCategorySchema) } } },
+    async () => courses.siteCategories(),
   );
 
   app.get(

@@ -1,7 +1,9 @@
 import {
   LESSON_MEDIA_KIND,
+  type Category,
   type CategoryCreate,
   type CategoryTree,
+  type SiteCategory,
   type CategoryUpdate,
   type ChapterCreate,
   type ChapterUpdate,
@@ -25,7 +27,7 @@ import {
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { Page } from '@cloud-classroom/shared/http';
 import type { Media } from '@cloud-classroom/shared/media';
-import { buildTree, childrenByParent, descendantIds } from '@cloud-classroom/shared/tree';
+import { buildTree, childrenByParent, descendantIds, type TreeOf } from '@cloud-classroom/shared/tree';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -35,6 +37,7 @@ import type { MediaService } from '../media/media.service.js';
 import type { MediaUsage } from '../media/media-usage.js';
 import {
   countCoursesIn,
+  countPublishedCourses,
   deleteCategories,
   findCategories,
   findCategoryLinks,
@@ -114,6 +117,22 @@ export class CoursesService {
 
   async categoryTree(): Promise<CategoryTree[]> {
     return buildTree(await findCategories(this.db));
+  }
+
+  /**
+   * What a learner browses the catalogue by: the categories with a published course in them or
+   * below them, each counting the published courses of its subtree (what the catalogue's
+   * `categoryId` finds), in the staff's order. Empty branches are left out.
+   */
+  async siteCategories(): Promise<SiteCategory[]> {
+    const [categories, published] = await Promise.all([findCategories(this.db), countPublishedCourses(this.db)]);
+    type Counted = Pick<SiteCategory, 'id' | 'pid' | 'name' | 'courseCount'> & { children?: Counted[] };
+    const counted = (node: TreeOf<Category>): Counted => {
+      const children = (node.children ?? []).map(counted).filter((child) => child.courseCount > 0);
+      const courseCount = (published.get(node.id) ?? 0) + children.reduce((sum, child) => sum + child.courseCount, 0);
+      return { id: node.id, pid: node.pid, name: node.name, courseCount, ...(children.length > 0 ? { children } : {}) };
+    };
+    return buildTree(categories).map(counted).filter((category) => category.courseCount > 0);
   }
 
   async createCategory(category: CategoryCreate, by: string): Promise<number> {

@@ -1,4 +1,4 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setLocale } from '../../lib/use-locale-text';
@@ -20,9 +20,14 @@ describe('the download page', () => {
     useUserStore.getState().resetToken();
   });
 
-  it('sends a signed-out visitor to the login', () => {
+  it('sends a signed-out visitor to the login, in a shell without search or avatar menu', () => {
     renderDownload();
-    expect(screen.getByRole('link', { name: 'Go to login' }).getAttribute('href')).toBe('/login');
+    const main = screen.getByRole('main');
+    expect(within(main).getByText('Nothing to download yet')).toBeTruthy();
+    expect(within(main).getByRole('link', { name: 'Go to login' }).getAttribute('href')).toBe('/login');
+    expect(screen.queryByRole('searchbox')).toBeNull();
+    expect(screen.queryByRole('button', { name: /Account menu/ })).toBeNull();
+    expect(document.title).toBe('Download - Cloud Classroom');
   });
 
   it('offers a signed-in person the way back home, not a login', () => {

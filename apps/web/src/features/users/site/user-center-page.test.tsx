@@ -1,0 +1,96 @@
+import type { MyCourse, MyStudy } from '@cloud-classroom/shared/progress';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse } from '../../../components/list-page/list-page-test-kit';
+import { setLocale } from '../../../lib/use-locale-text';
+import { stubRoutes } from '../../../test/page-test-kit';
+import { renderAt, signIn } from '../../../test/site-test-kit';
+import { useUserStore } from '../../auth/user-store';
+import { UserCenterPage } from './user-center-page';
+
+const mine = (courseId: number, title: string, extra: Partial<MyCourse> = {}): MyCourse => ({
+  applicantId: courseId * 10,
+  courseId,
+  title,
+  cover: null,
+  required: false,
+  termId: 1,
+  termName: 'Spring',
+  status: 'in_progress',
+  source: 'self',
+  dueAt: null,
+  overdue: false,
+  reason: null,
+  progress: { percent: 40, completedLessons: 2, requiredLessons: 5, completed: false, nextLessonId: 3 },
+  lastStudiedAt: null,
+  ...extra,
+});
+
+const days = Array.from({ length: 14 }, (_, index) => ({ date: `2025-03-${String(index + 1).padStart(2, '0')}`, seconds: index === 13 ? 3900 : index * 60 }));
+const study: MyStudy = { todaySeconds: 3900, weekSeconds: 7200, totalSeconds: 36_000, days };
+
+describe('my learning (user center)', () => {
+  let routes: ReturnType<typeof stubRoutes>;
+
+  beforeEach(() => {
+    setLocale('en-US', false);
+    signIn();
+    routes = stubRoutes({
+      'GET api/site/my/courses': () => [
+        mine(1, 'Fire safety'),
+        mine(2, 'Ethics', { status: 'applied' }),
+        mine(3, 'Data protection', { status: 'approved', dueAt: '2025-01-01 00:00:00', overdue: true, source: 'rule' }),
+      ],
+      'GET api/site/my/study': () => study,
+    });
+  });
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+    useUserStore.getState().resetToken();
+  });
+
+  it('lists my courses with status and progress, and my study time with 14 days of bars', async () => {
+    renderAt(<UserCenterPage />, '/user-center');
+    await waitFor(() => expect(document.title).toBe('Learning center - Cloud Classroom'));
+    const courses = screen.getByRole('region', { name: 'My courses' });
+    const cards = await within(courses).findAllByRole('article');
+    expect(cards).toHaveLength(3);
+    const [fire, ethics, data] = cards as [HTMLElement, HTMLElement, HTMLElement];
+    expect(within(fire).getByRole('link', { name: 'Fire safety' }).getAttribute('href')).toBe('/learning/1');
+    expect(within(fire).getByText('In progress')).toBeTruthy();
+    expect(within(fire).getByRole('progressbar', { name: 'Fire safety: 40% done' })).toBeTruthy();
+    // Waiting for approval: no progress yet, and the way leads to the details.
+    expect(within(ethics).getByText('Pending approval')).toBeTruthy();
+    expect(within(ethics).queryByRole('progressbar')).toBeNull();
+    expect(within(ethics).getByRole('link', { name: 'Ethics' }).getAttribute('href')).toBe('/preview/2');
+    expect(within(data).getByText('Overdue')).toBeTruthy();
+    expect(within(data).getByText('Due 2025-01-01')).toBeTruthy();
+
+    const time = screen.getByRole('region', { name: 'Study time' });
+    expect(await within(time).findByText('1 h 5 min')).toBeTruthy();
+    expect(within(time).getByText('2 h 0 min')).toBeTruthy();
+    expect(within(time).getByText('10 h 0 min')).toBeTruthy();
+    expect(within(time).getByRole('img', { name: 'Study time per day, the last 14 days' })).toBeTruthy();
+    expect(within(time).getAllByRole('listitem').at(-1)?.textContent).toBe('2025-03-14: 1 h 5 min');
+    expect(within(time).getAllByRole('listitem')).toHaveLength(14);
+    expect(routes.callsTo('GET api/site/my/study')[0]?.params.get('days')).toBe('14');
+
+    expect(screen.getByText('Exams assigned to you will appear here.')).toBeTruthy();
+    expect(screen.getByText('Certificates you earn will appear here.')).toBeTruthy();
+  });
+
+  it('invites someone without courses to the catalogue, and shows a failure in place', async () => {
+    setLocale('zh-CN', false);
+    stubRoutes({
+      'GET api/site/my/courses': () => [],
+      'GET api/site/my/study': () => jsonResponse(500, { status: 500, message: 'internal server error', timestamp: 0 }),
+    });
+    renderAt(<UserCenterPage />, '/user-center');
+    expect(await screen.findByText('你还没有课程，去课程目录看看吧。')).toBeTruthy();
+    expect(screen.getByRole('link', { name: '浏览课程' }).getAttribute('href')).toBe('/home');
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('button', { name: '重试' })).toBeTruthy();
+  });
+});
