@@ -3,12 +3,13 @@ import { HttpError } from '../../lib/http-client';
 import { useLocaleText } from '../../lib/use-locale-text';
 
 /**
- * A failed load, said in the page's language, with a retry. A 404 is "not found or not
- * published" rather than a failure: retrying would not help, so it offers the way home instead.
+ * A failed load, said in the page's language, with a retry. A page's subject answering 404 is
+ * "not found or not published" rather than a failure: retrying would not help, so it offers the
+ * way home instead. A section of a page (`section`) always reads as a failure to load.
  */
-export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+export function ErrorState({ error, onRetry, section = false }: { error: unknown; onRetry?: () => void; section?: boolean }) {
   const { t, language } = useLocaleText();
-  const notFound = error instanceof HttpError && error.status === 404;
+  const notFound = !section && error instanceof HttpError && error.status === 404;
   const message = error instanceof Error ? localizeMessage(language, error.message) : undefined;
   return (
     <div className="site-state site-state--error" role="alert">

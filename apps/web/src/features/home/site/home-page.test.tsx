@@ -151,6 +151,19 @@ describe('the home page', () => {
     expect(screen.queryByRole('navigation', { name: '课程分类' })).toBeNull();
   });
 
+  it('says a section failed to load, not that the page is gone, when its route answers 404', async () => {
+    routes = stubRoutes({
+      'GET api/site/categories': () => [],
+      'GET api/site/courses': () => ({ content: [], totalElements: 0 }),
+    });
+    signIn();
+    renderAt(<HomePage />, '/home');
+    const underway = await screen.findByRole('region', { name: 'Continue learning' });
+    expect(await within(underway).findByText('This could not be loaded')).toBeTruthy();
+    expect(within(underway).getByRole('button', { name: 'Try again' })).toBeTruthy();
+    expect(within(underway).queryByText('Not found, or no longer published')).toBeNull();
+  });
+
   it('offers staff the back office in the main area, and a learner not', async () => {
     signIn(['user:list']);
     renderAt(<HomePage />, '/home');

@@ -70,10 +70,10 @@ function MyCourses() {
   if (mine.error !== undefined) {
     return (
       <section className="site-section" aria-labelledby="home-continue">
-        <h2 id="home-continue" className="site-section__title">
+        <h2 id="home-continue" className="site-section__title site-section__title--spaced">
           {t('home.continue')}
         </h2>
-        <ErrorState error={mine.error} onRetry={mine.reload} />
+        <ErrorState error={mine.error} onRetry={mine.reload} section />
       </section>
     );
   }
@@ -186,7 +186,7 @@ function Catalogue() {
       {courses.loading && courses.data === undefined ? (
         <LoadingSkeleton />
       ) : courses.error !== undefined ? (
-        <ErrorState error={courses.error} onRetry={courses.reload} />
+        <ErrorState error={courses.error} onRetry={courses.reload} section />
       ) : (courses.data?.content.length ?? 0) === 0 ? (
         q === '' ? (
           <EmptyState title={t('home.noCourses')} text={t('home.noCoursesText')} />

@@ -26,7 +26,7 @@ function MyCourses() {
   const { t } = useLocaleText();
   const mine = useSiteData<MyCourse[]>('api/site/my/courses');
   if (mine.loading) return <LoadingSkeleton lines={3} />;
-  if (mine.error !== undefined) return <ErrorState error={mine.error} onRetry={mine.reload} />;
+  if (mine.error !== undefined) return <ErrorState error={mine.error} onRetry={mine.reload} section />;
   const courses = mine.data ?? [];
   if (courses.length === 0) {
     return (
@@ -68,7 +68,7 @@ function StudyTime() {
   const { t } = useLocaleText();
   const study = useSiteData<MyStudy>('api/site/my/study', { days: 14 });
   if (study.loading) return <LoadingSkeleton lines={3} />;
-  if (study.error !== undefined || study.data === undefined) return <ErrorState error={study.error} onRetry={study.reload} />;
+  if (study.error !== undefined || study.data === undefined) return <ErrorState error={study.error} onRetry={study.reload} section />;
   const { todaySeconds, weekSeconds, totalSeconds, days } = study.data;
   return (
     <div className="site-card">
