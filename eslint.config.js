@@ -21,6 +21,37 @@ const forbidden = (...groups) => ({
 const FOREIGN_REPO_MESSAGE = "Another module's repository: call that module's service instead.";
 const MODULE_REPO = ['(^|/)modules/[^/]+/[^/]+\\.repo(\\.js)?$', FOREIGN_REPO_MESSAGE];
 const SIBLING_MODULE_REPO = ['^\\.\\./[^./][^/]*/[^/]+\\.repo(\\.js)?$', FOREIGN_REPO_MESSAGE];
+// The login page and the learner pages stay small (DESIGN.md §8: ≤ 130 KiB): no antd, no i18next,
+// no TanStack Query, and no zod, which the shared schema modules bring (their types are free).
+const webGroups = [
+  [['@cloud-classroom/server*', '**/apps/server/**', '../../server/**'], 'The web app must not import the server.'],
+  [['**/packages/shared/src/**'], 'Import the shared package as @cloud-classroom/shared/<module>.'],
+];
+const SCHEMA_MODULES = ['applicants', 'auth', 'courses', 'depts', 'dicts', 'http', 'logs', 'media', 'menus', 'monitor', 'online', 'progress', 'roles', 'storage', 'users'];
+const learnerPageRules = {
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        ...webGroups.map(([group, message]) => ({ group, message })),
+        {
+          group: ['antd', 'antd/*', '@ant-design/*', 'i18next', 'react-i18next', '@tanstack/*', 'zod', 'zod/*'],
+          message: 'Learner pages and the login page use the site kit (components/site), lib/use-locale-text and lib/http-client, not the back office’s libraries.',
+        },
+        {
+          group: SCHEMA_MODULES.map((name) => `@cloud-classroom/shared/${name}`),
+          allowTypeImports: true,
+          message: 'This shared module builds zod schemas: import its types only (import type), and rules from a zod-free module.',
+        },
+        {
+          // Their styles are plain CSS, free to share.
+          regex: '^(?!.*\\.css$).*(^|/)(components/(list-page|form|tree|rich-text|permission|menu-icon)|lib/(i18n|messages|toast|download|use-menu-title))(/|$)',
+          message: 'A back-office module: it brings antd or i18next.',
+        },
+      ],
+    },
+  ],
+};
 const serverGroups = [
   [['@cloud-classroom/web*', '**/apps/web/**', '../../web/**'], 'The server must not import the web app.'],
   [['**/packages/shared/src/**'], 'Import the shared package as @cloud-classroom/shared/<module>.'],
@@ -70,10 +101,12 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      ...forbidden(
-        [['@cloud-classroom/server*', '**/apps/server/**', '../../server/**'], 'The web app must not import the server.'],
-        [['**/packages/shared/src/**'], 'Import the shared package as @cloud-classroom/shared/<module>.'],
-      ),
+      ...forbidden(...webGroups),
     },
+  },
+  {
+    files: ['apps/web/src/features/*/site/**', 'apps/web/src/components/site/**', 'apps/web/src/features/auth/login-page.tsx'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: learnerPageRules,
   },
 );
