@@ -57,6 +57,9 @@ describe('the home page', () => {
       mine(1, 'Fire safety'),
       mine(2, 'Data protection', { source: 'rule', status: 'approved', lastStudiedAt: null, dueAt: '2025-01-01 00:00:00', overdue: true }),
       mine(3, 'Ethics', { source: 'staff', status: 'approved', lastStudiedAt: null, dueAt: '2025-03-01 00:00:00' }),
+      // Chosen and let in, not started yet: waiting under "continue learning".
+      mine(4, 'Negotiation', { source: 'self', status: 'approved', lastStudiedAt: null }),
+      mine(5, 'Pending', { source: 'self', status: 'applied', lastStudiedAt: null }),
     ];
     routes = stubRoutes({
       'GET api/site/my/courses': () => myCourses,
@@ -84,6 +87,8 @@ describe('the home page', () => {
     expect(await within(underway).findByRole('link', { name: 'Fire safety' })).toBeTruthy();
     expect(within(underway).getByRole('link', { name: 'Fire safety' }).getAttribute('href')).toBe('/learning/1');
     expect(within(underway).getByRole('progressbar', { name: 'Fire safety: 40% done' })).toBeTruthy();
+    expect(within(underway).getByRole('link', { name: 'Negotiation' })).toBeTruthy();
+    expect(within(underway).queryByRole('link', { name: 'Pending' })).toBeNull();
 
     const assigned = screen.getByRole('region', { name: 'Assigned to me' });
     const cards = within(assigned).getAllByRole('article');

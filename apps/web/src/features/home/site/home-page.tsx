@@ -24,9 +24,13 @@ function numberParam(value: string | null, fallback: number | undefined): number
   return value !== null && Number.isSafeInteger(number) && number >= 0 ? number : fallback;
 }
 
-/** Enrolled and started, not finished: what "continue learning" offers. */
+/**
+ * Enrolled and not finished: what "continue learning" offers — what I started, and what I chose
+ * and was let into (an assignment not yet started waits under "assigned to me").
+ */
 const isUnderway = (course: MyCourse) =>
-  !course.progress.completed && (course.status === 'in_progress' || (course.status === 'approved' && course.lastStudiedAt !== null));
+  !course.progress.completed &&
+  (course.status === 'in_progress' || (course.status === 'approved' && (course.source === 'self' || course.lastStudiedAt !== null)));
 
 /** Put on me by staff (a rule, an import, by hand) rather than chosen. */
 const isAssigned = (course: MyCourse) => course.source !== 'self' && course.status !== 'rejected';
