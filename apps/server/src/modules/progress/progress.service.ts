@@ -310,7 +310,7 @@ export class ProgressService {
  */
 function mayStudy(lesson: StudyLessonRow | undefined, lessonId: number): StudyLessonRow {
   if (lesson === undefined || lesson.course_status !== 'published') throw notFound(`id: no lesson ${lessonId}`);
-  if (!lesson.preview && !lesson.enrolled) throw forbidden('id: enrol in the course to study this lesson');
+  if (!lesson.preview && !lesson.enrolled) throw forbidden(`id: enrol in course ${lesson.course_id} to study this lesson`);
   return lesson;
 }
 
