@@ -79,6 +79,9 @@ export async function createServices(
     // Inside the report's transaction, so the enrolment moves (in progress, completed) with the progress.
     onCourseProgress: (userId, courseId, courseProgress, trx) => applicants.within(trx).recordProgress(userId, courseId, courseProgress),
   });
+  // A person deleted takes their enrolments (and seats) and their study records along.
+  users.onRemoval((userIds, trx) => applicants.within(trx).forgetPeople(userIds));
+  users.onRemoval((userIds, trx) => progress.within(trx).forgetPeople(userIds));
   return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress };
 }
 

@@ -249,6 +249,12 @@ export async function deleteApplicants(db: Kysely<Database>, ids: readonly numbe
   await db.deleteFrom('edu_applicant').where('id', 'in', ids).execute();
 }
 
+/** Every enrolment and application of these people (they are being deleted). */
+export async function deleteApplicantsOfPeople(db: Kysely<Database>, userIds: readonly number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db.deleteFrom('edu_applicant').where('user_id', 'in', userIds).execute();
+}
+
 /** The user's enrolments (ENROLLED_STATUSES) in the course's terms. */
 export async function findEnrolmentsInCourse(db: Kysely<Database>, userId: number, courseId: number): Promise<{ id: number; status: string }[]> {
   return db

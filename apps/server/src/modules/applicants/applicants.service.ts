@@ -41,6 +41,7 @@ import {
   type ApplicantFilter,
   type ApplicantHead,
   type EnrolmentTerm,
+  deleteApplicantsOfPeople,
 } from './applicants.repo.js';
 import {
   deleteRules,
@@ -326,6 +327,11 @@ export class ApplicantsService {
       const changes = progress.completed ? { status: 'completed' as const, completedAt: now } : { status: 'in_progress' as const };
       await updateApplicants(trx, ids, changes, 'system', now);
     });
+  }
+
+  /** People being deleted: their enrolments go with them, freeing their seats (call through `within` the deletion's transaction). */
+  async forgetPeople(userIds: readonly number[]): Promise<void> {
+    await deleteApplicantsOfPeople(this.db, userIds);
   }
 
   // ---- Assignment rules -------------------------------------------------------------------------

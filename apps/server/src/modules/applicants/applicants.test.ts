@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listApplicants, termRows } from '../../test/applicant-fixtures.js';
+import { insertPeople, listApplicants, termRows } from '../../test/applicant-fixtures.js';
 import { createChapter, createCourse, createTerm, createTextLesson, db, expectConflict, expectRefusal, insertApplicant, userId } from '../../test/course-fixtures.js';
 import { itRefusesOutsiders } from '../../test/guarded-routes.js';
 import { sheetRows } from '../../test/sheet-rows.js';
@@ -61,6 +61,28 @@ describe('applicants', () => {
     const people = (await call(app, 'GET', '/api/users?size=100', teacher)).json() as { content: { dept: { name: string } | null }[] };
     expect(people.content.length).toBeGreaterThan(0);
     expect(people.content.every((person) => ['培训部', '讲师组', '学员服务组'].includes(person.dept?.name ?? ''))).toBe(true);
+  });
+
+  it('deletes a person’s enrolments, progress and study days with them, in one go, freeing their seat', async () => {
+    const admin = await loginAs(app, 'admin');
+    const term = await createTerm(app, teacher, course, { name: 'One seat', capacity: 1 });
+    const [leaver] = await insertPeople(app, 1);
+    expect((await enrol({ termId: term, userIds: [leaver!.id] })).statusCode).toBe(201);
+    const leaverToken = await loginAs(app, leaver!.username);
+    const report = await call(app, 'POST', `/api/site/lessons/${lessons[0]}/progress`, leaverToken, { sessionId: 'leaver-session-1', page: 1 });
+    expect(report.statusCode, report.body).toBe(200);
+    const rowsOf = async () =>
+      Promise.all(
+        (['edu_applicant', 'edu_lesson_progress', 'edu_playback'] as const).map(async (table) =>
+          (await db(app).selectFrom(table).select('id').where('user_id', '=', leaver!.id).execute()).length,
+        ),
+      );
+    expect(await rowsOf()).toEqual([1, 1, 1]);
+
+    expect((await call(app, 'DELETE', '/api/users', admin, [leaver!.id])).statusCode).toBe(200);
+    expect(await rowsOf()).toEqual([0, 0, 0]);
+    // The seat is free again.
+    expect((await enrol({ termId: term, userIds: [await userId(app, 'learner2')] })).json()).toEqual({ created: 1, existing: 0 });
   });
 
   it('enrols people directly, counting those already enrolled as existing, within the term’s seats', async () => {

@@ -557,3 +557,11 @@ export async function findMyEnrolments(db: Kysely<Database>, userId: number, cou
   }
   return [...newest.values()];
 }
+
+/** Everything kept of these people's study (they are being deleted): progress, playbacks, study days. */
+export async function deleteStudyOfPeople(db: Kysely<Database>, userIds: readonly number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  for (const table of ['edu_lesson_progress', 'edu_playback', 'edu_study_day'] as const) {
+    await db.deleteFrom(table).where('user_id', 'in', userIds).execute();
+  }
+}

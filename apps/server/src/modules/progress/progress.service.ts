@@ -45,6 +45,7 @@ import {
   type OutlineLessonRow,
   type ProgressRow,
   type StudyLessonRow,
+  deleteStudyOfPeople,
 } from './progress.repo.js';
 
 /**
@@ -73,6 +74,16 @@ const DWELL_MS = PAGE_DWELL_SECONDS * 1000 - 250;
  */
 export class ProgressService {
   constructor(private readonly options: ProgressOptions) {}
+
+  /** The same service on a transaction's handle, for a caller inside one (a deletion of people). */
+  within(db: Kysely<Database>): ProgressService {
+    return db === this.options.db ? this : new ProgressService({ ...this.options, db });
+  }
+
+  /** People being deleted: their progress and study time go with them. */
+  async forgetPeople(userIds: readonly number[]): Promise<void> {
+    await deleteStudyOfPeople(this.db, userIds);
+  }
 
   private get db(): Kysely<Database> {
     return this.options.db;

@@ -61,10 +61,13 @@ const generatePassword = () => crypto.randomBytes(12).toString('base64url');
 
 /** Told the ids of people just created or whose department or roles may have changed. */
 export type MembershipListener = (userIds: number[]) => Promise<void>;
+/** Removes what other modules keep of people being deleted, inside the deletion's transaction. */
+export type RemovalListener = (userIds: number[], trx: Kysely<Database>) => Promise<void>;
 
 export class UserService {
   private readonly passwordChanges: PasswordChangeThrottle;
   private readonly membershipListeners: MembershipListener[] = [];
+  private readonly removalListeners: RemovalListener[] = [];
 
   constructor(private readonly options: UserServiceOptions) {
     this.passwordChanges = new PasswordChangeThrottle(options.db);
@@ -77,6 +80,11 @@ export class UserService {
    */
   onMembershipChange(listener: MembershipListener): void {
     this.membershipListeners.push(listener);
+  }
+
+  /** `listener` removes a module's rows of people as they are deleted (their enrolments, their progress). */
+  onRemoval(listener: RemovalListener): void {
+    this.removalListeners.push(listener);
   }
 
   private async membershipChanged(userIds: number[]): Promise<void> {
@@ -160,7 +168,11 @@ export class UserService {
     await this.options.access.requireManages(caller, unique);
     // Ended before the rows go, so whoever listens for ended sessions hears of these too.
     await this.options.sessions.endAllOf(unique, 'deleted');
-    await deleteUsers(this.options.db, unique);
+    // One transaction: nobody is left half deleted, holding a seat in a term after their account is gone.
+    await this.options.db.transaction().execute(async (trx) => {
+      for (const listener of this.removalListeners) await listener(unique, trx);
+      await deleteUsers(trx, unique);
+    });
     for (const target of targets) await this.removeAvatar(target.avatarName);
   }
 
