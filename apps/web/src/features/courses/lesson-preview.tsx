@@ -1,4 +1,4 @@
-import { DownloadOutlined, FilePdfOutlined } from '@ant-design/icons';
+import { DownloadOutlined, FilePdfOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
 import type { LessonType } from '@cloud-classroom/shared/courses';
 import { mediaContentPath, type Media } from '@cloud-classroom/shared/media';
 import { Alert, Button, Card, Empty, Flex, Tag, Typography } from 'antd';
@@ -7,6 +7,7 @@ import { RichTextView } from '../../components/rich-text/rich-text-view';
 import { apiUrl, http } from '../../lib/http-client';
 import { mediaLength } from '../media/media-picker';
 import { useMediaMessages } from '../media/media-messages';
+import { PdfCanvas } from '../progress/site/pdf-canvas';
 import type { OutlineTranslate } from './outline-messages';
 
 export type LessonPreviewValues = {
@@ -41,27 +42,40 @@ function VideoPreview({ media, t }: { media: Media; t: OutlineTranslate }) {
 function DocumentPreview({ media, t }: { media: Media; t: OutlineTranslate }) {
   const tm = useMediaMessages();
   const [downloading, setDownloading] = useState(false);
+  const [page, setPage] = useState(1);
+  const [pages, setPages] = useState(media.pages ?? 0);
   return (
-    <Flex gap={12} align="center" className="lesson-preview__document" wrap>
-      <FilePdfOutlined style={{ fontSize: 40, color: '#cf1322' }} aria-hidden />
-      <Flex vertical style={{ minWidth: 0, flex: 1 }}>
-        <Typography.Text strong ellipsis={{ tooltip: media.name }}>
-          {media.name}
-        </Typography.Text>
-        <Typography.Text type="secondary">{mediaLength(media, tm)}</Typography.Text>
+    <Flex vertical gap={8}>
+      <Flex gap={12} align="center" className="lesson-preview__document" wrap>
+        <FilePdfOutlined style={{ fontSize: 40, color: '#cf1322' }} aria-hidden />
+        <Flex vertical style={{ minWidth: 0, flex: 1 }}>
+          <Typography.Text strong ellipsis={{ tooltip: media.name }}>
+            {media.name}
+          </Typography.Text>
+          <Typography.Text type="secondary">{mediaLength(media, tm)}</Typography.Text>
+        </Flex>
+        <Button
+          icon={<DownloadOutlined />}
+          loading={downloading}
+          onClick={() => {
+            setDownloading(true);
+            downloadMedia(media)
+              .catch(() => undefined)
+              .finally(() => setDownloading(false));
+          }}
+        >
+          {t('lesson.downloadPdf')}
+        </Button>
       </Flex>
-      <Button
-        icon={<DownloadOutlined />}
-        loading={downloading}
-        onClick={() => {
-          setDownloading(true);
-          downloadMedia(media)
-            .catch(() => undefined)
-            .finally(() => setDownloading(false));
-        }}
-      >
-        {t('lesson.downloadPdf')}
-      </Button>
+      {/* The page as the learner's player draws it (pdf.js, loaded only when a document is previewed). */}
+      <Flex gap={8} align="center" justify="center">
+        <Button size="small" icon={<LeftOutlined />} aria-label={t('lesson.previousPage')} disabled={page <= 1} onClick={() => setPage(page - 1)} />
+        <Typography.Text>{t('lesson.pageOf', { page, total: pages || '…' })}</Typography.Text>
+        <Button size="small" icon={<RightOutlined />} aria-label={t('lesson.nextPage')} disabled={page >= pages} onClick={() => setPage(page + 1)} />
+      </Flex>
+      <div className="lesson-preview__pdf">
+        <PdfCanvas key={media.id} mediaId={media.id} page={page} onPages={setPages} failedText={t('lesson.documentUnreadable')} />
+      </div>
     </Flex>
   );
 }
