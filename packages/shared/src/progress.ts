@@ -163,19 +163,34 @@ const secondsSchema = z.number().min(0).max(1_000_000);
  * `POST api/site/lessons/{id}/progress`. A video reports the intervals watched since its last
  * report and the playhead; a document or text lesson the page on screen (text is one page).
  */
-export const progressReportSchema = z.union(
-  [
-    z.object({
-      sessionId: sessionIdSchema,
-      intervals: z
-        .array(z.tuple([secondsSchema, secondsSchema]).refine(([from, to]) => from <= to, 'an interval ends before it starts'))
-        .max(MAX_INTERVALS_PER_REPORT),
-      position: secondsSchema,
-    }),
-    z.object({ sessionId: sessionIdSchema, page: z.number().int().min(1).max(100_000) }),
-  ],
-  { error: 'expected { sessionId, intervals, position } or { sessionId, page }' },
-);
+export const progressReportSchema = z
+  .object({
+    sessionId: sessionIdSchema,
+    intervals: z
+      .array(z.tuple([secondsSchema, secondsSchema]).refine(([from, to]) => from <= to, 'an interval ends before it starts'))
+      .max(MAX_INTERVALS_PER_REPORT)
+      .optional(),
+    position: secondsSchema.optional(),
+    page: z.number().int().min(1).max(100_000).optional(),
+  })
+  // One object rather than a union, so that a refusal names the field at fault.
+  .superRefine((report, ctx) => {
+    if (report.page !== undefined) {
+      if (report.intervals !== undefined || report.position !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['page'], message: 'a report has intervals and a position (a video) or a page, not both' });
+      }
+      return;
+    }
+    if (report.intervals === undefined) ctx.addIssue({ code: 'custom', path: ['intervals'], message: 'is required (or a page, for a document)' });
+    if (report.position === undefined) ctx.addIssue({ code: 'custom', path: ['position'], message: 'is required (or a page, for a document)' });
+  })
+  .transform(({ sessionId, intervals, position, page }): VideoReport | PageReport =>
+    page !== undefined ? { sessionId, page } : { sessionId, intervals: intervals ?? [], position: position ?? 0 },
+  );
+/** A video's report: the stretches watched since the last one, and the playhead. */
+export type VideoReport = { sessionId: string; intervals: [number, number][]; position: number };
+/** A document's or text's report: the page on screen. */
+export type PageReport = { sessionId: string; page: number };
 export type ProgressReport = z.output<typeof progressReportSchema>;
 
 /** What a report answers. */

@@ -125,9 +125,12 @@ describe('progress: who may call', () => {
     expectRefusal(await call(app, 'POST', url, learner, { sessionId: 'abcdefgh', page: 0 }), 400, 'page');
     expectRefusal(await call(app, 'POST', url, learner, { sessionId: 'abcdefgh', intervals: [[5, 1]], position: 0 }), 400, 'intervals.0');
     expectRefusal(await call(app, 'POST', url, learner, { sessionId: 'abcdefgh', intervals: [[-1, 1]], position: 0 }), 400, 'intervals.0.0');
-    expectRefusal(await call(app, 'POST', url, learner, { sessionId: 'abcdefgh', intervals: Array(201).fill([0, 1]), position: 0 }), 400, 'body');
+    expectRefusal(await call(app, 'POST', url, learner, { sessionId: 'abcdefgh', intervals: Array(201).fill([0, 1]), position: 0 }), 400, 'intervals');
     expectRefusal(await call(app, 'POST', url, learner, { sessionId: 'abcdefgh', intervals: [], position: -1 }), 400, 'position');
-    expect((await call(app, 'POST', url, learner, {})).statusCode).toBe(400);
+    expectRefusal(await call(app, 'POST', url, learner, { sessionId: 'abcdefgh', position: 3 }), 400, 'intervals');
+    expectRefusal(await call(app, 'POST', url, learner, { sessionId: 'abcdefgh', intervals: [] }), 400, 'position');
+    expectRefusal(await call(app, 'POST', url, learner, { sessionId: 'abcdefgh', intervals: [], position: 0, page: 1 }), 400, 'page');
+    expectRefusal(await call(app, 'POST', url, learner, {}), 400, 'sessionId');
     // A text lesson is one page, read, not played.
     expectRefusal(await call(app, 'POST', url, learner, { sessionId: 'abcdefgh', intervals: [], position: 0 }), 400, 'intervals');
     expectRefusal(await call(app, 'POST', url, learner, { sessionId: 'abcdefgh', page: 2 }), 400, 'page');
