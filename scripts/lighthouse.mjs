@@ -19,6 +19,8 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const cache = path.join(root, 'node_modules/.cache/lighthouse');
 const PASSWORD = 'Lighthouse-pass-1';
 const TARGET = 0.95;
+/** Each page's whole report (Lighthouse's JSON), to see what a score is made of. */
+const reports = path.join(root, 'artifacts/lighthouse');
 
 function ensureLighthouse() {
   const manifest = path.join(cache, 'node_modules/lighthouse/package.json');
@@ -79,7 +81,18 @@ try {
       // Keep the session the browser signed in with.
       disableStorageReset: true,
     });
-    const scores = { page: name, performance: lhr.categories.performance.score, accessibility: lhr.categories.accessibility.score };
+    fs.mkdirSync(reports, { recursive: true });
+    fs.writeFileSync(path.join(reports, `${name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'root'}.json`), JSON.stringify(lhr));
+    const metric = (id) => lhr.audits[id]?.displayValue ?? '–';
+    const scores = {
+      page: name,
+      performance: lhr.categories.performance.score,
+      accessibility: lhr.categories.accessibility.score,
+      fcp: metric('first-contentful-paint'),
+      lcp: metric('largest-contentful-paint'),
+      tbt: metric('total-blocking-time'),
+      cls: metric('cumulative-layout-shift'),
+    };
     const failing = Object.values(lhr.audits).filter((item) => item.score !== null && item.score < 1 && item.scoreDisplayMode === 'binary');
     scores.failingAudits = failing.map((item) => item.id).join(', ') || '–';
     if (scores.performance < TARGET || scores.accessibility < TARGET) failed = true;

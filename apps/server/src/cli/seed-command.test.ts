@@ -143,15 +143,29 @@ describe('npm run seed', () => {
       const [rule] = await blank.db.selectFrom('edu_assignment_rule').select(['id', 'target', 'due_at']).execute();
       expect(rule?.target).toBe('dept');
       const now = Date.now();
+      // learner1 and learner2 have studied (DEMO_STUDY), so their enrolments are in progress.
       expect(enrolments.map(({ username, name, status, source, rule_id }) => [username, name, status, source, rule_id])).toEqual([
         ['learner1', '2026 年度全员培训', 'applied', 'self', null],
-        ['learner1', '2026 年第四季度', 'approved', 'self', null],
-        ['learner2', '2026 年度全员培训', 'approved', 'rule', rule?.id],
+        ['learner1', '2026 年第四季度', 'in_progress', 'self', null],
+        ['learner2', '2026 年度全员培训', 'in_progress', 'rule', rule?.id],
         ['learner3', '2026 年度全员培训', 'approved', 'rule', rule?.id],
         ['teacher', '2026 年度全员培训', 'approved', 'rule', rule?.id],
       ]);
       expect(enrolments.filter((row) => row.due_at !== null && row.due_at < now).map((row) => row.username)).toEqual(['learner2']);
       expect(rule?.due_at).toBeGreaterThan(now);
+      const progress = await blank.db
+        .selectFrom('edu_lesson_progress as p')
+        .innerJoin('sys_user as u', 'u.id', 'p.user_id')
+        .select(['u.username', 'p.percent', 'p.completed_at'])
+        .orderBy('p.id')
+        .execute();
+      expect(progress.map((row) => [row.username, row.percent, row.completed_at !== null])).toEqual([
+        ['learner1', 100, true],
+        ['learner1', 100, true],
+        ['learner2', 50, false],
+      ]);
+      const studied = await blank.db.selectFrom('edu_study_day').select(['day', 'seconds']).where('user_id', '=', (await blank.db.selectFrom('sys_user').select('id').where('username', '=', 'learner1').executeTakeFirstOrThrow()).id).execute();
+      expect(studied.reduce((sum, row) => sum + row.seconds, 0)).toBe(97 * 60);
       const { password_hash } = await blank.db.selectFrom('sys_user').select('password_hash').where('username', '=', 'admin').executeTakeFirstOrThrow();
       expect(await verify(password_hash, password)).toBe(true);
 

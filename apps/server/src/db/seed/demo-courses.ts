@@ -253,6 +253,7 @@ export async function insertDemoCourses(trx: Transaction<Database>, media: DemoM
     }
   }
   await insertDemoEnrolments(trx, now);
+  await insertDemoProgress(trx, now);
 }
 
 async function insertDemoEnrolments(trx: Transaction<Database>, now: number): Promise<void> {
@@ -302,5 +303,72 @@ async function insertDemoEnrolments(trx: Transaction<Database>, now: number): Pr
   for (const user of assigned) {
     const due = user.username === overdue.username ? now - overdue.dueDaysAgo * DAY_MS : dueAt;
     await trx.insertInto('edu_applicant').values(row(term, user.id, 'approved', 'rule', due, ruleId)).execute();
+  }
+}
+
+/**
+ * Study the demo learners have done, so "continue learning", the progress rings, the study-time
+ * chart and the applicants' progress column show something: learner1 has watched the fire-safety
+ * video and read its first text (the course in progress) over the last ten days; learner2 has
+ * watched half of the information-security video it is overdue on.
+ */
+export const DEMO_STUDY = {
+  progress: [
+    { username: 'learner1', course: '消防安全基础', lesson: '火灾是怎样发生的', share: 1 },
+    { username: 'learner1', course: '消防安全基础', lesson: '灭火器的种类与选择', share: 1 },
+    { username: 'learner2', course: '信息安全意识', lesson: '案例视频：一次失败的钓鱼攻击', share: 0.5 },
+  ],
+  /** Minutes of study on each of the last ten days, today last. */
+  days: { learner1: [12, 0, 25, 8, 0, 0, 31, 15, 0, 6], learner2: [0, 0, 0, 4, 0, 0, 0, 0, 0, 0] },
+} as const;
+
+/** yyyy-MM-dd in the server's zone, as the progress module files study time. */
+const dayText = (ms: number) => {
+  const date = new Date(ms);
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+};
+
+async function insertDemoProgress(trx: Transaction<Database>, now: number): Promise<void> {
+  const users = new Map((await trx.selectFrom('sys_user').select(['id', 'username']).execute()).map((user) => [user.username, user.id]));
+  for (const done of DEMO_STUDY.progress) {
+    const userId = users.get(done.username);
+    const lesson = await trx
+      .selectFrom('edu_lesson as l')
+      .innerJoin('edu_course as c', 'c.id', 'l.course_id')
+      .leftJoin('edu_media as m', 'm.id', 'l.media_id')
+      .select(['l.id', 'l.course_id', 'l.type', 'l.completion_percent', 'm.duration_seconds'])
+      .where('c.title', '=', done.course)
+      .where('l.title', '=', done.lesson)
+      .executeTakeFirst();
+    if (userId === undefined || lesson === undefined) continue;
+    const duration = lesson.duration_seconds ?? 0;
+    const covered = lesson.type === 'video' ? duration * done.share : 0;
+    const percent = Math.floor(done.share * 100);
+    await trx
+      .insertInto('edu_lesson_progress')
+      .values({
+        user_id: userId,
+        lesson_id: lesson.id,
+        course_id: lesson.course_id,
+        intervals: JSON.stringify(lesson.type === 'video' && covered > 0 ? [[0, covered]] : []),
+        covered_seconds: covered,
+        pages_read: JSON.stringify(lesson.type === 'video' ? [] : [1]),
+        percent,
+        position: lesson.type === 'video' ? covered : 1,
+        completed_at: percent >= lesson.completion_percent ? now - DAY_MS : null,
+        updated_at: now - DAY_MS,
+      })
+      .execute();
+    // Started: the enrolment is in progress, as a report would have left it.
+    const terms = trx.selectFrom('edu_term').select('id').where('course_id', '=', lesson.course_id);
+    await trx.updateTable('edu_applicant').set({ status: 'in_progress' }).where('user_id', '=', userId).where('term_id', 'in', terms).where('status', '=', 'approved').execute();
+  }
+  for (const [username, minutes] of Object.entries(DEMO_STUDY.days)) {
+    const userId = users.get(username);
+    if (userId === undefined) continue;
+    const rows = minutes.flatMap((perDay, index) =>
+      perDay === 0 ? [] : [{ user_id: userId, day: dayText(now - (minutes.length - 1 - index) * DAY_MS), seconds: perDay * 60 }],
+    );
+    if (rows.length > 0) await trx.insertInto('edu_study_day').values(rows).execute();
   }
 }
