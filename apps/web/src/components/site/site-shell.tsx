@@ -231,7 +231,8 @@ export function SiteShell({ children }: { children: ReactNode }) {
     <div className="site">
       <header className="site-header">
         <div className="site-header__inner">
-          <Link className="site-brand" to={signedIn ? '/home' : '/login'}>
+          {/* Named on its own: on a phone the title beside the logo is hidden. */}
+          <Link className="site-brand" to={signedIn ? '/home' : '/login'} aria-label={t('login.title')}>
             <Logo />
             <span className="site-brand__title">{t('login.title')}</span>
           </Link>

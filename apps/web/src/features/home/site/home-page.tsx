@@ -10,7 +10,7 @@ import { ProgressBar } from '../../../components/site/progress-bar';
 import { SiteShell } from '../../../components/site/site-shell';
 import { SiteTag } from '../../../components/site/site-tag';
 import { useDocumentTitle } from '../../../components/site/use-document-title';
-import { useSiteData } from '../../../components/site/use-site-data';
+import { useSiteData, type SiteData } from '../../../components/site/use-site-data';
 import { useLocaleText } from '../../../lib/use-locale-text';
 import { canUseBackOffice, useUserStore } from '../../auth/user-store';
 import { CourseCard } from '../../courses/site/course-card';
@@ -67,9 +67,8 @@ function MyCourseCard({ course, showDue }: { course: MyCourse; showDue: boolean 
   );
 }
 
-function MyCourses() {
+function MyCourses({ mine }: { mine: SiteData<MyCourse[]> }) {
   const { t } = useLocaleText();
-  const mine = useSiteData<MyCourse[]>('api/site/my/courses');
   if (mine.loading) return <LoadingSkeleton lines={3} />;
   if (mine.error !== undefined) {
     return (
@@ -236,6 +235,7 @@ export function HomePage() {
   const staff = useUserStore((state) => canUseBackOffice(state.roles));
   const [params] = useSearchParams();
   const searching = (params.get('q')?.trim() ?? '') !== '';
+  const mine = useSiteData<MyCourse[]>(searching ? undefined : 'api/site/my/courses');
   useDocumentTitle(t('route.home'));
 
   return (
@@ -255,8 +255,9 @@ export function HomePage() {
             </Link>
           </section>
         )}
-        {!searching && <MyCourses />}
-        <Catalogue />
+        {!searching && <MyCourses mine={mine} />}
+        {/* Below my courses, once their height is known: cards arriving above it would push it down (layout shift). */}
+        {(searching || !mine.loading) && <Catalogue />}
       </div>
     </SiteShell>
   );
