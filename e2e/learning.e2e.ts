@@ -429,7 +429,8 @@ describe('journeys: at 375 px in Chinese, every learner page fits the phone', ()
 
     await page.locator('.course-site-lesson').getByRole('link', { name: demo.video.title }).click();
     const video = page.locator('video.video-player__video');
-    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    // Its first frame is showing (HAVE_CURRENT_DATA), for the screenshot.
+    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
     // The player is no wider than the phone.
     expect((await video.boundingBox())!.width).toBeLessThanOrEqual(PHONE.width);
     await shootLearnerPage(page, 'learning-375-play-video', problems);
