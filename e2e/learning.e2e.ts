@@ -1,3 +1,4 @@
+import { CLOCK_TOLERANCE_SECONDS, PAGE_DWELL_SECONDS } from '@cloud-classroom/shared/progress-rules';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
@@ -15,13 +16,14 @@ const DEMO_COURSE = '消防安全基础';
 const RUN = Date.now().toString(36);
 /** The demo course has no term that needs approval: this run adds one, so no other journey's state matters. */
 const TERM = `Approval ${RUN}`;
-/** PAGE_DWELL_SECONDS (progress-rules.ts) and a second of slack: how long a PDF page stays open to count. */
-const DWELL_MS = 6_000;
+/** How long a PDF page stays open to count, with a second of slack. */
+const DWELL_MS = (PAGE_DWELL_SECONDS + 1) * 1000;
 /**
- * CLOCK_TOLERANCE_SECONDS (progress-rules.ts) and a little: the most one report of a playback can
- * earn when (almost) no wall-clock time has passed since its previous one, or since it began.
+ * The most one report of a playback can earn when (almost) no wall-clock time has passed since
+ * its previous one, or since it began: the clock's tolerance, and a little for the milliseconds
+ * between two requests at the course's rate.
  */
-const FORGED_MAX_SECONDS = 2.5;
+const FORGED_MAX_SECONDS = CLOCK_TOLERANCE_SECONDS + 0.5;
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 375, height: 740 };
@@ -52,7 +54,11 @@ function wireTime(time: number): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
-/** A learner of this run only (the demo learners are enrolled by the seed and used by other journeys), signed in. */
+/**
+ * A learner of this run only (the demo learners are enrolled by the seed and used by other
+ * journeys), signed in. Neither name may contain "learner": page-fit searches the users for it
+ * and expects the three demo learners alone.
+ */
 async function newLearner(suffix: string, nickName: string): Promise<Learner> {
   const [dept] = (await api<{ content: { id: number; name: string }[] }>(sharedAdminToken, 'GET', `/api/dept?name=${encodeURIComponent('研发部')}`)).content;
   const role = (await api<{ id: number; name: string }[]>(sharedAdminToken, 'GET', '/api/roles/all')).find((one) => one.name === 'learner');
@@ -161,7 +167,7 @@ describe('journeys: at 1440 px in English, a learner applies, is approved, studi
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    learner = await newLearner('d', 'Desk Learner');
+    learner = await newLearner('d', 'Desk Student');
     learnerContextOf = await learnerContext(browser, learner, 'en-US', DESKTOP);
     page = await learnerContextOf.newPage();
     staffContext = await browser.newContext({ locale: 'en-US', viewport: DESKTOP });
