@@ -12,7 +12,6 @@ export function studyTime(t: LocaleText, seconds: number): string {
 
 const WIDTH = 560;
 const HEIGHT = 160;
-const AXIS = 20;
 
 /**
  * Study time per day as bars, drawn as plain SVG (a chart library would outweigh the page). The
@@ -26,24 +25,25 @@ export function StudyChart({ days }: { days: MyStudy['days'] }) {
   const barWidth = Math.min(28, slot * 0.6);
   return (
     <figure className="study-chart">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + AXIS}`} role="img" aria-labelledby={titleId} preserveAspectRatio="none" className="study-chart__svg">
+      {/* Stretched to the column's width: the day labels are HTML below it, or they would be stretched too. */}
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={titleId} preserveAspectRatio="none" className="study-chart__svg">
         <title id={titleId}>{t('userCenter.dayChart')}</title>
         <line x1="0" x2={WIDTH} y1={HEIGHT} y2={HEIGHT} className="study-chart__axis" />
         {days.map((day, index) => {
           const height = day.seconds === 0 ? 0 : Math.max(3, (day.seconds / most) * (HEIGHT - 8));
           const x = index * slot + (slot - barWidth) / 2;
           return (
-            <g key={day.date}>
-              <rect x={x} y={HEIGHT - height} width={barWidth} height={height} rx="3" className="study-chart__bar">
-                <title>{`${day.date}: ${studyTime(t, day.seconds)}`}</title>
-              </rect>
-              <text x={x + barWidth / 2} y={HEIGHT + 14} textAnchor="middle" className="study-chart__label">
-                {day.date.slice(8, 10)}
-              </text>
-            </g>
+            <rect key={day.date} x={x} y={HEIGHT - height} width={barWidth} height={height} rx="3" className="study-chart__bar">
+              <title>{`${day.date}: ${studyTime(t, day.seconds)}`}</title>
+            </rect>
           );
         })}
       </svg>
+      <ol className="study-chart__labels" aria-hidden="true">
+        {days.map((day) => (
+          <li key={day.date}>{day.date.slice(8, 10)}</li>
+        ))}
+      </ol>
       <ul className="site-visually-hidden">
         {days.map((day) => (
           <li key={day.date}>{`${day.date}: ${studyTime(t, day.seconds)}`}</li>
