@@ -216,7 +216,9 @@ function SiteFooter() {
  */
 export function SiteShell({ children }: { children: ReactNode }) {
   const { t } = useLocaleText();
-  const signedIn = useUserStore((state) => state.token !== undefined);
+  const hasSession = useUserStore((state) => state.token !== undefined);
+  // The public /download does not load who is signed in: there a session shows as a way home.
+  const signedIn = useUserStore((state) => state.token !== undefined && state.user !== undefined);
   const { pathname } = useLocation();
   const [confirmingLogout, setConfirmingLogout] = useState(false);
   const [loggingOut, setLoggingOut] = useState(false);
@@ -232,7 +234,7 @@ export function SiteShell({ children }: { children: ReactNode }) {
       <header className="site-header">
         <div className="site-header__inner">
           {/* Named on its own: on a phone the title beside the logo is hidden. */}
-          <Link className="site-brand" to={signedIn ? '/home' : '/login'} aria-label={t('login.title')}>
+          <Link className="site-brand" to={hasSession ? '/home' : '/login'} aria-label={t('login.title')}>
             <Logo />
             <span className="site-brand__title">{t('login.title')}</span>
           </Link>
@@ -246,6 +248,10 @@ export function SiteShell({ children }: { children: ReactNode }) {
             <LanguageSwitch />
             {signedIn ? (
               <UserMenu onLogout={() => setConfirmingLogout(true)} />
+            ) : hasSession ? (
+              <Link className="button button--primary button--small" to="/home">
+                {t('route.home')}
+              </Link>
             ) : (
               <Link className="button button--primary button--small" to="/login">
                 {t('download.login')}

@@ -35,5 +35,9 @@ describe('the download page', () => {
     renderDownload();
     expect(screen.getByRole('link', { name: 'Back to home' }).getAttribute('href')).toBe('/home');
     expect(screen.queryByRole('link', { name: 'Go to login' })).toBeNull();
+    // Opened directly, the page has the session but not its person: no nameless avatar menu.
+    expect(screen.queryByRole('button', { name: /Account menu/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Log in' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Home' }).getAttribute('href')).toBe('/home');
   });
 });
