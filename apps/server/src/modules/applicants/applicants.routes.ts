@@ -93,6 +93,13 @@ export const applicantRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     async (request, reply) => sendXlsx(reply, '学员数据', applicantColumns, await applicants.exportRows(request.query)),
   );
 
+  // After the download, so that 'download' is not read as an id.
+  app.get(
+    '/api/applicants/:id',
+    { config: { access: { permissions: ['applicant:list'] } }, schema: { params: idParamsSchema, response: { 200: applicantSchema } } },
+    async (request) => applicants.one(request.params.id),
+  );
+
   app.post(
     '/api/applicants',
     { config: { access: { permissions: ['applicant:add'] }, audit: '新增学员' }, schema: { body: applicantCreateSchema, response: { 201: applicantsCreatedSchema } } },

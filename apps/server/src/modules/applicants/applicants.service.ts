@@ -119,6 +119,13 @@ export class ApplicantsService {
     return findApplicants(this.db, filterOf(query), this.now(), query);
   }
 
+  /** One enrolment, as the list shows it (edit-applicant opened from a bookmark or a reload). */
+  async one(id: number): Promise<Applicant> {
+    const [applicant] = (await findApplicants(this.db, { ids: [id] }, this.now())).content;
+    if (applicant === undefined) throw notFound(`id: no applicant ${id}`);
+    return applicant;
+  }
+
   /** Every applicant the filters match, in the asked order, for the download. */
   async exportRows(query: ApplicantQuery): Promise<Applicant[]> {
     return (await findApplicants(this.db, filterOf(query), this.now(), { sort: query.sort })).content;

@@ -11,6 +11,7 @@ describe('applicants and assignment rules: access', () => {
     ['GET', '/api/applicants'],
     ['GET', '/api/applicants?termId=1'],
     ['GET', '/api/applicants/download'],
+    ['GET', '/api/applicants/1'],
     ['POST', '/api/applicants', { termId: 1, userIds: [1] }],
     ['PUT', '/api/applicants', { id: 1, status: 'approved' }],
     ['DELETE', '/api/applicants', [1]],
@@ -180,6 +181,14 @@ describe('applicants', () => {
     expect(everyTerm.content.every((row) => row.courseId === course)).toBe(true);
     expect(everyTerm.totalElements).toBeGreaterThan(4);
     expect((await listApplicants(app, teacher, '?courseId=99999')).totalElements).toBe(0);
+
+    // One of them, as the list shows it (the editor's address holds only its id).
+    const single = await call(app, 'GET', `/api/applicants/${ids.get('learner2')}`, teacher);
+    expect(single.statusCode, single.body).toBe(200);
+    expect(single.json()).toEqual(page.content[1]);
+    expectRefusal(await call(app, 'GET', '/api/applicants/99999', teacher), 404, 'id');
+    expectRefusal(await call(app, 'GET', '/api/applicants/x', teacher), 400, 'id');
+    expectRefusal(await call(app, 'GET', '/api/applicants/99999999999', teacher), 400, 'id');
   });
 
   it('downloads the filtered list as a real .xlsx', async () => {

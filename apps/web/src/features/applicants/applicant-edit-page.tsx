@@ -1,6 +1,6 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { APPLICANT_STATUSES, applicantUpdateSchema, type Applicant, type ApplicantStatus } from '@cloud-classroom/shared/applicants';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Descriptions, Flex, Form, Input, Progress, Result, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -8,7 +8,7 @@ import { useFormSubmit } from '../../components/form/use-form-submit';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { useTagsViewStore } from '../tags-view/tags-view-store';
 import { useApplicantMessages } from './applicants-messages';
-import { applicantsKeys, cachedApplicant, updateApplicant } from './applicants-api';
+import { applicantQuery, applicantsKeys, cachedApplicant, updateApplicant } from './applicants-api';
 import { dueAtOf } from './enrol-dialog';
 
 export const APPLICANTS_PATH = '/course/term/applicant';
@@ -117,9 +117,9 @@ function Missing({ text }: { text: string }) {
 }
 
 /**
- * /edu/edit-applicant?id=<enrolment>: the status, due date and reason of one enrolment. The API
- * has no read of one enrolment, so it comes from the list that opened this page (the navigation's
- * state, or the list's pages in the query cache).
+ * /edu/edit-applicant?id=<enrolment>: the status, due date and reason of one enrolment. It starts
+ * from the row of the list that opened it (the navigation's state, or the list's pages in the
+ * query cache) and reads it from the API when opened from its address alone.
  */
 export default function ApplicantEditPage() {
   const t = useApplicantMessages();
@@ -128,10 +128,13 @@ export default function ApplicantEditPage() {
   const queryClient = useQueryClient();
   const id = positiveId(params.get('id'));
   const fromState = (location.state as { applicant?: Applicant } | null)?.applicant;
+  const known = id === undefined ? undefined : fromState?.id === id ? fromState : cachedApplicant(queryClient, id);
+  const applicant = useQuery({ ...applicantQuery(id ?? 0, known), enabled: id !== undefined });
   if (id === undefined) return <Missing text={t('applicants.noTarget')} />;
-  const applicant = fromState?.id === id ? fromState : cachedApplicant(queryClient, id);
-  if (applicant === undefined) return <Missing text={t('applicants.notLoaded')} />;
+  if (applicant.data === undefined) {
+    return applicant.isPending ? <Card loading /> : <Missing text={t('applicants.notLoaded')} />;
+  }
   // The page stays mounted from one enrolment to the next: each gets a fresh form (antd reads
   // initial values once, so a list reloading behind it does not reset what is being typed).
-  return <ApplicantForm key={applicant.id} applicant={applicant} />;
+  return <ApplicantForm key={applicant.data.id} applicant={applicant.data} />;
 }

@@ -394,7 +394,20 @@ describe('ApplicantListPage', () => {
     expect(await screen.findByText('Applicants of Fire safety')).toBeTruthy();
   });
 
-  it('sends an editor opened without its list (a reload) back to the list', async () => {
+  it('reads an enrolment opened from its address alone (a reload, a bookmark)', async () => {
+    const api = stubRoutes({ [`GET api/applicants/${BOB.id}`]: () => BOB });
+    renderWithProviders(
+      <MemoryRouter initialEntries={[`/edu/edit-applicant?id=${BOB.id}`]}>
+        <Routes>
+          <Route path="/edu/edit-applicant" element={<ApplicantEditPage />} />
+        </Routes>
+      </MemoryRouter>,
+    );
+    expect((await screen.findAllByText(BOB.nickName, { exact: false })).length).toBeGreaterThan(0);
+    expect(api.callsTo(`GET api/applicants/${BOB.id}`)).toHaveLength(1);
+  });
+
+  it('sends an editor opened for an enrolment that is gone back to the list', async () => {
     stubApplicants();
     renderWithProviders(
       <MemoryRouter initialEntries={['/edu/edit-applicant?id=99']}>

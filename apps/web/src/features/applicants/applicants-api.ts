@@ -33,10 +33,7 @@ export const applicantsKeys = {
 /** Filter by `courseId` or `termId`, `status`, `source`, `q` (username or nick name) and `overdue`. */
 export const applicantList = listQuery<Applicant>(applicantsKeys.applicants, APPLICANTS_PATH);
 
-/**
- * One enrolment as a list page already holds it. There is no `GET api/applicants/{id}`: the
- * editor opens from the list, whose pages are in the cache.
- */
+/** One enrolment as a list page already holds it: the editor starts from it without waiting. */
 export function cachedApplicant(queryClient: QueryClient, id: number): Applicant | undefined {
   for (const [, page] of queryClient.getQueriesData<Page<Applicant>>({ queryKey: applicantsKeys.applicants })) {
     const found = page?.content?.find((applicant) => applicant.id === id);
@@ -44,6 +41,14 @@ export function cachedApplicant(queryClient: QueryClient, id: number): Applicant
   }
   return undefined;
 }
+
+/** One enrolment (`GET api/applicants/{id}`), for the editor opened from its address alone. */
+export const applicantQuery = (id: number, initialData?: Applicant) =>
+  queryOptions({
+    queryKey: [...applicantsKeys.applicants, 'one', id] as const,
+    queryFn: ({ signal }) => http.get<Applicant>(`${APPLICANTS_PATH}/${id}`, undefined, { signal }),
+    initialData,
+  });
 
 /** Staff enrol people directly; answers how many were new and how many already were enrolled. */
 export const enrolPeople = (body: ApplicantCreateBody, options?: CallOptions) =>
