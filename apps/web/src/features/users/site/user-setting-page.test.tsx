@@ -46,7 +46,7 @@ describe('my settings', () => {
     fireEvent.change(within(form).getByLabelText('Nick name'), { target: { value: 'x' } });
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
     expect(within(form).getByText('please enter a correct phone number')).toBeTruthy();
-    expect(within(form).getByText('must be 2 to 20 characters')).toBeTruthy();
+    expect(within(form).getByText('Enter 2 to 20 characters')).toBeTruthy();
     expect(within(form).getByLabelText('Phone').getAttribute('aria-invalid')).toBe('true');
     expect(routes.callsTo('PUT api/users/center')).toEqual([]);
 
@@ -79,7 +79,7 @@ describe('my settings', () => {
     fireEvent.change(within(form).getByLabelText('New password'), { target: { value: 'short' } });
     fireEvent.change(within(form).getByLabelText('Confirm the new password'), { target: { value: 'other' } });
     await userEvent.click(within(form).getByRole('button', { name: 'Change password' }));
-    expect(within(form).getByText('must be at least 8 characters')).toBeTruthy();
+    expect(within(form).getByText('Enter at least 8 characters')).toBeTruthy();
     expect(within(form).getByText('The two passwords differ.')).toBeTruthy();
 
     passAnswer = () => jsonResponse(400, { status: 400, message: 'oldPass: is wrong', timestamp: 0 });
