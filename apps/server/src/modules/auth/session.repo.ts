@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { ReusableQuery } from '../../db/reusable-query.js';
 import type { Database } from '../../db/schema.js';
 
 export type SessionRecord = {
@@ -28,29 +29,36 @@ export async function insertSession(
     .execute();
 }
 
-/** The session with its user, only while the user is enabled. */
-export async function findLiveSession(db: Kysely<Database>, id: string): Promise<SessionRecord | undefined> {
-  const row = await db
+// Both run on every authenticated request: compiled once.
+const liveSession = new ReusableQuery(1, (db, [id]) =>
+  db
     .selectFrom('sys_session as s')
     .innerJoin('sys_user as u', 'u.id', 's.user_id')
     .select(['s.id', 's.user_id', 's.expires_at', 's.last_seen_at', 'u.username', 'u.is_admin'])
     .where('s.id', '=', id)
-    .where('u.enabled', '=', 1)
-    .executeTakeFirst();
+    .where('u.enabled', '=', 1),
+);
+const sessionTouch = new ReusableQuery(3, (db, [id, now, expiresAt]) =>
+  db.updateTable('sys_session').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', id),
+);
+
+/** The session with its user, only while the user is enabled. */
+export async function findLiveSession(db: Kysely<Database>, id: string): Promise<SessionRecord | undefined> {
+  const [row] = await liveSession.run(db, [id]);
   return (
     row && {
       id: row.id,
       userId: row.user_id,
       username: row.username,
       isAdmin: row.is_admin === 1,
-      expiresAt: row.expires_at,
-      lastSeenAt: row.last_seen_at,
+      expiresAt: Number(row.expires_at),
+      lastSeenAt: Number(row.last_seen_at),
     }
   );
 }
 
 export async function touchSession(db: Kysely<Database>, id: string, now: number, expiresAt: number): Promise<void> {
-  await db.updateTable('sys_session').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', id).execute();
+  await sessionTouch.run(db, [id, now, expiresAt]);
 }
 
 export async function deleteSessions(db: Kysely<Database>, ids: readonly string[]): Promise<number[]> {

@@ -1,50 +1,14 @@
 import { ENROLLED_STATUSES, type ApplicantSource, type ApplicantStatus } from '@cloud-classroom/shared/applicants';
 import type { EnrolMode, LessonType } from '@cloud-classroom/shared/courses';
 import type { Interval } from '@cloud-classroom/shared/progress-rules';
-import type { Compilable, CompiledQuery, Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
+import { ReusableQuery, type Slots } from '../../db/reusable-query.js';
 import type { Database, PlaybackTable } from '../../db/schema.js';
 
 // The learner's progress: lessons studied (merged intervals, pages read), the playbacks that
 // report them, and study time per day. It reads the catalogue and the enrolments (courses,
 // chapters, lessons, media, terms, applicants) but writes only its own tables.
-
-/**
- * A query of the progress report, which every player sends every few seconds: built and compiled
- * once per dialect (building and compiling was most of a report's time), then run with each
- * report's values. The builder gets stand-ins for the values (`slots`), found again among the
- * compiled parameters and replaced; every other parameter (a constant) stays.
- */
-class ReusableQuery<R> {
-  private readonly compiled = new Map<boolean, { query: CompiledQuery<R>; slots: number[] }>();
-
-  constructor(
-    private readonly arity: number,
-    private readonly build: (db: Kysely<Database>, slots: Slots) => Compilable<R>,
-  ) {}
-
-  async run(db: Kysely<Database>, values: readonly unknown[]): Promise<R[]> {
-    const postgres = isPostgres(db);
-    let entry = this.compiled.get(postgres);
-    if (entry === undefined) {
-      const standIns = Array.from({ length: this.arity }, (_, index) => STAND_IN - index);
-      const query = this.build(db, standIns as unknown as Slots).compile();
-      const slots = query.parameters.map((parameter) => standIns.indexOf(parameter as number));
-      if (standIns.some((standIn) => !query.parameters.includes(standIn))) throw new Error('a reusable query does not use all its values');
-      entry = { query, slots };
-      this.compiled.set(postgres, entry);
-    }
-    const { query, slots } = entry;
-    const parameters = query.parameters.map((parameter, index) => ((slots[index] ?? -1) < 0 ? parameter : values[slots[index] as number]));
-    return (await db.executeQuery<R>({ ...query, parameters })).rows;
-  }
-}
-
-/** What a builder gets for the values: each stands for a value of any column's type. */
-type Slots = readonly [never, never, never, never, never, never, never, never];
-
-/** No real value is this: an id, a time, a count or a JSON text never is. */
-const STAND_IN = -2_000_000_000;
 
 /** A lesson with what studying it needs of its course and media, and whether the user is enrolled in the course. */
 export type StudyLessonRow = {
