@@ -196,7 +196,7 @@ const enUS = {
   'userSetting.oldPass': 'Current password',
   'userSetting.newPass': 'New password',
   'userSetting.confirmPass': 'Confirm the new password',
-  'userSetting.required': 'Please fill this in',
+  'userSetting.required': 'is required',
   'userSetting.passwordHint': 'At least 8 characters. You will be signed out everywhere and sign in again.',
   'userSetting.passwordShort': 'Enter at least 8 characters',
   'userSetting.passwordSame': 'The new password is the same as the current one.',

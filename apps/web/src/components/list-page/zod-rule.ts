@@ -31,7 +31,7 @@ const knownMessages: Record<string, Translation> = {
   'list at least one department': { key: 'list.minItems', params: { min: 1 } },
 };
 for (const [key, text] of Object.entries(messages['en-US'])) {
-  knownMessages[text] = { key: key as MessageKey };
+  if (text !== 'is required') knownMessages[text] = { key: key as MessageKey };
 }
 
 function byCode(issue: Issue): Translation | undefined {

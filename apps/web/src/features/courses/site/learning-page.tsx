@@ -10,48 +10,24 @@ import { useDocumentTitle } from '../../../components/site/use-document-title';
 import { useSiteData } from '../../../components/site/use-site-data';
 import { HttpError } from '../../../lib/http-client';
 import { useLocaleText } from '../../../lib/use-locale-text';
-import { LessonLength, LessonTypeIcon } from './lesson-facts';
+import { CourseOutline } from './course-outline';
 import { idParam } from './id-param';
 import './course-site.css';
 
 function Chapters({ course }: { course: SiteCourseDetail }) {
   const { t } = useLocaleText();
-  if (course.outline.every((chapter) => chapter.lessons.length === 0)) return <EmptyState title={t('preview.noLessons')} />;
   return (
-    <>
-      {course.outline.map((chapter) => (
-        <section key={chapter.id} className="course-site-chapter" aria-label={chapter.title}>
-          <h3 className="course-site-chapter__title">{chapter.title}</h3>
-          <ul className="course-site-lessons">
-            {chapter.lessons.map((lesson) => {
-              const open = course.mayStudy || lesson.preview;
-              return (
-                <li key={lesson.id} className="course-site-lesson">
-                  <ProgressRing percent={lesson.progress?.percent ?? 0} size={36} label={lesson.title} />
-                  <LessonTypeIcon type={lesson.type} />
-                  <span className="course-site-lesson__title">
-                    {open ? (
-                      <Link className="site-link" to={`/play?lesson=${lesson.id}`}>
-                        {lesson.title}
-                      </Link>
-                    ) : (
-                      <>
-                        {lesson.title} <span className="site-visually-hidden">({t('learning.locked')})</span>
-                      </>
-                    )}
-                  </span>
-                  <span className="course-site-lesson__facts">
-                    {lesson.required && <SiteTag>{t('site.required')}</SiteTag>}
-                    {lesson.progress?.completed === true && <SiteTag tone="success">{t('site.status.completed')}</SiteTag>}
-                    <LessonLength lesson={lesson} />
-                  </span>
-                </li>
-              );
-            })}
-          </ul>
-        </section>
-      ))}
-    </>
+    <CourseOutline
+      course={course}
+      withProgress
+      empty={<EmptyState title={t('preview.noLessons')} />}
+      tags={(lesson) => (
+        <>
+          {lesson.required && <SiteTag>{t('site.required')}</SiteTag>}
+          {lesson.progress?.completed === true && <SiteTag tone="success">{t('site.status.completed')}</SiteTag>}
+        </>
+      )}
+    />
   );
 }
 

@@ -12,7 +12,7 @@ import { http, HttpError } from '../../../lib/http-client';
 import { useLocaleText } from '../../../lib/use-locale-text';
 import { CourseCoverImage } from './course-card';
 import { idParam } from './id-param';
-import { LessonLength, LessonTypeIcon } from './lesson-facts';
+import { CourseOutline } from './course-outline';
 import './course-site.css';
 
 /** `yyyy-MM-dd HH:mm`: the wire's time without seconds. */
@@ -153,38 +153,12 @@ function CourseAction({ course, onChanged }: { course: SiteCourseDetail; onChang
 
 function Outline({ course }: { course: SiteCourseDetail }) {
   const { t } = useLocaleText();
-  if (course.outline.every((chapter) => chapter.lessons.length === 0)) return <p className="site-muted">{t('preview.noLessons')}</p>;
   return (
-    <>
-      {course.outline.map((chapter) => (
-        <section key={chapter.id} className="course-site-chapter" aria-label={chapter.title}>
-          <h3 className="course-site-chapter__title">{chapter.title}</h3>
-          <ul className="course-site-lessons">
-            {chapter.lessons.map((lesson) => {
-              const open = course.mayStudy || lesson.preview;
-              return (
-                <li key={lesson.id} className="course-site-lesson">
-                  <LessonTypeIcon type={lesson.type} />
-                  <span className="course-site-lesson__title">
-                    {open ? (
-                      <Link className="site-link" to={`/play?lesson=${lesson.id}`}>
-                        {lesson.title}
-                      </Link>
-                    ) : (
-                      lesson.title
-                    )}
-                  </span>
-                  <span className="course-site-lesson__facts">
-                    {lesson.preview && !course.mayStudy && <SiteTag tone="success">{t('preview.freePreview')}</SiteTag>}
-                    <LessonLength lesson={lesson} />
-                  </span>
-                </li>
-              );
-            })}
-          </ul>
-        </section>
-      ))}
-    </>
+    <CourseOutline
+      course={course}
+      empty={<p className="site-muted">{t('preview.noLessons')}</p>}
+      tags={(lesson) => lesson.preview && !course.mayStudy && <SiteTag tone="success">{t('preview.freePreview')}</SiteTag>}
+    />
   );
 }
 
