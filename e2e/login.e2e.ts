@@ -100,7 +100,13 @@ describe('journeys: signing in and out', () => {
     const token = await apiLogin('learner2');
     const page = await newPage('zh-CN', token);
     await page.goto(`${baseUrl}/home`);
-    const logout = page.getByRole('button', { name: '退出登录' });
+    // Logging out is in the avatar's menu of the learner shell.
+    const logout = {
+      click: async () => {
+        await page.getByRole('button', { name: /的账户菜单$/ }).click();
+        await page.getByRole('menuitem', { name: '退出登录' }).click();
+      },
+    };
     await logout.click();
     const dialog = page.getByRole('dialog', { name: '提示' });
     await dialog.waitFor();
