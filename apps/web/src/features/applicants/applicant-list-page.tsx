@@ -23,6 +23,7 @@ import { useSelectedCourseStore, type SelectedCourse } from '../courses/selected
 import { ApplicantStatusTag } from './applicant-status-tag';
 import { useApplicantMessages } from './applicants-messages';
 import { applicantList, approveApplicants, courseTermsQuery } from './applicants-api';
+import { TermFilter } from './term-filter';
 import { EnrolDialog } from './enrol-dialog';
 import { ImportDialog } from './import-dialog';
 import { RejectDialog } from './reject-dialog';
@@ -71,7 +72,6 @@ function CourseApplicants({ course }: { course: SelectedCourse }) {
   const terms = useQuery(courseTermsQuery(course.id));
   const list = useListPage<Applicant, ApplicantFilter>({ query: applicantList, defaultSort: ['createTime,desc'], initialFilter: { courseId: course.id } });
   const [dialog, setDialog] = useState<Dialog>('none');
-  const termOptions = (terms.data ?? []).map((term) => ({ value: term.id, label: term.name }));
   const selectedIds = list.selectedRows.map((row) => row.id);
 
   // The terms' enrolled counts show on the term list.
@@ -176,17 +176,7 @@ function CourseApplicants({ course }: { course: SelectedCourse }) {
         columns={columns}
         search={
           <SearchBar list={list}>
-            <Form.Item name="termId">
-              <Select
-                id="applicant-search-term"
-                allowClear
-                placeholder={t('applicants.allTerms')}
-                aria-label={t('applicants.term')}
-                loading={terms.isFetching}
-                options={termOptions}
-                style={{ width: 180, maxWidth: '100%' }}
-              />
-            </Form.Item>
+            <TermFilter id="applicant-search-term" label={t('applicants.term')} terms={terms} width={180} />
             <Form.Item name="q">
               <Input id="applicant-search-q" allowClear placeholder={t('applicants.search')} aria-label={t('applicants.search')} style={{ width: 200, maxWidth: '100%' }} />
             </Form.Item>

@@ -1,7 +1,7 @@
 import type { AssignmentRule, RuleTarget } from '@cloud-classroom/shared/applicants';
 import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Form, Select, Tag, Typography } from 'antd';
+import { Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { ListPage, type ListColumn } from '../../components/list-page/list-page';
@@ -12,6 +12,7 @@ import { SelectedCourseBanner } from '../courses/selected-course-banner';
 import { useSelectedCourseStore, type SelectedCourse } from '../courses/selected-course-store';
 import { useApplicantMessages } from './applicants-messages';
 import { applicantsKeys, courseTermsQuery, ruleList } from './applicants-api';
+import { TermFilter } from './term-filter';
 import { RuleFormDialog } from './rule-form-dialog';
 
 type RuleFilter = { courseId: number; termId?: number };
@@ -103,17 +104,7 @@ function CourseRules({ course }: { course: SelectedCourse }) {
         columns={columns}
         search={
           <SearchBar list={list}>
-            <Form.Item name="termId">
-              <Select
-                id="rule-search-term"
-                allowClear
-                placeholder={t('applicants.allTerms')}
-                aria-label={t('rules.term')}
-                loading={terms.isFetching}
-                options={(terms.data ?? []).map((term) => ({ value: term.id, label: term.name }))}
-                style={{ width: 200, maxWidth: '100%' }}
-              />
-            </Form.Item>
+            <TermFilter id="rule-search-term" label={t('rules.term')} terms={terms} width={200} />
           </SearchBar>
         }
         add={{ permission: ADD, onClick: () => setDialog({ open: true }) }}
