@@ -43,6 +43,14 @@ export const PERMISSIONS = [
   'applicant:add',
   'applicant:edit',
   'applicant:del',
+  'question:list',
+  'question:add',
+  'question:edit',
+  'question:del',
+  'exam:list',
+  'exam:add',
+  'exam:edit',
+  'exam:del',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -9,10 +9,11 @@ import type { MenuSpec } from './migration-helpers.js';
 import { SYSTEM_DICTIONARIES as seedDicts, SYSTEM_MENUS as seedMenus } from './migrations/0009-system-data.js';
 import { COURSE_MENUS } from './migrations/0010-courses.js';
 import { ENROLMENT_MENUS } from './migrations/0011-enrolment.js';
+import { EXAM_MENUS } from './migrations/0012-exams.js';
 
 const flatten = (menus: readonly MenuSpec[]): MenuSpec[] => menus.flatMap((menu) => [menu, ...flatten(menu.children ?? [])]);
 // 0011 adds its pages to 0010's course directory.
-const SEEDED_MENUS = flatten([...seedMenus, ...COURSE_MENUS, ...ENROLMENT_MENUS.flatMap((directory) => directory.children ?? [])]);
+const SEEDED_MENUS = flatten([...seedMenus, ...COURSE_MENUS, ...ENROLMENT_MENUS.flatMap((directory) => directory.children ?? []), ...EXAM_MENUS]);
 const COURSE_MENU_TITLES = new Set(flatten(COURSE_MENUS).map((menu) => menu.title));
 
 const stamp = { create_by: 'system', update_by: 'system', create_time: 1, update_time: 1 };
@@ -75,6 +76,7 @@ describe('migrations', () => {
       '0009-system-data',
       '0010-courses',
       '0011-enrolment',
+      '0012-exams',
     ]);
   });
 
@@ -209,7 +211,7 @@ describe('migrations', () => {
     await insertDatabaseContent(db, FIRST_START_CONTENT);
     await migrateUpTo(database, '0009-system-data');
     const before = await databaseContent(db);
-    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment']);
+    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams']);
     const after = await databaseContent(db);
     expect(withoutCourseMenus(after)).toEqual(before);
     for (const name of ['admin', 'teacher']) {

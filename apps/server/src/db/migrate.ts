@@ -10,6 +10,7 @@ import * as jobs from './migrations/0006-jobs.js';
 import * as systemData from './migrations/0009-system-data.js';
 import * as courses from './migrations/0010-courses.js';
 import * as enrolment from './migrations/0011-enrolment.js';
+import * as exams from './migrations/0012-exams.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -30,6 +31,7 @@ const migrations = {
   '0009-system-data': systemData,
   '0010-courses': courses,
   '0011-enrolment': enrolment,
+  '0012-exams': exams,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

@@ -20,21 +20,21 @@ afterEach(async () => {
   await database.dispose();
 });
 
-/** What a later migration adding the exams would ship: a directory with a page and its buttons. */
+/** What a later migration adding the certificates would ship: a directory with a page and its buttons. */
 // Codes of a resource a later migration will bring, not yet among the product's permissions.
-const EXAM = 'exam' as CrudResource;
-const EXAM_LIST = 'exam:list' as Permission;
+const CERT = 'cert' as CrudResource;
+const CERT_LIST = 'cert:list' as Permission;
 
-const EXAMS: MenuSpec[] = [
+const CERTS: MenuSpec[] = [
   {
-    title: '考试中心',
-    titleEn: 'Exams',
+    title: '证书中心',
+    titleEn: 'Certificates',
     type: 0,
-    path: 'exams',
+    path: 'certs',
     icon: 'education',
     sort: 0,
     children: [
-      { title: '考试管理', titleEn: 'Exams', type: 1, path: 'exam', component: 'exams/exam/index', componentName: 'Exam', permission: EXAM_LIST, cache: true, children: crudButtons(EXAM, '考试', 'exam') },
+      { title: '证书管理', titleEn: 'Certificates', type: 1, path: 'cert', component: 'certs/cert/index', componentName: 'Cert', permission: CERT_LIST, cache: true, children: crudButtons(CERT, '证书', 'certificate') },
     ],
   },
 ];
@@ -55,52 +55,52 @@ const grantsOf = async (role: string) =>
 
 describe('addMenus and grantMenusToRole', () => {
   it('add a new tree once, granted to the admin role, and find it again on a second run', async () => {
-    const first = await addMenus(db, EXAMS);
+    const first = await addMenus(db, CERTS);
     expect(first.inserted).toHaveLength(5);
     expect(await grantMenusToRole(db, 'admin', first.inserted)).toBe(true);
-    const directory = await menuNamed('考试中心');
-    expect(directory).toMatchObject({ pid: null, type: 0, path: 'exams', menu_sort: 0, sub_count: 1, create_by: 'system', title_en: 'Exams' });
-    expect(await menuNamed('考试管理')).toMatchObject({ pid: directory.id, component: 'exams/exam/index', cache: 1, hidden: 0, sub_count: 3 });
-    expect(await grantsOf('admin')).toEqual(expect.arrayContaining(['考试中心', '考试管理', '考试新增', '考试编辑', '考试删除']));
+    const directory = await menuNamed('证书中心');
+    expect(directory).toMatchObject({ pid: null, type: 0, path: 'certs', menu_sort: 0, sub_count: 1, create_by: 'system', title_en: 'Certificates' });
+    expect(await menuNamed('证书管理')).toMatchObject({ pid: directory.id, component: 'certs/cert/index', cache: 1, hidden: 0, sub_count: 3 });
+    expect(await grantsOf('admin')).toEqual(expect.arrayContaining(['证书中心', '证书管理', '证书新增', '证书编辑', '证书删除']));
 
     const before = await databaseContent(db);
-    const second = await addMenus(db, EXAMS);
+    const second = await addMenus(db, CERTS);
     expect(second).toEqual({ ids: first.ids, inserted: [] });
     expect(await databaseContent(db)).toEqual(before);
   });
 
   it('find menus by what they are, not by title or place, and add only the missing ones under them', async () => {
-    await addMenus(db, EXAMS);
+    await addMenus(db, CERTS);
     // An operator renamed the directory and moved the page to the top level, and deleted a button.
-    const directory = await menuNamed('考试中心');
-    await db.updateTable('sys_menu').set({ title: '我的考试' }).where('id', '=', directory.id).execute();
-    await db.updateTable('sys_menu').set({ pid: null }).where('component', '=', 'exams/exam/index').execute();
-    await db.deleteFrom('sys_menu').where('permission', '=', 'exam:del').execute();
+    const directory = await menuNamed('证书中心');
+    await db.updateTable('sys_menu').set({ title: '我的证书' }).where('id', '=', directory.id).execute();
+    await db.updateTable('sys_menu').set({ pid: null }).where('component', '=', 'certs/cert/index').execute();
+    await db.deleteFrom('sys_menu').where('permission', '=', 'cert:del').execute();
 
-    const { inserted } = await addMenus(db, EXAMS);
+    const { inserted } = await addMenus(db, CERTS);
     expect(inserted).toHaveLength(1);
-    expect(await db.selectFrom('sys_menu').select('title').where('title', 'in', ['考试中心', '我的考试']).execute()).toEqual([{ title: '我的考试' }]);
-    const page = await menuNamed('考试管理');
+    expect(await db.selectFrom('sys_menu').select('title').where('title', 'in', ['证书中心', '我的证书']).execute()).toEqual([{ title: '我的证书' }]);
+    const page = await menuNamed('证书管理');
     expect(page.pid).toBeNull();
     expect(page.sub_count).toBe(3);
-    expect(await menuNamed('考试删除')).toMatchObject({ pid: page.id, menu_sort: 3, permission: 'exam:del' });
+    expect(await menuNamed('证书删除')).toMatchObject({ pid: page.id, menu_sort: 3, permission: 'cert:del' });
   });
 
   it('give a new menu whose title another menu has taken a numbered title instead of stopping the upgrade', async () => {
-    await db.insertInto('sys_menu').values({ ...created('admin', 1), pid: null, type: 0, title: '考试中心', path: 'mine', menu_sort: 9, i_frame: 0, cache: 0, hidden: 0, sub_count: 0 }).execute();
-    await addMenus(db, EXAMS);
-    expect((await menuNamed('考试中心 (2)')).path).toBe('exams');
-    expect((await menuNamed('考试中心')).path).toBe('mine');
+    await db.insertInto('sys_menu').values({ ...created('admin', 1), pid: null, type: 0, title: '证书中心', path: 'mine', menu_sort: 9, i_frame: 0, cache: 0, hidden: 0, sub_count: 0 }).execute();
+    await addMenus(db, CERTS);
+    expect((await menuNamed('证书中心 (2)')).path).toBe('certs');
+    expect((await menuNamed('证书中心')).path).toBe('mine');
   });
 
   it('grant nothing to a role the install does not have, and keep what a role holds', async () => {
-    const { inserted } = await addMenus(db, EXAMS);
-    expect(await grantMenusToRole(db, 'exam-admins', inserted)).toBe(false);
+    const { inserted } = await addMenus(db, CERTS);
+    expect(await grantMenusToRole(db, 'cert-admins', inserted)).toBe(false);
     const teacherBefore = await grantsOf('teacher');
-    const page = await menuNamed('考试管理');
+    const page = await menuNamed('证书管理');
     expect(await grantMenusToRole(db, 'teacher', [page.id, page.id])).toBe(true);
     expect(await grantMenusToRole(db, 'teacher', [page.id])).toBe(true);
-    expect(await grantsOf('teacher')).toEqual([...teacherBefore, '考试管理'].sort());
+    expect(await grantsOf('teacher')).toEqual([...teacherBefore, '证书管理'].sort());
   });
 
   it('refuse a menu without what identifies it', async () => {

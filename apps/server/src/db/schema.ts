@@ -33,6 +33,13 @@ export interface Database {
   edu_lesson_progress: LessonProgressTable;
   edu_playback: PlaybackTable;
   edu_study_day: StudyDayTable;
+  edu_question: QuestionTable;
+  edu_tag: { id: Id; name: string };
+  edu_question_tag: { id: Id; question_id: number; tag_id: number };
+  edu_question_image: QuestionImageTable;
+  edu_exam: ExamTable;
+  edu_exam_question: { id: Id; exam_id: number; question_id: number };
+  edu_exam_assignee: ExamAssigneeTable;
 }
 
 type Flag = 0 | 1;
@@ -313,4 +320,71 @@ export interface StudyDayTable {
   /** yyyy-MM-dd in the server's zone. */
   day: string;
   seconds: number;
+}
+
+export interface QuestionTable extends Audited {
+  /** 'single' | 'multiple' | 'judge' | 'blank' | 'short'. */
+  type: string;
+  stem: string;
+  stem_text: string;
+  /** SHA-256 hex of the type and the normalised stem text. */
+  stem_key: string;
+  /** JSON [{ key, text }]. */
+  options: string;
+  /** JSON: keys, accepted answers per blank, or the reference answer. */
+  answer: string;
+  /** JSON BlankRules, for blanks. */
+  blank_rules: string | null;
+  analysis: string;
+  difficulty: number;
+  score: number;
+  /** 'all' | 'proportional' | 'proportional_minus', for multiple choice. */
+  policy: string | null;
+}
+
+export interface QuestionImageTable extends Audited {
+  mime: string;
+  size: number;
+  file_key: string;
+}
+
+export interface ExamTable extends Audited {
+  title: string;
+  course_id: number | null;
+  term_id: number | null;
+  /** 'draft' | 'published'. */
+  status: string;
+  description: string;
+  /** JSON Paper. */
+  paper: string;
+  total_score: number;
+  question_count: number;
+  open_at: number | null;
+  close_at: number | null;
+  limit_minutes: number | null;
+  attempts: number;
+  /** 'best' | 'last' | 'first'. */
+  counts: string;
+  pass_score: number;
+  shuffle_questions: Flag;
+  shuffle_options: Flag;
+  /** 'never' | 'after_submit' | 'after_close'. */
+  review: string;
+}
+
+export interface ExamAssigneeTable {
+  id: Id;
+  exam_id: number;
+  user_id: number;
+  /** 'staff' | 'rule'. */
+  source: string;
+  rule_id: number | null;
+  due_at: number | null;
+  extra_minutes: number;
+  extra_attempts: number;
+  open_at: number | null;
+  close_at: number | null;
+  create_by: string | null;
+  create_time: number;
+  update_time: number;
 }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { MenuSpec } from '../db/migration-helpers.js';
 import { COURSE_MENUS } from '../db/migrations/0010-courses.js';
 import { ENROLMENT_MENUS } from '../db/migrations/0011-enrolment.js';
+import { EXAM_MENUS } from '../db/migrations/0012-exams.js';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -159,10 +160,10 @@ export async function insertDatabaseContent(db: Kysely<Database>, content: Datab
 }
 
 const titlesOf = (menus: readonly MenuSpec[]): string[] => menus.flatMap((menu) => [menu.title, ...titlesOf(menu.children ?? [])]);
-const COURSE_MENU_TITLES = new Set(titlesOf([...COURSE_MENUS, ...ENROLMENT_MENUS]));
+const COURSE_MENU_TITLES = new Set(titlesOf([...COURSE_MENUS, ...ENROLMENT_MENUS, ...EXAM_MENUS]));
 
 /**
- * The content without the course menus (migrations 0010 and 0011) and their grants: what a first start
+ * The content without the education menus (migrations 0010 to 0012) and their grants: what a first start
  * made before 0010, which FIRST_START_CONTENT records.
  */
 export function withoutCourseMenus(content: DatabaseContent): DatabaseContent {

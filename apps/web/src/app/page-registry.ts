@@ -31,6 +31,14 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
   'course/applicant/index': '../features/applicants/applicant-list-page.tsx',
   'course/rule/index': '../features/applicants/rule-list-page.tsx',
   'edu/edit-applicant': '../features/applicants/applicant-edit-page.tsx',
+  'exam/question/index': '../features/questions/question-list-page.tsx',
+  'edu/add-question': '../features/questions/question-edit-page.tsx',
+  'edu/edit-question': '../features/questions/question-edit-page.tsx',
+  'edu/import-question': '../features/questions/question-import-page.tsx',
+  'exam/exam/index': '../features/exams/exam-list-page.tsx',
+  'edu/edit-exam': '../features/exams/exam-edit-page.tsx',
+  'edu/preview-exam': '../features/exams/exam-preview-page.tsx',
+  'edu/applicant-exam': '../features/exams/exam-assignee-page.tsx',
 };
 
 export function loadPage(component: string): (() => Promise<PageModule>) | undefined {

@@ -49,6 +49,13 @@ export const EMPTIED_ON_RESET = [
   'sys_captcha',
   // The demo catalogue comes back with the demo; media files no row refers to any more are swept
   // at a later start (files/orphan-files.ts).
+  'edu_exam_assignee',
+  'edu_exam_question',
+  'edu_exam',
+  'edu_question_tag',
+  'edu_tag',
+  'edu_question',
+  'edu_question_image',
   'edu_study_day',
   'edu_playback',
   'edu_lesson_progress',
