@@ -54,7 +54,9 @@ export type Scored = {
   blanks?: boolean[];
 };
 
-const round2 = (value: number) => Math.round(value * 100) / 100;
+// Rounded half up from the value's 12 significant digits: a share such as 2.01 / 2 is 1.005,
+// which floating point holds as 1.00499…, and must still round to 1.01.
+const round2 = (value: number) => Math.round(Number((value * 100).toPrecision(12))) / 100;
 
 const asList = (response: QuestionResponse): readonly string[] => (response === null ? [] : typeof response === 'string' ? [response] : response);
 
@@ -108,12 +110,15 @@ function answerMatches(key: ReadonlySet<string>, answer: string | undefined): bo
 /**
  * Blanks answered in any order: each answer may fill one blank whose accepted answers include it,
  * and as many blanks as possible are filled (a matching, so `[a|b, a]` answered `a, b` fills both).
+ * The same answer given twice counts once: "name two kinds" keyed as two blanks each accepting
+ * every kind must not take one kind named twice.
  */
 function matchAnyOrder(keys: readonly ReadonlySet<string>[], answers: readonly string[]): boolean[] {
   const blankOfAnswer = new Array<number>(answers.length).fill(-1);
+  const repeated = answers.map((answer, index) => answers.indexOf(answer) !== index);
   const tryBlank = (blank: number, seen: boolean[]): boolean => {
     for (let answer = 0; answer < answers.length; answer += 1) {
-      if (seen[answer] || !answerMatches(keys[blank] as ReadonlySet<string>, answers[answer])) continue;
+      if (seen[answer] || repeated[answer] || !answerMatches(keys[blank] as ReadonlySet<string>, answers[answer])) continue;
       seen[answer] = true;
       const holder = blankOfAnswer[answer] as number;
       if (holder < 0 || tryBlank(holder, seen)) {
