@@ -1,11 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { verify } from '@node-rs/argon2';
+import { drawQuestions } from '@cloud-classroom/shared/exam-draw';
+import { paperSchema } from '@cloud-classroom/shared/exams';
+import { QUESTION_TYPES } from '@cloud-classroom/shared/question-scoring';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppDatabase } from '../db/database.js';
 import { migrateUpTo } from '../db/migrate.js';
 import { created } from '../db/audit-columns.js';
+import type { Database } from '../db/schema.js';
 import { EMPTIED_ON_RESET, KEPT_ON_RESET } from '../db/seed/seed.js';
 import { databaseContent, FIRST_START_CONTENT, withoutCourseMenus, type DatabaseContent } from '../test/database-content.js';
 import { buildTestApp, call, loginAs, openBlankTestDatabase, TEST_PASSWORD, testConfig } from '../test/test-app.js';
@@ -41,6 +46,73 @@ async function run(args: string[], env: NodeJS.ProcessEnv = serverEnv()) {
 const db = () => app.services.database.db;
 const login = (username: string, password: string) => call(app, 'POST', '/auth/login', undefined, { username, password });
 const byTitle = (content: DatabaseContent) => ({ ...content, menus: [...content.menus].sort((a, b) => a.title.localeCompare(b.title)) });
+
+/**
+ * The demo question bank and exam (demo-exams.ts): every type of question, and the fire-safety
+ * course's exam, published and open, whose total adds up and whose draw rules the bank satisfies.
+ */
+async function expectDemoExam(database: Kysely<Database>, now: number): Promise<void> {
+  const questions = await database.selectFrom('edu_question').select(['id', 'type', 'difficulty', 'score']).execute();
+  expect(questions.length).toBeGreaterThanOrEqual(60);
+  expect(new Set(questions.map((question) => question.type))).toEqual(new Set(QUESTION_TYPES));
+  const tagged = await database.selectFrom('edu_question_tag as qt').innerJoin('edu_tag as t', 't.id', 'qt.tag_id').select(['qt.question_id', 't.name']).execute();
+  const tagsOf = (id: number) => tagged.filter((row) => row.question_id === id).map((row) => row.name);
+  expect(questions.every((question) => tagsOf(question.id).length > 0)).toBe(true);
+
+  const exams = await database
+    .selectFrom('edu_exam as e')
+    .leftJoin('edu_course as c', 'c.id', 'e.course_id')
+    .leftJoin('edu_term as t', 't.id', 'e.term_id')
+    .selectAll('e')
+    .select(['c.title as course', 't.name as term', 't.course_id as term_course_id'])
+    .execute();
+  expect(exams).toHaveLength(1);
+  const exam = exams[0] as (typeof exams)[number];
+  expect(exam).toMatchObject({ course: '消防安全基础', term: '2026 年第四季度', term_course_id: exam.course_id, status: 'published', limit_minutes: 30, attempts: 2, counts: 'best' });
+  expect(exam.open_at).toBeLessThanOrEqual(now);
+  expect(exam.close_at).toBe((exam.open_at ?? 0) + 30 * 86_400_000);
+
+  const paper = paperSchema.parse(JSON.parse(exam.paper));
+  const fixedIds = paper.sections.flatMap((section) => section.questionIds);
+  const fixedRows = await database.selectFrom('edu_exam_question').select('question_id').where('exam_id', '=', exam.id).execute();
+  expect(fixedRows.map((row) => row.question_id).sort((a, b) => a - b)).toEqual([...fixedIds].sort((a, b) => a - b));
+  const rules = paper.sections.flatMap((section) => section.draw);
+  expect(fixedIds.length).toBeGreaterThan(0);
+  expect(rules.length).toBeGreaterThan(0);
+  const scoreOf = (id: number) => questions.find((question) => question.id === id)?.score ?? Number.NaN;
+  const total = paper.sections.reduce(
+    (sum, section) => sum + section.questionIds.reduce((fixedSum, id) => fixedSum + (section.score ?? scoreOf(id)), 0) + section.draw.reduce((drawSum, rule) => drawSum + rule.count * rule.score, 0),
+    0,
+  );
+  expect({ total: exam.total_score, count: exam.question_count, pass: exam.pass_score }).toEqual({
+    total,
+    count: fixedIds.length + rules.reduce((sum, rule) => sum + rule.count, 0),
+    pass: total * 0.6,
+  });
+  // Drawn as the exams module draws a paper: the questions matching each rule, less the fixed ones.
+  const demands = rules.map((rule) => ({
+    count: rule.count,
+    candidates: questions
+      .filter((question) => question.type === rule.type && (rule.difficulty === null || question.difficulty === rule.difficulty))
+      .filter((question) => rule.tags.length === 0 || tagsOf(question.id).some((tag) => rule.tags.includes(tag)))
+      .map((question) => question.id),
+  }));
+  expect(drawQuestions(demands, fixedIds)).toMatchObject({ ok: true });
+
+  const assignees = await database
+    .selectFrom('edu_exam_assignee as a')
+    .innerJoin('sys_user as u', 'u.id', 'a.user_id')
+    .leftJoin('edu_assignment_rule as r', 'r.id', 'a.rule_id')
+    .select(['u.username', 'a.source', 'r.target', 'r.exam_id'])
+    .where('a.exam_id', '=', exam.id)
+    .orderBy('u.username')
+    .execute();
+  expect(assignees).toEqual([
+    { username: 'learner1', source: 'staff', target: null, exam_id: null },
+    { username: 'learner2', source: 'staff', target: null, exam_id: null },
+    { username: 'learner3', source: 'rule', target: 'dept', exam_id: exam.id },
+  ]);
+}
 
 describe('npm run seed', () => {
   it('refuses a database that holds people, and changes nothing', async () => {
@@ -140,7 +212,8 @@ describe('npm run seed', () => {
         .orderBy('u.username')
         .orderBy('t.name')
         .execute();
-      const [rule] = await blank.db.selectFrom('edu_assignment_rule').select(['id', 'target', 'due_at']).execute();
+      const [rule, ...otherRules] = await blank.db.selectFrom('edu_assignment_rule').select(['id', 'target', 'due_at']).where('term_id', 'is not', null).execute();
+      expect(otherRules).toEqual([]);
       expect(rule?.target).toBe('dept');
       const now = Date.now();
       // learner1 and learner2 have studied (DEMO_STUDY), so their enrolments are in progress.
@@ -166,6 +239,7 @@ describe('npm run seed', () => {
       ]);
       const studied = await blank.db.selectFrom('edu_study_day').select(['day', 'seconds']).where('user_id', '=', (await blank.db.selectFrom('sys_user').select('id').where('username', '=', 'learner1').executeTakeFirstOrThrow()).id).execute();
       expect(studied.reduce((sum, row) => sum + row.seconds, 0)).toBe(97 * 60);
+      await expectDemoExam(blank.db, now);
       const { password_hash } = await blank.db.selectFrom('sys_user').select('password_hash').where('username', '=', 'admin').executeTakeFirstOrThrow();
       expect(await verify(password_hash, password)).toBe(true);
 

@@ -8,6 +8,7 @@ import { addMenus, addRole, grantMenusToRole } from '../migration-helpers.js';
 import type { FileStore } from '../../files/file-store.js';
 import { storeDemoMedia } from '../../modules/media/demo-media.js';
 import { insertDemoCourses } from './demo-courses.js';
+import { insertDemoExams } from './demo-exams.js';
 import { seedDepts, seedRoles, seedUsers, type SeedDept } from './seed-data.js';
 
 export type Seeded = { seeded: true; adminPassword: string; passwordWasGenerated: boolean; usernames: string[] };
@@ -128,7 +129,8 @@ const seededWith = (account: AccountPassword): Seeded => ({
 
 /**
  * `files`: where the demo courses' media go. Without it (most server tests, which need the
- * organisation but not a copy of the demo video each) the demo catalogue is left out.
+ * organisation but not a copy of the demo video each) the demo catalogue, and the question bank
+ * and exam that go with it, are left out.
  */
 async function seedDemo(trx: Transaction<Database>, passwordHash: string, files: FileStore | undefined): Promise<void> {
   const now = Date.now();
@@ -192,5 +194,6 @@ async function seedDemo(trx: Transaction<Database>, passwordHash: string, files:
   if (files !== undefined) {
     const teacher = await trx.selectFrom('sys_user').select('id').where('username', '=', 'teacher').executeTakeFirst();
     await insertDemoCourses(trx, await storeDemoMedia(trx, files, now), teacher?.id ?? null, now);
+    await insertDemoExams(trx, now);
   }
 }
