@@ -255,6 +255,8 @@ export type SheetError = { row: number; column: string; message: string };
 export type SheetRow = {
   type: QuestionType;
   sheet: string;
+  /** The sheet's place in the workbook. */
+  sheetIndex: number;
   row: number;
   /** The header of each column the row's fields came from, for messages about them. */
   headers: Partial<Record<ColumnId, string>>;
@@ -262,7 +264,10 @@ export type SheetRow = {
   errors: SheetError[];
 };
 
-export type SheetContent = { rows: SheetRow[]; errors: SheetError[] };
+/** A problem of a sheet or its header, with the sheet's place in the workbook (errors are answered in the workbook's order). */
+export type SheetProblem = SheetError & { sheetIndex: number };
+
+export type SheetContent = { rows: SheetRow[]; errors: SheetProblem[] };
 
 /** A header as compared: NFKC, lower case, no spaces, without a trailing `*` or `(…)` people add. */
 const normaliseHeader = (text: string) =>
@@ -367,7 +372,7 @@ function parseNumber(text: string): Parsed<number> {
 }
 
 /** The row's cells as a question of the sheet's type, each cell's own problems noted under its header. */
-function readRow(type: QuestionType, cells: Partial<Record<ColumnId, string>>, headers: Partial<Record<ColumnId, string>>, row: number, sheet: string): SheetRow {
+function readRow(type: QuestionType, cells: Partial<Record<ColumnId, string>>, headers: Partial<Record<ColumnId, string>>, row: number, sheet: string, sheetIndex: number): SheetRow {
   const errors: SheetError[] = [];
   const fail = (column: ColumnId, message: string) => errors.push({ row, column: headers[column] ?? headerOf(type, column), message });
   const text = (column: ColumnId) => cells[column] ?? '';
@@ -423,7 +428,7 @@ function readRow(type: QuestionType, cells: Partial<Record<ColumnId, string>>, h
     }
     body.blankRules = rules;
   }
-  return { type, sheet, row, headers, body, errors };
+  return { type, sheet, sheetIndex, row, headers, body, errors };
 }
 
 /** The row whose cells name the stem column: the header (the note row above it, if any, is skipped). */
@@ -439,11 +444,11 @@ function findHeaderRow(sheet: Worksheet, headers: Map<string, ColumnId>): number
 
 const SHEET_NAMES = QUESTION_TYPES.map((type) => `${SHEETS[type].name} (${type})`).join(', ');
 
-function readSheet(sheet: Worksheet, type: QuestionType, content: SheetContent): void {
+function readSheet(sheet: Worksheet, sheetIndex: number, type: QuestionType, content: SheetContent): void {
   const headers = columnByHeader(type);
   const headerRow = findHeaderRow(sheet, headers);
   if (headerRow === undefined) {
-    content.errors.push({ row: 1, column: sheet.name, message: `no header row naming the column ${COLUMNS.stem.zh} (stem)` });
+    content.errors.push({ sheetIndex, row: 1, column: sheet.name, message: `no header row naming the column ${COLUMNS.stem.zh} (stem)` });
     return;
   }
   const columns = new Map<number, ColumnId>();
@@ -456,9 +461,9 @@ function readSheet(sheet: Worksheet, type: QuestionType, content: SheetContent):
     const column = headers.get(normaliseHeader(header));
     if (column === undefined) {
       if (BEYOND_OPTIONS.test(normaliseHeader(header)) && (type === 'single' || type === 'multiple')) beyond.push({ index, header });
-      else content.errors.push({ row: headerRow, column: header, message: `[${sheet.name}] is not a column of this sheet` });
+      else content.errors.push({ sheetIndex, row: headerRow, column: header, message: `[${sheet.name}] is not a column of this sheet` });
     } else if (seen.has(column)) {
-      content.errors.push({ row: headerRow, column: header, message: `[${sheet.name}] the column ${seen.get(column)} is there already` });
+      content.errors.push({ sheetIndex, row: headerRow, column: header, message: `[${sheet.name}] the column ${seen.get(column)} is there already` });
     } else {
       columns.set(index, column);
       seen.set(column, header);
@@ -466,7 +471,7 @@ function readSheet(sheet: Worksheet, type: QuestionType, content: SheetContent):
   }
   for (const required of ['stem', 'answer'] as const) {
     if (!seen.has(required) && !(type === 'short' && required === 'answer')) {
-      content.errors.push({ row: headerRow, column: headerOf(type, required), message: `[${sheet.name}] the column is missing` });
+      content.errors.push({ sheetIndex, row: headerRow, column: headerOf(type, required), message: `[${sheet.name}] the column is missing` });
     }
   }
   const found = Object.fromEntries(seen) as Partial<Record<ColumnId, string>>;
@@ -481,7 +486,7 @@ function readSheet(sheet: Worksheet, type: QuestionType, content: SheetContent):
     }
     const extra = beyond.filter(({ index }) => textCell(row.getCell(index).value) !== '');
     if (!filled && extra.length === 0) return;
-    const read = readRow(type, cells, found, number, sheet.name);
+    const read = readRow(type, cells, found, number, sheet.name, sheetIndex);
     for (const { header } of extra) read.errors.push({ row: number, column: header, message: `too many options: at most ${MAX_OPTIONS} (A–J)` });
     content.rows.push(read);
   });
@@ -506,17 +511,17 @@ export async function readQuestionWorkbook(file: Readable, field: string): Promi
   if (rowCount > MAX_IMPORT_ROWS + 2 * workbook.worksheets.length) throw invalidInput(`${field}: at most ${MAX_IMPORT_ROWS} questions per file`);
   const content: SheetContent = { rows: [], errors: [] };
   const taken = new Set<QuestionType>();
-  for (const sheet of workbook.worksheets) {
+  for (const [sheetIndex, sheet] of workbook.worksheets.entries()) {
     const type = sheetTypeByName.get(sheet.name.trim()) ?? sheetTypeByName.get(sheet.name.trim().toLowerCase());
     if (type === undefined || taken.has(type)) {
       // An empty sheet (Excel's Sheet1 left over) is no problem.
       if (sheet.actualRowCount > 0) {
-        content.errors.push({ row: 1, column: sheet.name, message: type === undefined ? `unknown sheet: name it ${SHEET_NAMES}` : `a second sheet of ${SHEETS[type].name}` });
+        content.errors.push({ sheetIndex, row: 1, column: sheet.name, message: type === undefined ? `unknown sheet: name it ${SHEET_NAMES}` : `a second sheet of ${SHEETS[type].name}` });
       }
       continue;
     }
     taken.add(type);
-    readSheet(sheet, type, content);
+    readSheet(sheet, sheetIndex, type, content);
   }
   return content;
 }

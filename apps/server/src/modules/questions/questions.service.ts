@@ -245,9 +245,11 @@ export class QuestionsService {
     return question;
   }
 
-  /** Every question the filters match, in the asked order, for the download. */
+  /** Every question the filters match, in the asked order (else oldest first), for the download. */
   async exportRows(query: QuestionQuery): Promise<Question[]> {
-    return this.withTags((await findQuestions(this.db, filterOf(query), { sort: query.sort })).content);
+    // Oldest first unless asked otherwise: a downloaded bank imports again in the order it was made.
+    const sort = query.sort.length > 0 ? query.sort : [{ field: 'id', direction: 'asc' as const }];
+    return this.withTags((await findQuestions(this.db, filterOf(query), { sort })).content);
   }
 
   /** Whole questions (key and analysis included) of these ids, in no particular order; ids of no question are left out. */
@@ -370,7 +372,10 @@ export class QuestionsService {
         delete item.prepared;
       }
     }
-    const errors = [...content.errors, ...checked.flatMap((item) => item.errors)];
+    // In the workbook's order: sheet by sheet, row by row (a sheet's own problems first in its row).
+    const errors = [...content.errors, ...checked.flatMap((item) => item.errors.map((error) => ({ ...error, sheetIndex: item.row.sheetIndex })))]
+      .sort((a, b) => a.sheetIndex - b.sheetIndex || a.row - b.row)
+      .map(({ row, column, message }) => ({ row, column, message }));
     const ready = checked.flatMap((item) => (item.prepared === undefined ? [] : [item.prepared]));
     const result = { total: checked.length, valid: ready.length, created: 0, errors };
     if (dryRun || errors.length > 0) return result;
