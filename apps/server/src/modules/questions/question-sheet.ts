@@ -1,4 +1,4 @@
-import { DEFAULT_BLANK_RULES, JUDGE_KEYS, MULTIPLE_POLICIES, QUESTION_TYPES, type BlankRules, type MultiplePolicy, type QuestionType } from '@cloud-classroom/shared/question-scoring';
+import { DEFAULT_BLANK_RULES, type JUDGE_KEYS, MULTIPLE_POLICIES, QUESTION_TYPES, type BlankRules, type MultiplePolicy, type QuestionType } from '@cloud-classroom/shared/question-scoring';
 import { MAX_OPTIONS, OPTION_KEYS, type QuestionCreateBody } from '@cloud-classroom/shared/questions';
 import type { Readable } from 'node:stream';
 import type * as ExcelJsModule from 'exceljs';
