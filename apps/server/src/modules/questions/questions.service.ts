@@ -27,6 +27,7 @@ import type { FileType } from '../../files/file-type.js';
 import type { FileOwner } from '../../files/orphan-files.js';
 import type { Upload } from '../../files/upload.js';
 import { isBlankRichText, sanitizeRichText } from '../../rich-text.js';
+import { stemKeyOf } from './stem-key.js';
 import { headerOf, htmlOfCell, readQuestionWorkbook, writeQuestionWorkbook, type ColumnId, type SheetQuestion, type SheetRow } from './question-sheet.js';
 import {
   deleteQuestions,
@@ -71,17 +72,6 @@ export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const TAG_LIST_LIMIT = 50;
 
 const imageUrl = (id: number) => `/api/questions/images/${id}`;
-
-/**
- * The key questions with the same stem share: the type, the stem's text as people read it (NFKC,
- * lower case, spaces collapsed) and the sources of its images, so that two picture questions
- * with the same words and different pictures are not taken for one.
- */
-export function stemKeyOf(type: QuestionType, stem: string): string {
-  const text = plainTextOf(stem).normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
-  const images = [...stem.matchAll(/<img\b[^>]*?\bsrc="([^"]*)"/gi)].map((match) => match[1]).join(' ');
-  return crypto.createHash('sha256').update(`${type}\n${text}\n${images}`).digest('hex');
-}
 
 /** The key in one canonical form: choice keys in option order, blank answers and the reference trimmed. */
 function canonicalAnswer(type: QuestionType, answer: QuestionAnswer): QuestionAnswer {

@@ -8,7 +8,7 @@ import { db, expectConflict, expectRefusal } from '../../test/course-fixtures.js
 import { itRefusesOutsiders } from '../../test/guarded-routes.js';
 import { createQuestion, insertExamWith, readQuestion, SAMPLE_QUESTIONS } from '../../test/question-fixtures.js';
 import { buildTestApp, call, loginAs } from '../../test/test-app.js';
-import { stemKeyOf } from './questions.service.js';
+import { stemKeyOf } from './stem-key.js';
 
 /** A real PNG of `width` × 1 red pixels, made here: signature, IHDR, IDAT, IEND. */
 function png(width = 2): Buffer {
