@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './schema.js';
+import { ConnectedSqliteDialect, type SqliteConnection } from './sqlite-connection.js';
 
 export type DatabaseDialect = 'sqlite' | 'postgres';
 
@@ -60,7 +61,7 @@ function openSqlite(dataDir: string): AppDatabase {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }),
+    db: new Kysely<Database>({ dialect: new ConnectedSqliteDialect(withStatementCache(sqlite)) }),
     dialect: 'sqlite',
     location: file,
   };
@@ -74,10 +75,10 @@ const STATEMENT_CACHE_SIZE = 500;
  * CPU of an authenticated request. Bounded, oldest first out, for queries built with varying
  * shapes (IN lists of different lengths).
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+function withStatementCache(sqlite: SQLite.Database): SqliteConnection {
   const statements = new Map<string, SQLite.Statement>();
   return {
-    close: () => sqlite.close(),
+    sqlite,
     prepare: (text) => {
       let statement = statements.get(text);
       if (statement === undefined) {

@@ -13,6 +13,7 @@ import { changed, created } from '../../db/audit-columns.js';
 import { isPostgres } from '../../db/dialect.js';
 import { contains } from '../../db/list-filters.js';
 import { paginate, type Ordering } from '../../db/paginate.js';
+import { ReusableQuery } from '../../db/reusable-query.js';
 import type { Database } from '../../db/schema.js';
 
 export type ApplicantFilter = {
@@ -255,16 +256,19 @@ export async function deleteApplicantsOfPeople(db: Kysely<Database>, userIds: re
   await db.deleteFrom('edu_applicant').where('user_id', 'in', userIds).execute();
 }
 
-/** The user's enrolments (ENROLLED_STATUSES) in the course's terms. */
-export async function findEnrolmentsInCourse(db: Kysely<Database>, userId: number, courseId: number): Promise<{ id: number; status: string }[]> {
-  return db
+const enrolmentsInCourse = new ReusableQuery(2, (db, [userId, courseId]) =>
+  db
     .selectFrom('edu_applicant as a')
     .innerJoin('edu_term as t', 't.id', 'a.term_id')
     .select(['a.id', 'a.status'])
     .where('a.user_id', '=', userId)
     .where('t.course_id', '=', courseId)
-    .where('a.status', 'in', ENROLLED_STATUSES)
-    .execute();
+    .where('a.status', 'in', ENROLLED_STATUSES),
+);
+
+/** The user's enrolments (ENROLLED_STATUSES) in the course's terms; read by every progress report of an enrolled learner. */
+export async function findEnrolmentsInCourse(db: Kysely<Database>, userId: number, courseId: number): Promise<{ id: number; status: string }[]> {
+  return enrolmentsInCourse.run(db, [userId, courseId]);
 }
 
 /** Whether the course exists and is published. */

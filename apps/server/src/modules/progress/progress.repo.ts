@@ -10,20 +10,17 @@ import type { Database, PlaybackTable } from '../../db/schema.js';
 // report them, and study time per day. It reads the catalogue and the enrolments (courses,
 // chapters, lessons, media, terms, applicants) but writes only its own tables.
 
-/** A lesson with what studying it needs of its course and media, and whether the user is enrolled in the course. */
-export type StudyLessonRow = {
+/**
+ * A lesson with what a progress report needs of it, its course and media (the rules the report
+ * is held to), and whether the user is enrolled in the course.
+ */
+export type ReportedLessonRow = {
   id: number;
   course_id: number;
-  chapter_id: number;
-  title: string;
   type: LessonType;
-  media_id: number | null;
-  content: string;
   completion_percent: number;
   preview: boolean;
   required: boolean;
-  chapter_title: string;
-  course_title: string;
   course_status: string;
   max_playback_rate: number;
   allow_skip: boolean;
@@ -32,7 +29,17 @@ export type StudyLessonRow = {
   enrolled: boolean;
 };
 
-const studyLesson = new ReusableQuery(2, (db, [lessonId, userId]) =>
+/** A lesson with what studying it needs: the report's rules and what the player shows. */
+export type StudyLessonRow = ReportedLessonRow & {
+  chapter_id: number;
+  title: string;
+  media_id: number | null;
+  content: string;
+  chapter_title: string;
+  course_title: string;
+};
+
+const lessonQuery = (db: Kysely<Database>, lessonId: number, userId: number) =>
   db
     .selectFrom('edu_lesson as l')
     .innerJoin('edu_course as c', 'c.id', 'l.course_id')
@@ -41,16 +48,10 @@ const studyLesson = new ReusableQuery(2, (db, [lessonId, userId]) =>
     .select([
       'l.id',
       'l.course_id',
-      'l.chapter_id',
-      'l.title',
       'l.type',
-      'l.media_id',
-      'l.content',
       'l.completion_percent',
       'l.preview',
       'l.required',
-      'ch.title as chapter_title',
-      'c.title as course_title',
       'c.status as course_status',
       'c.max_playback_rate',
       'c.allow_skip',
@@ -70,13 +71,17 @@ const studyLesson = new ReusableQuery(2, (db, [lessonId, userId]) =>
         )
         .as('enrolled'),
     )
-    .where('l.id', '=', lessonId),
+    .where('l.id', '=', lessonId);
+
+// Every few seconds per player: without the texts (a text lesson's content may be long).
+const reportedLesson = new ReusableQuery(2, (db, [lessonId, userId]) => lessonQuery(db, lessonId, userId));
+const studyLesson = new ReusableQuery(2, (db, [lessonId, userId]) =>
+  lessonQuery(db, lessonId, userId).select(['l.chapter_id', 'l.title', 'l.media_id', 'l.content', 'ch.title as chapter_title', 'c.title as course_title']),
 );
 
-/** The lesson, its chapter, course and media, and whether `userId` holds a place in one of the course's terms: one statement. */
-export async function findStudyLesson(db: Kysely<Database>, lessonId: number, userId: number): Promise<StudyLessonRow | undefined> {
-  const [row] = await studyLesson.run(db, [lessonId, userId]);
-  if (row === undefined) return undefined;
+type StoredLesson = Awaited<ReturnType<typeof reportedLesson.run>>[number];
+
+function lessonOf<T extends StoredLesson>(row: T) {
   return {
     ...row,
     // Written only from LESSON_TYPES.
@@ -89,6 +94,18 @@ export async function findStudyLesson(db: Kysely<Database>, lessonId: number, us
     // SQLite answers 0/1, PostgreSQL a boolean.
     enrolled: Boolean(row.enrolled),
   };
+}
+
+/** The lesson, its chapter, course and media, and whether `userId` holds a place in one of the course's terms: one statement. */
+export async function findStudyLesson(db: Kysely<Database>, lessonId: number, userId: number): Promise<StudyLessonRow | undefined> {
+  const [row] = await studyLesson.run(db, [lessonId, userId]);
+  return row === undefined ? undefined : lessonOf(row);
+}
+
+/** What a progress report needs of the lesson (see `findStudyLesson`), in one statement. */
+export async function findReportedLesson(db: Kysely<Database>, lessonId: number, userId: number): Promise<ReportedLessonRow | undefined> {
+  const [row] = await reportedLesson.run(db, [lessonId, userId]);
+  return row === undefined ? undefined : lessonOf(row);
 }
 
 /** One lesson of a course's outline, in outline order, with what the site shows of it. */
@@ -290,16 +307,19 @@ export async function updateProgress(db: Kysely<Database>, id: number, values: P
   ]);
 }
 
-/** How many of the course's lessons are required, and how many of those the user has completed. */
-export async function findCourseCompletion(db: Kysely<Database>, userId: number, courseId: number): Promise<{ required: number; completed: number }> {
-  const row = await db
+const courseCompletion = new ReusableQuery(2, (db, [userId, courseId]) =>
+  db
     .selectFrom('edu_lesson as l')
     .leftJoin('edu_lesson_progress as p', (join) => join.onRef('p.lesson_id', '=', 'l.id').on('p.user_id', '=', userId).on('p.completed_at', 'is not', null))
     .select((eb) => [eb.fn.countAll().as('required'), eb.fn.count('p.id').as('completed')])
     .where('l.course_id', '=', courseId)
-    .where('l.required', '=', 1)
-    .executeTakeFirstOrThrow();
-  return { required: Number(row.required), completed: Number(row.completed) };
+    .where('l.required', '=', 1),
+);
+
+/** How many of the course's lessons are required, and how many of those the user has completed. */
+export async function findCourseCompletion(db: Kysely<Database>, userId: number, courseId: number): Promise<{ required: number; completed: number }> {
+  const [row] = await courseCompletion.run(db, [userId, courseId]);
+  return { required: Number(row?.required ?? 0), completed: Number(row?.completed ?? 0) };
 }
 
 /** Which of the lessons the user has completed. */
@@ -400,15 +420,18 @@ export async function updatePlayback(
 
 // ---- Study days ---------------------------------------------------------------------------------
 
-/** Adds seconds to the user's day. */
-export async function addStudySeconds(db: Kysely<Database>, userId: number, day: string, seconds: number): Promise<void> {
-  await db
+const studySeconds = new ReusableQuery(3, (db, [userId, day, seconds]) =>
+  db
     .insertInto('edu_study_day')
     .values({ user_id: userId, day, seconds })
     .onConflict((conflict) =>
       conflict.columns(['user_id', 'day']).doUpdateSet((eb) => ({ seconds: eb('edu_study_day.seconds', '+', eb.ref('excluded.seconds')) })),
-    )
-    .execute();
+    ),
+);
+
+/** Adds seconds to the user's day. */
+export async function addStudySeconds(db: Kysely<Database>, userId: number, day: string, seconds: number): Promise<void> {
+  await studySeconds.run(db, [userId, day, seconds]);
 }
 
 /** The user's study seconds per day from `since` (yyyy-MM-dd) on, and in all. */

@@ -34,6 +34,7 @@ import {
   findPlayback,
   findProgress,
   findProgressOfCourses,
+  findReportedLesson,
   findStudyDays,
   findStudyLesson,
   findTermsOfCourse,
@@ -44,7 +45,7 @@ import {
   type EnrolmentRow,
   type OutlineLessonRow,
   type ProgressRow,
-  type StudyLessonRow,
+  type ReportedLessonRow,
   deleteStudyOfPeople,
 } from './progress.repo.js';
 
@@ -221,7 +222,7 @@ export class ProgressService {
    */
   async report(userId: number, lessonId: number, report: ProgressReport): Promise<ProgressResult> {
     return this.db.transaction().execute(async (trx) => {
-      const lesson = mayStudy(await findStudyLesson(trx, lessonId, userId), lessonId);
+      const lesson = mayStudy(await findReportedLesson(trx, lessonId, userId), lessonId);
       const page = 'page' in report ? report.page : null;
       requireMatchingReport(lesson, report);
       const now = this.options.clock.now();
@@ -286,7 +287,7 @@ export class ProgressService {
   }
 
   /** My progress row of the lesson, made blank on a first report, locked for the rest of the transaction. */
-  private async lockedProgress(trx: Kysely<Database>, userId: number, lesson: StudyLessonRow, now: number): Promise<ProgressRow> {
+  private async lockedProgress(trx: Kysely<Database>, userId: number, lesson: ReportedLessonRow, now: number): Promise<ProgressRow> {
     const found = await findProgress(trx, userId, lesson.id, { lock: true });
     if (found !== undefined) return found;
     await insertBlankProgress(trx, userId, lesson, now);
@@ -296,7 +297,7 @@ export class ProgressService {
   }
 
   /** Whether every required lesson of the course is completed; a required lesson not yet completed answers without a query. */
-  private async courseCompleted(trx: Kysely<Database>, userId: number, lesson: StudyLessonRow, lessonCompleted: boolean): Promise<boolean> {
+  private async courseCompleted(trx: Kysely<Database>, userId: number, lesson: ReportedLessonRow, lessonCompleted: boolean): Promise<boolean> {
     if (lesson.required && !lessonCompleted) return false;
     const { required, completed } = await findCourseCompletion(trx, userId, lesson.course_id);
     return required > 0 && completed === required;
@@ -319,14 +320,14 @@ export class ProgressService {
  * The lesson if I may study it: its course is published and it is a free preview or I hold a
  * place in one of the course's terms. A lesson of an unpublished course does not exist for learners.
  */
-function mayStudy(lesson: StudyLessonRow | undefined, lessonId: number): StudyLessonRow {
+function mayStudy<T extends ReportedLessonRow>(lesson: T | undefined, lessonId: number): T {
   if (lesson === undefined || lesson.course_status !== 'published') throw notFound(`id: no lesson ${lessonId}`);
   if (!lesson.preview && !lesson.enrolled) throw forbidden(`id: enrol in course ${lesson.course_id} to study this lesson`);
   return lesson;
 }
 
 /** A video reports intervals; a document or text lesson pages, of which a text lesson has one. */
-function requireMatchingReport(lesson: StudyLessonRow, report: ProgressReport): void {
+function requireMatchingReport(lesson: ReportedLessonRow, report: ProgressReport): void {
   if ('intervals' in report) {
     if (lesson.type !== 'video') throw invalidInput(`intervals: lesson ${lesson.id} is a ${lesson.type}: report the page on screen`);
     return;
@@ -342,7 +343,7 @@ function pagesOf(lesson: { type: string; pages: number | null }): number | null 
   return lesson.type === 'document' ? lesson.pages : null;
 }
 
-function lessonProgressOf(lesson: StudyLessonRow, row: ProgressRow | undefined): LessonProgress {
+function lessonProgressOf(lesson: ReportedLessonRow, row: ProgressRow | undefined): LessonProgress {
   if (row === undefined) return { coveredSeconds: 0, percent: 0, completed: false, position: lesson.type === 'video' ? 0 : 1, pagesRead: [] };
   return {
     coveredSeconds: row.covered_seconds,
