@@ -260,16 +260,19 @@ describe('exam assignment', () => {
     expect(now.find((exam) => exam.id === open)).toMatchObject({ limitMinutes: 40, attemptsAllowed: 3, attemptsLeft: 3 });
     expect((await assignees(closed)).find((row) => row.userId === person!.id)).toMatchObject({ extraMinutes: 10, extraAttempts: 1, closeAt: '2026-06-15 18:00:00' });
 
-    // The clock moves past the personal window, and then the exams' own.
-    clock.set(new Date(2026, 5, 16).getTime());
-    expect((await siteExams(token)).map((exam) => [exam.title, exam.state])).toEqual([
+    // The clock moves past the personal window and the upcoming one's opening, and then past the
+    // exams' own window (sessions idle that long have ended: a fresh login each time).
+    clock.set(new Date(2026, 5, 21).getTime());
+    expect((await siteExams(await loginAs(app, person!.username))).map((exam) => [exam.title, exam.state])).toEqual([
       ['Closed', 'closed'],
       ['Upcoming', 'open'],
       ['Open', 'open'],
     ]);
     clock.set(new Date(2026, 6, 1).getTime());
-    expect((await siteExams(token)).every((exam) => exam.state === 'closed')).toBe(true);
+    expect((await siteExams(await loginAs(app, person!.username))).every((exam) => exam.state === 'closed')).toBe(true);
     clock.set(NOW);
+    admin = await loginAs(app, 'admin');
+    teacher = await loginAs(app, 'teacher');
 
     // The other learner sees only theirs.
     expect((await siteExams(await loginAs(app, other!.username))).map((exam) => exam.title)).toEqual(['Not mine']);
