@@ -110,7 +110,7 @@ export async function findExams(
 }
 
 /** The paper as stored: JSON written only by this module, after validation. */
-export const parsePaper = (text: string): Paper => JSON.parse(text) as Paper;
+const parsePaper = (text: string): Paper => JSON.parse(text) as Paper;
 
 /** What the preview and the learner's list need of an exam. */
 export type ExamHead = {
@@ -532,11 +532,6 @@ export async function findPeople(db: Kysely<Database>, ids: readonly number[]): 
     for (const row of rows) found.set(row.id, { id: row.id, username: row.username, deptId: row.dept_id });
   }
   return found;
-}
-
-/** The departments of these people, by user id (null: no department). */
-export async function findDeptsOfPeople(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, number | null>> {
-  return new Map([...(await findPeople(db, ids)).values()].map((person) => [person.id, person.deptId]));
 }
 
 export async function findUserIdByName(db: Kysely<Database>, username: string): Promise<number | undefined> {
