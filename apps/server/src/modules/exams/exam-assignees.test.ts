@@ -202,6 +202,8 @@ describe('exam assignment', () => {
     expect(after.every((row) => row.source === 'staff' || row.ruleId === teachers.ruleId)).toBe(true);
     expect((await rules(exam)).map((rule) => rule.id)).toEqual([teachers.ruleId]);
     expectRefusal(await call(app, 'DELETE', `/api/exams/${exam}/assignees/rules`, admin, ['x']), 400, 'body.0');
+    expectRefusal(await call(app, 'GET', '/api/exams/abc/assignees/rules', admin), 400, 'id');
+    expectRefusal(await call(app, 'GET', '/api/exams/99999/assignees/rules', admin), 404, 'id');
   });
 
   it('shows a learner their own published exams, with personal overrides and where each stands', async () => {
