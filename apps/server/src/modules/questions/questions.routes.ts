@@ -1,12 +1,15 @@
+import { importResultSchema } from '@cloud-classroom/shared/applicants';
 import { createdSchema, idParamsSchema, idsSchema } from '@cloud-classroom/shared/courses';
 import { pageOf } from '@cloud-classroom/shared/http';
 import {
   questionCreateSchema,
   questionImageSchema,
+  questionImportQuerySchema,
   questionQuerySchema,
   questionSchema,
   questionTagQuerySchema,
   questionTagSchema,
+  questionTemplateQuerySchema,
   questionUpdateSchema,
 } from '@cloud-classroom/shared/questions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -15,6 +18,7 @@ import { sendStoredFile } from '../../files/send-stored-file.js';
 import { acceptUploads, withUpload, type UploadOptions } from '../../files/upload-reader.js';
 import { sendNotFound } from '../../http/error-handler.js';
 import { principalOf } from '../../http/route-access.js';
+import { sendXlsxFile } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
 import { IMAGE_MAX_BYTES, IMAGE_TYPES } from './questions.service.js';
 
@@ -29,6 +33,13 @@ const IMAGE_UPLOAD: UploadOptions = {
   field: 'file',
   maxBytes: IMAGE_MAX_BYTES,
   accepts: { types: IMAGE_TYPES, refusal: 'expected a PNG, JPEG, GIF or WebP image' },
+};
+
+const SHEET_UPLOAD: UploadOptions = {
+  field: 'file',
+  maxBytes: 10 * 1024 * 1024,
+  // An .xlsx is a zip archive.
+  accepts: { types: ['zip'], refusal: 'expected an .xlsx spreadsheet' },
 };
 
 // An image's bytes never change under its id; an hour bounds how long a copy outlives lost access.
@@ -51,6 +62,31 @@ export const questionRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
     async (request) => questions.tags(request.query.q),
   );
 
+  app.get(
+    '/api/questions/download',
+    { config: { access: { permissions: ['question:list'] }, audit: '导出试题' }, schema: { querystring: questionQuerySchema } },
+    async (request, reply) => sendXlsxFile(reply, '试题', await questions.exportWorkbook(request.query)),
+  );
+
+  app.get(
+    '/api/questions/template',
+    { config: { access: { permissions: ['question:add'] } }, schema: { querystring: questionTemplateQuerySchema } },
+    async (request, reply) => sendXlsxFile(reply, '试题导入模板', await questions.template(request.query.type)),
+  );
+
+  app.post(
+    '/api/questions/import',
+    {
+      config: { access: { permissions: ['question:add'] }, audit: '导入试题' },
+      schema: { consumes: ['multipart/form-data'], querystring: questionImportQuerySchema, body: fileUploadBody, response: { 200: importResultSchema } },
+    },
+    async (request) => {
+      const by = principalOf(request).username;
+      return withUpload(request, SHEET_UPLOAD, (upload) => questions.import(request.query.dryRun, upload, by));
+    },
+  );
+
+  // After the download, template and tags, so that they are not read as ids.
   app.get(
     '/api/questions/:id',
     { config: { access: { permissions: ['question:list'] } }, schema: { params: idParamsSchema, response: { 200: questionSchema } } },

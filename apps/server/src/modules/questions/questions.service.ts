@@ -1,9 +1,12 @@
 import crypto from 'node:crypto';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { Page } from '@cloud-classroom/shared/http';
-import type { BlankRules, MultiplePolicy, QuestionType } from '@cloud-classroom/shared/question-scoring';
+import type { ImportResult } from '@cloud-classroom/shared/applicants';
+import { QUESTION_TYPES, type BlankRules, type MultiplePolicy, type QuestionType } from '@cloud-classroom/shared/question-scoring';
 import {
+  OPTION_KEYS,
   plainTextOf,
+  questionCreateSchema,
   QUESTION_TEXT_MAX_LENGTH,
   type Question,
   type QuestionAnswer,
@@ -18,12 +21,13 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import { changed, created } from '../../db/audit-columns.js';
 import type { Database, QuestionTable } from '../../db/schema.js';
-import { conflict, invalidInput, notFound } from '../../domain-error.js';
+import { conflict, DomainError, invalidInput, notFound } from '../../domain-error.js';
 import type { FileStore } from '../../files/file-store.js';
 import type { FileType } from '../../files/file-type.js';
 import type { FileOwner } from '../../files/orphan-files.js';
 import type { Upload } from '../../files/upload.js';
 import { isBlankRichText, sanitizeRichText } from '../../rich-text.js';
+import { headerOf, htmlOfCell, readQuestionWorkbook, writeQuestionWorkbook, type ColumnId, type SheetQuestion, type SheetRow } from './question-sheet.js';
 import {
   deleteQuestions,
   findExamsUsing,
@@ -32,6 +36,7 @@ import {
   findQuestionIdsAmong,
   findQuestionImage,
   findQuestions,
+  findStemKeysAmong,
   findTags,
   findTagsOf,
   insertQuestion,
@@ -149,6 +154,54 @@ function toQuestion(row: ListedQuestionRow, tags: readonly string[]): Question {
   };
 }
 
+const decodeText = (html: string) => html.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/**
+ * A stem's or analysis's cell in the workbook: the text of a lone paragraph of plain text, when the
+ * import makes that very HTML of it again; else the HTML itself (which the import reads as HTML).
+ */
+async function cellOfRichText(html: string): Promise<string> {
+  const paragraph = /^<p>([^<]*)<\/p>$/.exec(html);
+  if (paragraph === null) return html;
+  const text = decodeText(paragraph[1] as string);
+  const plain = text !== '' && text === text.trim() && !text.startsWith('<') && (await sanitizeRichText(htmlOfCell(text))) === html;
+  return plain ? text : html;
+}
+
+type RowIssue = { field: string; message: string };
+
+/** `field: message` split at its field. */
+function splitMessage(text: string): RowIssue {
+  const colon = text.indexOf(': ');
+  return colon < 0 ? { field: '', message: text } : { field: text.slice(0, colon), message: text.slice(colon + 2) };
+}
+
+/** The column of the workbook a field's problem belongs to. */
+function columnOf(row: SheetRow, path: readonly PropertyKey[]): ColumnId {
+  const [field, index] = path;
+  switch (field) {
+    case 'options': {
+      const options = row.body.options ?? [];
+      if (typeof index === 'number') return `option${(options[index]?.key ?? 'A') as (typeof OPTION_KEYS)[number]}`;
+      // A gap or too few: the first option missing.
+      const given = new Set(options.map((option) => option.key));
+      return `option${OPTION_KEYS.find((key) => !given.has(key)) ?? 'A'}`;
+    }
+    case 'blankRules':
+      return (typeof index === 'string' ? index : 'ignoreCase') as ColumnId;
+    case 'stem':
+    case 'answer':
+    case 'analysis':
+    case 'difficulty':
+    case 'tags':
+    case 'score':
+    case 'policy':
+      return field;
+    default:
+      return 'stem';
+  }
+}
+
 const filterOf = ({ type, difficulty, tag, q, duplicate, exclude }: Omit<QuestionQuery, 'page' | 'size' | 'sort'>): QuestionFilter => ({ type, difficulty, tag, q, duplicate, exclude });
 
 /**
@@ -192,9 +245,11 @@ export class QuestionsService {
     return question;
   }
 
-  /** Every question the filters match, in the asked order, for the download. */
+  /** Every question the filters match, in the asked order (else oldest first), for the download. */
   async exportRows(query: QuestionQuery): Promise<Question[]> {
-    return this.withTags((await findQuestions(this.db, filterOf(query), { sort: query.sort })).content);
+    // Oldest first unless asked otherwise: a downloaded bank imports again in the order it was made.
+    const sort = query.sort.length > 0 ? query.sort : [{ field: 'id', direction: 'asc' as const }];
+    return this.withTags((await findQuestions(this.db, filterOf(query), { sort })).content);
   }
 
   /** Whole questions (key and analysis included) of these ids, in no particular order; ids of no question are left out. */
@@ -249,6 +304,89 @@ export class QuestionsService {
       if (exams.length > 0) throw conflict(`ids: still in the paper of ${exams.map((title) => `'${title}'`).join(', ')}`);
       await deleteQuestions(trx, ids);
     });
+  }
+
+  // ---- The workbook ------------------------------------------------------------------------------
+
+  /** The import template: one type's sheet, or a sheet per type, each with its example rows. */
+  async template(type: QuestionType | undefined): Promise<Buffer> {
+    return writeQuestionWorkbook(type === undefined ? QUESTION_TYPES : [type], [], { examples: true });
+  }
+
+  /** The questions the filters match as the import's workbook (a sheet per type, or the filtered type's). */
+  async exportWorkbook(query: QuestionQuery): Promise<Buffer> {
+    const questions = await this.exportRows(query);
+    const rows: SheetQuestion[] = [];
+    for (const question of questions) {
+      rows.push({ ...question, stem: await cellOfRichText(question.stem), analysis: await cellOfRichText(question.analysis) });
+    }
+    return writeQuestionWorkbook(query.type === undefined ? QUESTION_TYPES : [query.type], rows);
+  }
+
+  /**
+   * Adds the questions of a workbook (the template's format). Every row is checked first, by the
+   * rules the form follows (the shared schema, `questionShapeIssues`, the rich-text allow-list),
+   * and each problem answered as `{ row, column, message }` with the column's header and the
+   * sheet's name at the start of the message; a question whose stem is already in the bank, or
+   * in an earlier row, is a problem too (a file sent twice would double the bank).
+   *
+   * All or nothing: a dry run writes nothing, and neither does a real run with any problem.
+   */
+  async import(dryRun: boolean, upload: Upload, by: string): Promise<ImportResult> {
+    const content = await readQuestionWorkbook(upload.content, upload.field);
+    const checked: { row: SheetRow; errors: ImportResult['errors']; prepared?: PreparedQuestion }[] = [];
+    for (const row of content.rows) {
+      const issues: { column: ColumnId | string; message: string }[] = row.errors.map(({ column, message }) => ({ column, message }));
+      const parsed = questionCreateSchema.safeParse(row.body);
+      let prepared: PreparedQuestion | undefined;
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) issues.push({ column: this.header(row, columnOf(row, issue.path)), message: issue.message });
+      } else if (issues.length === 0) {
+        try {
+          prepared = await prepareQuestion(parsed.data);
+        } catch (error) {
+          if (!(error instanceof DomainError) || error.kind !== 'invalid') throw error;
+          const { field, message } = splitMessage(error.message);
+          issues.push({ column: this.header(row, columnOf(row, [field])), message });
+        }
+      }
+      // One problem per cell: what the schema says again of a cell already refused is left out.
+      const seen = new Set<string>();
+      const errors = issues
+        .filter(({ column }) => !seen.has(column) && seen.add(column))
+        .map(({ column, message }) => ({ row: row.row, column, message: `[${row.sheet}] ${message}` }));
+      checked.push({ row, errors, ...(prepared === undefined || errors.length > 0 ? {} : { prepared }) });
+    }
+    const inBank = await findStemKeysAmong(this.db, checked.flatMap((item) => (item.prepared ? [item.prepared.row.stem_key] : [])));
+    const firstRowOf = new Map<string, number>();
+    for (const item of checked) {
+      if (item.prepared === undefined) continue;
+      const key = item.prepared.row.stem_key;
+      const stem = this.header(item.row, 'stem');
+      const existing = inBank.get(key);
+      const earlier = firstRowOf.get(key);
+      const problem = existing !== undefined ? `the bank has this question already (id ${existing})` : earlier !== undefined ? `repeats the question in row ${earlier}` : undefined;
+      if (problem === undefined) firstRowOf.set(key, item.row.row);
+      else {
+        item.errors.push({ row: item.row.row, column: stem, message: `[${item.row.sheet}] ${problem}` });
+        delete item.prepared;
+      }
+    }
+    // In the workbook's order: sheet by sheet, row by row (a sheet's own problems first in its row).
+    const errors = [...content.errors, ...checked.flatMap((item) => item.errors.map((error) => ({ ...error, sheetIndex: item.row.sheetIndex })))]
+      .sort((a, b) => a.sheetIndex - b.sheetIndex || a.row - b.row)
+      .map(({ row, column, message }) => ({ row, column, message }));
+    const ready = checked.flatMap((item) => (item.prepared === undefined ? [] : [item.prepared]));
+    const result = { total: checked.length, valid: ready.length, created: 0, errors };
+    if (dryRun || errors.length > 0) return result;
+    await this.transaction(async (trx) => {
+      for (const question of ready) await this.insert(trx, question, by);
+    });
+    return { ...result, created: ready.length };
+  }
+
+  private header(row: SheetRow, column: ColumnId): string {
+    return row.headers[column] ?? headerOf(row.type, column);
   }
 
   // ---- Images -----------------------------------------------------------------------------------
