@@ -8,8 +8,8 @@ import { created } from './course-fixtures.js';
 
 let questions = 0;
 
-/** A question through `POST api/questions` (a single choice of four options, key A, unless told). */
-export async function createQuestion(app: FastifyInstance, token: string, body: Partial<QuestionCreateBody> = {}): Promise<number> {
+/** A question through `POST api/questions`, its stem and options numbered (a single choice of four options, key A, unless told). */
+export async function addQuestion(app: FastifyInstance, token: string, body: Partial<QuestionCreateBody> = {}): Promise<number> {
   questions += 1;
   const type = body.type ?? 'single';
   const choice = type === 'single' || type === 'multiple';
@@ -31,9 +31,9 @@ export async function createQuestion(app: FastifyInstance, token: string, body: 
 }
 
 /** `count` questions alike. */
-export async function createQuestions(app: FastifyInstance, token: string, count: number, body: Partial<QuestionCreateBody> = {}): Promise<number[]> {
+export async function addQuestions(app: FastifyInstance, token: string, count: number, body: Partial<QuestionCreateBody> = {}): Promise<number[]> {
   const ids: number[] = [];
-  for (let index = 0; index < count; index += 1) ids.push(await createQuestion(app, token, body));
+  for (let index = 0; index < count; index += 1) ids.push(await addQuestion(app, token, body));
   return ids;
 }
 

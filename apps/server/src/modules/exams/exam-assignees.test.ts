@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { SettableClock } from '../../clock.js';
 import { deptId, insertPeople, roleId } from '../../test/applicant-fixtures.js';
 import { createCourse, createTerm, db, expectRefusal, insertApplicant, userId } from '../../test/course-fixtures.js';
-import { createExam, createQuestions, fixedPaper } from '../../test/exam-fixtures.js';
+import { createExam, addQuestions, fixedPaper } from '../../test/exam-fixtures.js';
 import { buildTestApp, call, loginAs } from '../../test/test-app.js';
 
 // 2026-06-10 12:00 local time: exams below open on the 1st and close on the 30th of June.
@@ -23,7 +23,7 @@ describe('exam assignment', () => {
     app = await buildTestApp({}, { clock });
     admin = await loginAs(app, 'admin');
     teacher = await loginAs(app, 'teacher');
-    questions = await createQuestions(app, teacher, 3, { score: 10 });
+    questions = await addQuestions(app, teacher, 3, { score: 10 });
   });
   afterAll(async () => {
     await app.close();

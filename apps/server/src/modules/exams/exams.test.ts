@@ -1,11 +1,12 @@
 import { drawCheckResultSchema, examPreviewSchema, examSchema, type Exam, type ExamPreview, type PaperBody } from '@cloud-classroom/shared/exams';
 import { pageOf } from '@cloud-classroom/shared/http';
-import { questionSchema, type Question } from '@cloud-classroom/shared/questions';
+import type { Question } from '@cloud-classroom/shared/questions';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCourse, createTerm, db, expectRefusal } from '../../test/course-fixtures.js';
-import { createExam, createQuestion, createQuestions, examBody, fixedPaper } from '../../test/exam-fixtures.js';
+import { createExam, addQuestion, addQuestions, examBody, fixedPaper } from '../../test/exam-fixtures.js';
 import { itRefusesOutsiders } from '../../test/guarded-routes.js';
+import { readQuestion } from '../../test/question-fixtures.js';
 import { buildTestApp, call, loginAs } from '../../test/test-app.js';
 
 const paper = { sections: [{ title: 'One', questionIds: [1] }] };
@@ -57,10 +58,10 @@ describe('exams', () => {
     app = await buildTestApp();
     teacher = await loginAs(app, 'teacher');
     course = await createCourse(app, teacher, { title: 'Fire safety' });
-    fire = await createQuestions(app, teacher, 6, { tags: ['消防'], difficulty: 3, score: 2 });
-    fireSafety = await createQuestions(app, teacher, 3, { tags: ['消防', '安全'], difficulty: 2, score: 2 });
-    judges = await createQuestions(app, teacher, 4, { type: 'judge', tags: ['安全'], difficulty: 1, score: 1 });
-    blank = await createQuestion(app, teacher, { type: 'blank', tags: ['填空'], score: 3 });
+    fire = await addQuestions(app, teacher, 6, { tags: ['消防'], difficulty: 3, score: 2 });
+    fireSafety = await addQuestions(app, teacher, 3, { tags: ['消防', '安全'], difficulty: 2, score: 2 });
+    judges = await addQuestions(app, teacher, 4, { type: 'judge', tags: ['安全'], difficulty: 1, score: 1 });
+    blank = await addQuestion(app, teacher, { type: 'blank', tags: ['填空'], score: 3 });
   });
   afterAll(async () => {
     await app.close();
@@ -130,8 +131,7 @@ describe('exams', () => {
     expect(pageOf(examSchema).parse(none.json()).totalElements).toBe(0);
 
     // The questions know they are in use.
-    const question = await call(app, 'GET', `/api/questions/${fire[0]}`, teacher);
-    expect((questionSchema.parse(question.json()) as Question).examCount).toBe(1);
+    expect((await readQuestion(app, teacher, fire[0]!)).examCount).toBe(1);
   });
 
   it('keeps the fixed-question rows in step with the paper on update, and refuses an unknown exam', async () => {
@@ -266,7 +266,7 @@ describe('exams', () => {
     };
     const questionsById = async (ids: readonly number[]) => {
       const map = new Map<number, Question>();
-      for (const id of ids) map.set(id, questionSchema.parse((await call(app, 'GET', `/api/questions/${id}`, teacher)).json()));
+      for (const id of ids) map.set(id, await readQuestion(app, teacher, id));
       return map;
     };
 
@@ -334,7 +334,7 @@ describe('exams', () => {
     it('refuses an unknown exam, and a draw the bank no longer satisfies', async () => {
       expectRefusal(await call(app, 'GET', '/api/exams/99999/preview', teacher), 404, 'id');
       expectRefusal(await call(app, 'GET', '/api/exams/abc/preview', teacher), 400, 'id');
-      const multiple = await createQuestions(app, teacher, 2, { type: 'multiple', tags: ['多选'] });
+      const multiple = await addQuestions(app, teacher, 2, { type: 'multiple', tags: ['多选'] });
       const id = await createExam(app, teacher, { sections: [{ title: 'A', draw: [{ tags: ['多选'], type: 'multiple', count: 2, score: 1 }] }] });
       expect((await call(app, 'DELETE', '/api/questions', teacher, [multiple[0]])).statusCode).toBe(200);
       expect(expectRefusal(await call(app, 'GET', `/api/exams/${id}/preview`, teacher), 409, 'paper.sections.0.draw.0')).toBe(
