@@ -11,6 +11,7 @@ import { ORPHAN_MIN_AGE_MS, removeOrphanFiles } from './files/orphan-files.js';
 import { SessionService } from './modules/auth/session.service.js';
 import { CoursesService } from './modules/courses/courses.service.js';
 import { DeptService } from './modules/depts/depts.service.js';
+import { ExamsService } from './modules/exams/exams.service.js';
 import { MediaService } from './modules/media/media.service.js';
 import { ProgressService } from './modules/progress/progress.service.js';
 import { QuestionsService } from './modules/questions/questions.service.js';
@@ -52,6 +53,8 @@ export type Services = {
   progress: ProgressService;
   /** The question bank; the exams draw from it (`matchingIds`) and read their papers' questions (`byIds`). */
   questions: QuestionsService;
+  /** Exam design (papers drawn from the question bank), assignment and the learner's exam list. */
+  exams: ExamsService;
 };
 
 export async function createServices(
@@ -86,7 +89,13 @@ export async function createServices(
   users.onRemoval((userIds, trx) => applicants.within(trx).forgetPeople(userIds));
   users.onRemoval((userIds, trx) => progress.within(trx).forgetPeople(userIds));
   const questions = new QuestionsService({ db, clock, files });
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions };
+  const exams = new ExamsService({ db, clock, jobs, access, questions });
+  exams.registerJobs();
+  // People who join a department, get a role or are enrolled in a term get the exams whose rules cover them.
+  users.onMembershipChange((userIds) => exams.peopleChanged(userIds));
+  applicants.onEnrolled((userIds, trx) => exams.peopleChanged(userIds, trx));
+  users.onRemoval((userIds, trx) => exams.within(trx).forgetPeople(userIds));
+  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions, exams };
 }
 
 /**
