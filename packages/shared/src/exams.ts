@@ -30,6 +30,13 @@ export const MAX_SECTIONS = 20;
 export const MAX_DRAW_COUNT = 200;
 export const MAX_LIMIT_MINUTES = 1440;
 export const MAX_ATTEMPTS = 100;
+/** No real paper is longer; it also bounds the draw's matching (exam-draw.ts recurses per question). */
+export const MAX_PAPER_QUESTIONS = 500;
+
+/** Fixed questions plus every draw rule's count. */
+function paperQuestionCount(paper: { sections: readonly { questionIds: readonly number[]; draw: readonly { count: number }[] }[] }): number {
+  return paper.sections.reduce((total, section) => total + section.questionIds.length + section.draw.reduce((sum, rule) => sum + rule.count, 0), 0);
+}
 
 const scoreSchema = z
   .number()
@@ -78,7 +85,11 @@ export const paperSchema = z
       return new Set(ids).size === ids.length;
     },
     { message: 'a question is in two sections', path: ['sections'] },
-  );
+  )
+  .refine((paper) => paperQuestionCount(paper) <= MAX_PAPER_QUESTIONS, {
+    message: `a paper holds at most ${MAX_PAPER_QUESTIONS} questions`,
+    path: ['sections'],
+  });
 export type Paper = z.output<typeof paperSchema>;
 export type PaperBody = z.input<typeof paperSchema>;
 
