@@ -21,6 +21,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { logRoutes } from './modules/logs/logs.routes.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { progressRoutes } from './modules/progress/progress.routes.js';
+import { questionRoutes } from './modules/questions/questions.routes.js';
 import { menuRoutes } from './modules/menus/menus.routes.js';
 import { monitorRoutes } from './modules/monitor/monitor.routes.js';
 import { onlineRoutes } from './modules/online/online.routes.js';
@@ -104,6 +105,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   await app.register(courseRoutes, { services });
   await app.register(applicantRoutes, { services });
   await app.register(progressRoutes, { services });
+  await app.register(questionRoutes, { services });
 
   if (config.webDistDir === undefined) {
     app.setNotFoundHandler(sendNotFound);

@@ -84,7 +84,7 @@ describe('auditDescription', () => {
     ['en-US', '用户登录', 'Log in'],
     ['zh-CN', '新增用户', '新增用户'],
     // Unknown or older text is shown as it was stored.
-    ['en-US', '导入试题', '导入试题'],
+    ['en-US', '导入考卷', '导入考卷'],
     ['en-US', 'POST /api/questions', 'POST /api/questions'],
     ['zh-CN', 'create department', 'create department'],
     ['en-US', '', ''],

@@ -24,6 +24,21 @@ let excel: Promise<ExcelJs> | undefined;
 /** exceljs, loaded on first use (exports, and the imports that read a spreadsheet). */
 export const loadExcelJs = (): Promise<ExcelJs> => (excel ??= import('exceljs').then((module) => (module as unknown as { default: ExcelJs }).default));
 
+/** What a cell shows, as text: rich text, links and formulas by their text or result. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') {
+    const cell = value as { richText?: { text: string }[]; text?: unknown; result?: unknown };
+    if (Array.isArray(cell.richText)) return cell.richText.map((part) => part.text).join('').trim();
+    if (cell.text !== undefined) return cellText(cell.text);
+    if (cell.result !== undefined) return cellText(cell.result);
+  }
+  return '';
+}
+
 export async function toXlsx<Row>(sheetName: string, columns: readonly XlsxColumn<Row>[], rows: readonly Row[]): Promise<Buffer> {
   const ExcelJS = await loadExcelJs();
   const workbook = new ExcelJS.Workbook();
@@ -41,7 +56,11 @@ export async function sendXlsx<Row>(
   columns: readonly XlsxColumn<Row>[],
   rows: readonly Row[],
 ): Promise<FastifyReply> {
-  const body = await toXlsx(title, columns, rows);
+  return sendXlsxFile(reply, title, await toXlsx(title, columns, rows));
+}
+
+/** Answers with a workbook made elsewhere (several sheets, notes) as an .xlsx attachment named after `title`. */
+export function sendXlsxFile(reply: FastifyReply, title: string, body: Buffer): FastifyReply {
   const fileName = downloadFileName(title, 'xlsx');
   return reply
     .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')

@@ -2,7 +2,7 @@ import { APPLICANT_IMPORT_COLUMNS } from '@cloud-classroom/shared/applicants';
 import { wireTimeSchema } from '@cloud-classroom/shared/http';
 import type { Readable } from 'node:stream';
 import { invalidInput } from '../../domain-error.js';
-import { loadExcelJs } from '../../http/xlsx-export.js';
+import { cellText, loadExcelJs } from '../../http/xlsx-export.js';
 
 // Reading the enrolment spreadsheet (`POST api/applicants/import`): its rows as text, and the
 // due date in the forms people type or Excel stores.
@@ -40,21 +40,6 @@ export async function readApplicantSheet(content: Readable, field: string): Prom
     rows.push({ row: number, username, dueAt });
   });
   return rows;
-}
-
-/** What a cell shows, as text: rich text, links and formulas by their text or result. */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') {
-    const cell = value as { richText?: { text: string }[]; text?: unknown; result?: unknown };
-    if (Array.isArray(cell.richText)) return cell.richText.map((part) => part.text).join('').trim();
-    if (cell.text !== undefined) return cellText(cell.text);
-    if (cell.result !== undefined) return cellText(cell.result);
-  }
-  return '';
 }
 
 const pad = (value: number) => String(value).padStart(2, '0');
