@@ -36,11 +36,11 @@ import { apiUrl, HttpError } from '../../lib/http-client';
 import { useTagsViewStore } from '../tags-view/tags-view-store';
 import { ADD_QUESTION_PATH, EDIT_QUESTION_PATH, QUESTIONS_PAGE_PATH } from './question-list-page';
 import { createQuestion, questionQuery, questionsKeys, questionTagsQuery, updateQuestion, uploadQuestionImage } from './questions-api';
+import { issueText, type QuestionTranslate } from './question-issue-text';
 import { useQuestionMessages } from './questions-messages';
 import { QuestionView, type QuestionViewResponse } from './site/question-view';
 import './question-edit-page.css';
 
-type QuestionTranslate = ReturnType<typeof useQuestionMessages>;
 
 type OptionRow = { text: string; right: boolean };
 type BlankRow = { accepted: string[] };
@@ -87,23 +87,6 @@ export function bodyOf(values: QuestionValues): QuestionCreateBody {
     score: values.score ?? 0,
     policy: type === 'multiple' ? values.policy : null,
   };
-}
-
-/** The shape rule's English sentences in the page's language. */
-export function issueText(issue: QuestionShapeIssue, t: QuestionTranslate): string {
-  const { message } = issue;
-  if (message === 'is required') return t('questions.issue.stem');
-  if (message.startsWith('a choice question needs')) return t('questions.issue.optionCount');
-  if (message.startsWith('options are keyed')) return t('questions.issue.optionKeys');
-  if (message === 'choose the right option') return t('questions.issue.chooseRight');
-  if (message === 'names an option twice') return t('questions.issue.twice');
-  if (message.endsWith('is not among the options')) return t('questions.issue.notAmong', { keys: message.replace(/ is not among the options$/, '') });
-  if (message.startsWith('a single-choice question')) return t('questions.issue.oneRight');
-  if (message.startsWith('is T (true)')) return t('questions.issue.judge');
-  if (message.startsWith('list the accepted answers')) return t('questions.issue.blanks');
-  if (message.startsWith('each blank accepts')) return t('questions.issue.blankAnswers');
-  if (message.startsWith('is at most one reference')) return t('questions.issue.reference');
-  return message;
 }
 
 const emptyOptions = (): OptionRow[] => OPTION_KEYS.slice(0, 4).map(() => ({ text: '', right: false }));

@@ -24,8 +24,9 @@ const BAD: ImportResult = {
   valid: 3,
   created: 0,
   errors: [
-    { row: 3, column: 'answer', message: 'answer: E is not among the options' },
-    { row: 7, column: 'stem', message: 'stem: is required' },
+    { row: 3, column: 'answer', message: '[单选题] E, F is not among the options' },
+    { row: 7, column: 'stem', message: '[多选题] is required' },
+    { row: 8, column: 'difficulty', message: '[多选题] expected a whole number from 1 to 5' },
   ],
 };
 const CLEAN: ImportResult = { total: 5, valid: 5, created: 0, errors: [] };
@@ -49,7 +50,7 @@ function renderPage() {
 
 // The upload remakes its input after each file: find it afresh every time.
 const choose = (file: File) => fireEvent.change(document.querySelector<HTMLInputElement>('input[type=file]')!, { target: { files: [file] } });
-const importButton = () => screen.getByRole('button', { name: /^Import \d+ question/ });
+const importButton = () => screen.getByRole('button', { name: /^Import( \d+ questions?)?$/ });
 
 describe('QuestionImportPage', () => {
   beforeEach(() => {
@@ -74,6 +75,14 @@ describe('QuestionImportPage', () => {
     ]);
   });
 
+  it('offers the import only for a file with questions', async () => {
+    stubImport(() => ({ total: 0, valid: 0, created: 0, errors: [] }));
+    renderPage();
+    choose(xlsx('empty.xlsx'));
+    expect(await screen.findByText('The file has no questions')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Import' }).hasAttribute('disabled')).toBe(true);
+  });
+
   it('checks an upload, lists every bad row, and offers the import only for a clean file', async () => {
     const api = stubImport((dryRun, name) => (name === 'bad.xlsx' ? BAD : { ...CLEAN, created: dryRun ? 0 : 5 }));
     renderPage();
@@ -82,11 +91,13 @@ describe('QuestionImportPage', () => {
 
     choose(xlsx('bad.xlsx'));
     expect(await screen.findByText('bad.xlsx: 5 rows, 3 valid')).toBeTruthy();
-    expect(screen.getByText('2 errors: correct the sheet and upload it again')).toBeTruthy();
+    expect(screen.getByText('3 errors: correct the sheet and upload it again')).toBeTruthy();
     const rows = screen.getAllByRole('row').slice(1);
+    // The shape rule's sentences in the page's words; others as the server wrote them.
     expect(rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent))).toEqual([
-      ['3', 'answer', 'answer: E is not among the options'],
-      ['7', 'stem', 'stem: is required'],
+      ['3', 'answer', '[单选题] E, F is not among the options'],
+      ['7', 'stem', '[多选题] Required'],
+      ['8', 'difficulty', '[多选题] expected a whole number from 1 to 5'],
     ]);
     // Three rows are fine, but the server writes nothing while one is bad: no partial import.
     expect(importButton().hasAttribute('disabled')).toBe(true);
@@ -94,7 +105,7 @@ describe('QuestionImportPage', () => {
 
     choose(xlsx('good.xlsx'));
     expect(await screen.findByText('No errors: ready to import')).toBeTruthy();
-    expect(screen.queryByText('answer: E is not among the options')).toBeNull();
+    expect(screen.queryByText('[单选题] E, F is not among the options')).toBeNull();
     await waitFor(() => expect(importButton().hasAttribute('disabled')).toBe(false));
     expect(importButton().textContent).toBe('Import 5 questions');
     fireEvent.click(importButton());

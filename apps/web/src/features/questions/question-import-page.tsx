@@ -1,6 +1,5 @@
 import { ArrowLeftOutlined, DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import type { ImportResult } from '@cloud-classroom/shared/applicants';
-import { localizeMessage } from '@cloud-classroom/shared/messages';
 import { QUESTION_TYPES, type QuestionType } from '@cloud-classroom/shared/question-scoring';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Flex, Result, Steps, Table, Typography, Upload } from 'antd';
@@ -9,6 +8,7 @@ import { useNavigate } from 'react-router';
 import { showRefusal } from '../../components/form/use-form-submit';
 import { downloadFile } from '../../lib/download';
 import { useLanguage } from '../../lib/use-menu-title';
+import { importErrorText } from './question-issue-text';
 import { QUESTIONS_PAGE_PATH } from './question-list-page';
 import { importQuestions, QUESTION_TEMPLATE_PATH, questionsKeys, templateQuery } from './questions-api';
 import { useQuestionMessages } from './questions-messages';
@@ -163,15 +163,17 @@ export default function QuestionImportPage() {
                         rowKey={(error) => `${error.row}-${error.column}-${error.message}`}
                         dataSource={result.errors}
                         pagination={result.errors.length > 20 ? { pageSize: 20, size: 'small', showSizeChanger: false } : false}
-                        scroll={{ x: 'max-content' }}
+                        // No sideways scrolling: on a phone the problem wraps instead of hiding.
+                        tableLayout="fixed"
                         columns={[
-                          { key: 'row', title: t('questions.errorRow'), dataIndex: 'row', width: 70 },
-                          { key: 'column', title: t('questions.errorColumn'), dataIndex: 'column', width: 140 },
+                          { key: 'row', title: t('questions.errorRow'), dataIndex: 'row', width: 56 },
+                          { key: 'column', title: t('questions.errorColumn'), dataIndex: 'column', width: 96, ellipsis: { showTitle: true } },
                           {
                             key: 'message',
                             title: t('questions.errorMessage'),
                             dataIndex: 'message',
-                            render: (text: string) => localizeMessage(language, text),
+                            render: (text: string) => importErrorText(text, t, language),
+                            onCell: () => ({ style: { overflowWrap: 'anywhere' } }),
                           },
                         ]}
                       />
@@ -187,7 +189,7 @@ export default function QuestionImportPage() {
               <Flex vertical gap={8} align="flex-start" style={{ marginTop: 4 }}>
                 <Typography.Text type="secondary">{t('questions.allOrNothing')}</Typography.Text>
                 <Button type="primary" disabled={!clean || check.isPending} loading={run.isPending} onClick={() => void importNow()}>
-                  {t('questions.doImport', { count: clean ? result.valid : 0 })}
+                  {clean ? t('questions.doImport', { count: result.valid }) : t('questions.importStep3')}
                 </Button>
               </Flex>
             ),

@@ -98,14 +98,14 @@ export default function QuestionListPage() {
       title: t('questions.type'),
       dataIndex: 'type',
       sortable: true,
-      width: 110,
+      width: 100,
       render: (type: QuestionType) => <Tag color={TYPE_COLOURS[type]}>{t(`question.type.${type}`)}</Tag>,
     },
     {
       key: 'stemText',
       title: t('questions.stem'),
       dataIndex: 'stemText',
-      width: 320,
+      width: 260,
       render: (text: string, row) => (
         <Flex gap={4} align="center" style={{ minWidth: 0 }}>
           {row.duplicate && (
@@ -124,14 +124,14 @@ export default function QuestionListPage() {
       title: t('questions.difficulty'),
       dataIndex: 'difficulty',
       sortable: true,
-      width: 100,
+      width: 90,
       render: (difficulty: number) => t(`questions.difficulty.${difficulty}` as 'questions.difficulty.1'),
     },
     {
       key: 'tags',
       title: t('questions.tags'),
       dataIndex: 'tags',
-      width: 180,
+      width: 150,
       render: (tags: string[]) => (
         <Flex gap={4} wrap>
           {tags.map((tag) => (
@@ -142,14 +142,14 @@ export default function QuestionListPage() {
         </Flex>
       ),
     },
-    { key: 'score', title: t('questions.score'), dataIndex: 'score', sortable: true, width: 80 },
+    { key: 'score', title: t('questions.score'), dataIndex: 'score', sortable: true, width: 75 },
     { key: 'examCount', title: t('questions.examCount'), dataIndex: 'examCount', width: 90 },
-    { key: 'updateTime', title: t('questions.updateTime'), dataIndex: 'updateTime', sortable: true, width: 165 },
+    { key: 'updateTime', title: t('questions.updateTime'), dataIndex: 'updateTime', sortable: true, width: 160 },
     {
       key: 'actions',
       title: tl('list.actions'),
       fixed: 'right',
-      width: 130,
+      width: 120,
       render: (_value, row) => (
         <RowActions
           edit={{ permission: EDIT, onClick: () => openEdit(row) }}
