@@ -346,7 +346,8 @@ const enUS = {
   'question.verdict.partial': 'Partly right',
   'question.verdict.wrong': 'Wrong',
   'question.verdict.unanswered': 'Not answered',
-  'question.verdict.score': '{{score}} of {{total}} points',
+  'question.verdict.score': '{{score}} of {{count}} points',
+  'question.verdict.score_one': '{{score}} of {{count}} point',
   'question.verdict.manual': 'A teacher marks this answer ({{total}} points)',
 } as const;
 
@@ -697,7 +698,8 @@ const zhCN = {
   'question.verdict.partial': '部分正确',
   'question.verdict.wrong': '回答错误',
   'question.verdict.unanswered': '未作答',
-  'question.verdict.score': '得分 {{score}} / {{total}}',
+  'question.verdict.score': '得分 {{score}} / {{count}}',
+  'question.verdict.score_one': '得分 {{score}} / {{count}}',
   'question.verdict.manual': '此题由老师评阅（{{total}} 分）',
 } as const satisfies MessageCatalogue;
 

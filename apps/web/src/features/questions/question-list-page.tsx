@@ -98,7 +98,7 @@ export default function QuestionListPage() {
       title: t('questions.type'),
       dataIndex: 'type',
       sortable: true,
-      width: 100,
+      width: 130,
       render: (type: QuestionType) => <Tag color={TYPE_COLOURS[type]}>{t(`question.type.${type}`)}</Tag>,
     },
     {
@@ -107,7 +107,8 @@ export default function QuestionListPage() {
       dataIndex: 'stemText',
       width: 260,
       render: (text: string, row) => (
-        <Flex gap={4} align="center" style={{ minWidth: 0 }}>
+        // A set width: the table sizes its columns to their content, and a stem's whole text would widen it past the page.
+        <Flex gap={4} align="center" style={{ width: 240 }}>
           {row.duplicate && (
             <Tag color="warning" title={t('questions.duplicateHint')} style={{ flex: 'none' }}>
               {t('questions.duplicate')}

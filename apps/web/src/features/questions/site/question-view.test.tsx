@@ -183,6 +183,12 @@ describe('QuestionView with the key', () => {
     expect(screen.getByText('Right').parentElement?.textContent).toBe('Right · 2 of 2 points');
   });
 
+  it('says "point" of a one-point question', () => {
+    render(<QuestionView question={{ ...judge, score: 1 }} index={1} response="F" showKey />);
+    expect(screen.getByText('Wrong').parentElement?.textContent).toBe('Wrong · 0 of 1 point');
+    expect(screen.getByText('1 point')).toBeTruthy();
+  });
+
   it('shows the reference answer of a short answer, which a teacher marks', () => {
     render(<QuestionView question={short} index={1} response="Because." showKey />);
     expect(screen.getByText('Reference answer')).toBeTruthy();

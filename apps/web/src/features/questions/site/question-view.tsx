@@ -204,7 +204,7 @@ function Verdict({ scored, total, answered, t }: { scored: Scored; total: number
   const kind = !answered ? 'unanswered' : scored.correct === true ? 'correct' : scored.score > 0 ? 'partial' : 'wrong';
   return (
     <p className={`question-view__verdict question-view__verdict--${kind}`}>
-      <strong>{t(`question.verdict.${kind}`)}</strong> · {t('question.verdict.score', { score: scored.score, total })}
+      <strong>{t(`question.verdict.${kind}`)}</strong> · {t('question.verdict.score', { score: scored.score, count: total })}
     </p>
   );
 }
