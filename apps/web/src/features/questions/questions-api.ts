@@ -32,7 +32,8 @@ export const questionTagsQuery = (q = '') =>
     queryFn: ({ signal }) => http.get<QuestionTag[]>(`${QUESTIONS_PATH}/tags`, { q: q || undefined }, { signal }),
   });
 
-export const createQuestion = (body: QuestionCreateBody, options?: CallOptions) => http.post<Question>(QUESTIONS_PATH, body, options);
+/** Answers 201 with the new question's id. */
+export const createQuestion = (body: QuestionCreateBody, options?: CallOptions) => http.post<{ id: number }>(QUESTIONS_PATH, body, options);
 export const updateQuestion = (body: QuestionCreateBody & { id: number }, options?: CallOptions) => http.put(QUESTIONS_PATH, body, options);
 
 /** Stores a picture for a stem or an analysis; `url` is the API path its `<img>` loads. */
