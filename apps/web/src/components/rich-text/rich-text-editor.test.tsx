@@ -61,6 +61,16 @@ describe('RichTextEditor', () => {
     expect(await screen.findByText('Choose a PNG, JPG, GIF or WebP picture')).toBeTruthy();
     expect(api.callsTo('POST api/localStorage/pictures')).toHaveLength(1);
   });
+  it('uploads a picture through the hook it is given instead, inserting what the hook answers', async () => {
+    const api = stubRoutes({});
+    const uploadImage = vi.fn(async (file: File) => ({ src: `/api/questions/images/7?name=${file.name}`, alt: 'chart' }));
+    const onChange = vi.fn<(html: string) => void>();
+    renderWithProviders(<RichTextEditor value="<p>See</p>" onChange={onChange} aria-label="Text" uploadImage={uploadImage} />);
+    fireEvent.change(screen.getByTestId('rich-text-picture'), { target: { files: [new File(['png'], 'c.png', { type: 'image/png' })] } });
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith(expect.stringContaining('<img src="/api/questions/images/7?name=c.png" alt="chart">')));
+    expect(uploadImage).toHaveBeenCalledTimes(1);
+    expect(api.calls).toHaveLength(0);
+  });
 });
 
 describe('RichTextView', () => {

@@ -28,7 +28,22 @@ export type RichTextEditorProps = {
   id?: string;
   placeholder?: string;
   'aria-label'?: string;
+  /**
+   * Stores a picture and answers where it is shown from (already an address for `<img src>`); by
+   * default the pictures of local storage. A feature whose pictures live with its rows (questions) passes its own.
+   */
+  uploadImage?: (file: File) => Promise<UploadedImage>;
 };
+
+export type UploadedImage = { src: string; alt: string };
+
+/** The default: the pictures of local storage, named after the file. */
+async function uploadToLocalStorage(file: File): Promise<UploadedImage> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  const stored = await http.post<LocalStorage>(PICTURES_PATH, form);
+  return { src: apiUrl(stored.url), alt: stored.name };
+}
 
 const PICTURES_PATH = 'api/localStorage/pictures';
 const PICTURE_ACCEPT = PICTURE_EXTENSIONS.map((extension) => `.${extension}`).join(',');
@@ -99,7 +114,7 @@ function LinkButton({ editor, active }: { editor: Editor; active: boolean }) {
   );
 }
 
-function Toolbar({ editor }: { editor: Editor }) {
+function Toolbar({ editor, uploadImage }: { editor: Editor; uploadImage: (file: File) => Promise<UploadedImage> }) {
   const t = useRichTextMessages();
   const { message } = App.useApp();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -128,13 +143,11 @@ function Toolbar({ editor }: { editor: Editor }) {
       void message.error(t('richText.imageWrongType'));
       return;
     }
-    const form = new FormData();
-    form.append('file', file, file.name);
     setUploading(true);
     try {
       // A refusal (too large, not a picture) is notified by the client.
-      const stored = await http.post<LocalStorage>(PICTURES_PATH, form);
-      editor.chain().focus().setImage({ src: apiUrl(stored.url), alt: stored.name }).run();
+      const image = await uploadImage(file);
+      editor.chain().focus().setImage(image).run();
     } catch {
       return;
     } finally {
@@ -207,7 +220,7 @@ function Toolbar({ editor }: { editor: Editor }) {
  * The back office's rich text editor (tiptap), an antd form control whose value is an HTML
  * string. Heavy (ProseMirror): pages load it through `LazyRichTextEditor`.
  */
-export function RichTextEditor({ value = '', onChange, id, placeholder, 'aria-label': ariaLabel }: RichTextEditorProps) {
+export function RichTextEditor({ value = '', onChange, id, placeholder, 'aria-label': ariaLabel, uploadImage = uploadToLocalStorage }: RichTextEditorProps) {
   const editor = useEditor({
     extensions: [
       StarterKit.configure({
@@ -241,7 +254,7 @@ export function RichTextEditor({ value = '', onChange, id, placeholder, 'aria-la
 
   return (
     <div className="rich-text-editor">
-      <Toolbar editor={editor} />
+      <Toolbar editor={editor} uploadImage={uploadImage} />
       <EditorContent editor={editor} className="rich-text-editor__content rich-text" />
     </div>
   );
