@@ -17,10 +17,12 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { courseRoutes } from './modules/courses/courses.routes.js';
 import { deptRoutes } from './modules/depts/depts.routes.js';
 import { dictRoutes } from './modules/dicts/dicts.routes.js';
+import { examRoutes } from './modules/exams/exams.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { logRoutes } from './modules/logs/logs.routes.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { progressRoutes } from './modules/progress/progress.routes.js';
+import { questionRoutes } from './modules/questions/questions.routes.js';
 import { menuRoutes } from './modules/menus/menus.routes.js';
 import { monitorRoutes } from './modules/monitor/monitor.routes.js';
 import { onlineRoutes } from './modules/online/online.routes.js';
@@ -103,7 +105,9 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   await app.register(websocketRoutes, { services });
   await app.register(courseRoutes, { services });
   await app.register(applicantRoutes, { services });
+  await app.register(examRoutes, { services });
   await app.register(progressRoutes, { services });
+  await app.register(questionRoutes, { services });
 
   if (config.webDistDir === undefined) {
     app.setNotFoundHandler(sendNotFound);

@@ -11,8 +11,10 @@ import { ORPHAN_MIN_AGE_MS, removeOrphanFiles } from './files/orphan-files.js';
 import { SessionService } from './modules/auth/session.service.js';
 import { CoursesService } from './modules/courses/courses.service.js';
 import { DeptService } from './modules/depts/depts.service.js';
+import { ExamsService } from './modules/exams/exams.service.js';
 import { MediaService } from './modules/media/media.service.js';
 import { ProgressService } from './modules/progress/progress.service.js';
+import { QuestionsService } from './modules/questions/questions.service.js';
 import type { MediaUsage } from './modules/media/media-usage.js';
 import { RoleService } from './modules/roles/roles.service.js';
 import { StorageService } from './modules/storage/storage.service.js';
@@ -49,6 +51,10 @@ export type Services = {
   applicants: ApplicantsService;
   /** The learner's courses, lessons, study time and trusted progress. */
   progress: ProgressService;
+  /** The question bank; the exams draw from it (`matchingIds`) and read their papers' questions (`byIds`). */
+  questions: QuestionsService;
+  /** Exam design (papers drawn from the question bank), assignment and the learner's exam list. */
+  exams: ExamsService;
 };
 
 export async function createServices(
@@ -82,13 +88,20 @@ export async function createServices(
   // A person deleted takes their enrolments (and seats) and their study records along.
   users.onRemoval((userIds, trx) => applicants.within(trx).forgetPeople(userIds));
   users.onRemoval((userIds, trx) => progress.within(trx).forgetPeople(userIds));
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress };
+  const questions = new QuestionsService({ db, clock, files });
+  const exams = new ExamsService({ db, clock, jobs, access, questions });
+  exams.registerJobs();
+  // People who join a department, get a role or are enrolled in a term get the exams whose rules cover them.
+  users.onMembershipChange((userIds) => exams.peopleChanged(userIds));
+  applicants.onEnrolled((userIds, trx) => exams.peopleChanged(userIds, trx));
+  users.onRemoval((userIds, trx) => exams.within(trx).forgetPeople(userIds));
+  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions, exams };
 }
 
 /**
  * Run at start: removes the files that uploads killed mid-way left with no row (see
  * ORPHAN_MIN_AGE_MS for why only old ones). Answers how many went.
  */
-export async function removeLeftoverFiles({ files, storage, users, media, clock }: Services): Promise<number> {
-  return removeOrphanFiles(files, [storage.storedFiles, users.avatarFiles, media.mediaFiles], clock.now() - ORPHAN_MIN_AGE_MS);
+export async function removeLeftoverFiles({ files, storage, users, media, questions, clock }: Services): Promise<number> {
+  return removeOrphanFiles(files, [storage.storedFiles, users.avatarFiles, media.mediaFiles, questions.imageFiles], clock.now() - ORPHAN_MIN_AGE_MS);
 }

@@ -82,6 +82,23 @@ export const paperSchema = z
 export type Paper = z.output<typeof paperSchema>;
 export type PaperBody = z.input<typeof paperSchema>;
 
+/**
+ * The paper as the server answers it: the saved shape, without the defaults, transforms and
+ * checks of `paperSchema` (a response schema is encoded, and a transform cannot be).
+ */
+export const savedPaperSchema = z.object({
+  sections: z.array(
+    z.object({
+      title: z.string(),
+      questionIds: z.array(z.number().int()),
+      score: z.number().nullable(),
+      draw: z.array(
+        z.object({ tags: z.array(z.string()), type: questionTypeSchema, difficulty: z.number().int().nullable(), count: z.number().int(), score: z.number() }),
+      ),
+    }),
+  ),
+}) satisfies z.ZodType<Paper>;
+
 export const examSchema = z.object({
   id: z.number().int(),
   title: z.string(),
@@ -92,7 +109,7 @@ export const examSchema = z.object({
   status: z.enum(EXAM_STATUSES),
   /** Instructions shown before the start (plain text). */
   description: z.string(),
-  paper: paperSchema,
+  paper: savedPaperSchema,
   openAt: z.string().nullable(),
   closeAt: z.string().nullable(),
   /** null: no limit but the window. */

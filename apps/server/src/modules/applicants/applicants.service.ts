@@ -69,6 +69,9 @@ export type ApplicantsOptions = {
 export const APPLY_RULES_JOB = 'applicants.applyRules';
 type ApplyRulesPayload = { userIds: number[] };
 
+/** Told of people newly enrolled (approved) in a term, inside the enrolment's transaction. */
+export type EnrolmentListener = (userIds: number[], trx: Kysely<Database>) => Promise<void>;
+
 const isEnrolled = (status: string) => (ENROLLED_STATUSES as readonly string[]).includes(status);
 
 /**
@@ -83,7 +86,10 @@ const isEnrolled = (status: string) => (ENROLLED_STATUSES as readonly string[]).
  * it is assigned to, and staff who assign more people than the term seats see it in the count.
  */
 export class ApplicantsService {
-  constructor(private readonly options: ApplicantsOptions) {}
+  constructor(
+    private readonly options: ApplicantsOptions,
+    private readonly enrolmentListeners: EnrolmentListener[] = [],
+  ) {}
 
   /** Registers the service's job handlers; once, on the service the app builds (services.ts). */
   registerJobs(): void {
@@ -94,7 +100,20 @@ export class ApplicantsService {
 
   /** The same service inside a transaction, for callers whose own writes go with these. */
   within(db: Kysely<Database>): ApplicantsService {
-    return db === this.options.db ? this : new ApplicantsService({ ...this.options, db });
+    return db === this.options.db ? this : new ApplicantsService({ ...this.options, db }, this.enrolmentListeners);
+  }
+
+  /**
+   * `listener` follows people into their terms (the exams' term rules assign them the exam): it
+   * runs inside the enrolment's transaction, so it should only queue work (a job) with it.
+   */
+  onEnrolled(listener: EnrolmentListener): void {
+    this.enrolmentListeners.push(listener);
+  }
+
+  private async enrolled(trx: Kysely<Database>, userIds: readonly number[]): Promise<void> {
+    if (userIds.length === 0) return;
+    for (const listener of this.enrolmentListeners) await listener([...new Set(userIds)], trx);
   }
 
   private get db(): Kysely<Database> {
@@ -167,6 +186,7 @@ export class ApplicantsService {
       const now = this.now();
       const completedAt = body.status === 'completed' ? (current.status === 'completed' ? undefined : now) : null;
       await updateApplicants(trx, [body.id], { status: body.status, dueAt: body.dueAt, reason: body.reason, completedAt }, by, now);
+      if (!isEnrolled(current.status) && isEnrolled(body.status)) await this.enrolled(trx, [current.userId]);
     });
   }
 
@@ -199,6 +219,10 @@ export class ApplicantsService {
         if (term !== undefined) await requireSeats(trx, term, byTerm.get(termId) ?? 0, 'ids');
       }
       await updateApplicants(trx, unique, { status: 'approved', reason: null }, by, this.now());
+      await this.enrolled(
+        trx,
+        heads.map((head) => head.userId),
+      );
     });
   }
 
@@ -312,6 +336,7 @@ export class ApplicantsService {
       const status = term.enrolMode === 'open' ? 'approved' : 'applied';
       if (status === 'approved' && (await seatsLeft(trx, term)) === 0) throw conflict('termId: the term is full');
       const [id] = await insertApplicants(trx, [{ termId: term.id, userId: user.userId, status, source: 'self', dueAt: null }], user.username, now);
+      if (status === 'approved') await this.enrolled(trx, [user.userId]);
       return { applied: { id: id as number, status }, created: true };
     });
   }
@@ -475,6 +500,7 @@ export class ApplicantsService {
       by,
       now,
     );
+    await this.enrolled(trx, [...fresh, ...reopened.map((applicant) => applicant.userId)]);
     return { created, existing: userIds.length - created };
   }
 }

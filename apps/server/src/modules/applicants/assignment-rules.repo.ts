@@ -14,7 +14,8 @@ const ORDERING: Ordering<'id' | 'createTime'> = {
 };
 
 function filtered(db: Kysely<Database>, filter: RuleFilter) {
-  let query = db.selectFrom('edu_assignment_rule as r').leftJoin('edu_term as t', 't.id', 'r.term_id');
+  // The exams' rules (exam_id set) are the exams module's.
+  let query = db.selectFrom('edu_assignment_rule as r').leftJoin('edu_term as t', 't.id', 'r.term_id').where('r.exam_id', 'is', null);
   if (filter.termId !== undefined) query = query.where('r.term_id', '=', filter.termId);
   if (filter.courseId !== undefined) query = query.where('t.course_id', '=', filter.courseId);
   if (filter.ids) query = query.where('r.id', 'in', filter.ids.length > 0 ? filter.ids : [-1]);
@@ -90,7 +91,8 @@ export async function findTermRules(db: Kysely<Database>, ids?: readonly number[
 
 export async function findRuleIds(db: Kysely<Database>, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  return new Set((await db.selectFrom('edu_assignment_rule').select('id').where('id', 'in', ids).execute()).map((row) => row.id));
+  const rows = await db.selectFrom('edu_assignment_rule').select('id').where('id', 'in', ids).where('exam_id', 'is', null).execute();
+  return new Set(rows.map((row) => row.id));
 }
 
 export type RuleValues = { target: RuleTarget; ids: readonly number[]; termId: number; dueAt: number | null };

@@ -1,0 +1,283 @@
+import crypto from 'node:crypto';
+import { formatDateTime } from '@cloud-classroom/shared/display';
+import type { Page } from '@cloud-classroom/shared/http';
+import type { BlankRules, MultiplePolicy, QuestionType } from '@cloud-classroom/shared/question-scoring';
+import {
+  plainTextOf,
+  QUESTION_TEXT_MAX_LENGTH,
+  type Question,
+  type QuestionAnswer,
+  type QuestionCreate,
+  type QuestionImage,
+  type QuestionOption,
+  type QuestionQuery,
+  type QuestionTag,
+  type QuestionUpdate,
+} from '@cloud-classroom/shared/questions';
+import type { Insertable, Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
+import { changed, created } from '../../db/audit-columns.js';
+import type { Database, QuestionTable } from '../../db/schema.js';
+import { conflict, invalidInput, notFound } from '../../domain-error.js';
+import type { FileStore } from '../../files/file-store.js';
+import type { FileType } from '../../files/file-type.js';
+import type { FileOwner } from '../../files/orphan-files.js';
+import type { Upload } from '../../files/upload.js';
+import { isBlankRichText, sanitizeRichText } from '../../rich-text.js';
+import {
+  deleteQuestions,
+  findExamsUsing,
+  findImageKeysAmong,
+  findMatchingIds,
+  findQuestionIdsAmong,
+  findQuestionImage,
+  findQuestions,
+  findTags,
+  findTagsOf,
+  insertQuestion,
+  insertQuestionImage,
+  setQuestionTags,
+  updateQuestion,
+  type ListedQuestionRow,
+  type QuestionFilter,
+} from './questions.repo.js';
+
+export type QuestionsOptions = {
+  db: Kysely<Database>;
+  clock: Clock;
+  files: FileStore;
+};
+
+/** What a draw rule of an exam asks of the bank. */
+export type QuestionRule = { tags: string[]; type: QuestionType; difficulty: number | null };
+
+/** Images in stems and analyses live under `<dataDir>/question-images/<yyyyMM>/`. */
+const IMAGE_FOLDER = 'question-images';
+export const IMAGE_TYPES = ['png', 'jpeg', 'gif', 'webp'] as const satisfies readonly FileType[];
+type ImageType = (typeof IMAGE_TYPES)[number];
+const IMAGE_FILES: Record<ImageType, { mime: string; extension: string }> = {
+  png: { mime: 'image/png', extension: 'png' },
+  jpeg: { mime: 'image/jpeg', extension: 'jpg' },
+  gif: { mime: 'image/gif', extension: 'gif' },
+  webp: { mime: 'image/webp', extension: 'webp' },
+};
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+/** The tag select shows this many at most. */
+const TAG_LIST_LIMIT = 50;
+
+const imageUrl = (id: number) => `/api/questions/images/${id}`;
+
+/**
+ * The key questions with the same stem share: the type, the stem's text as people read it (NFKC,
+ * lower case, spaces collapsed) and the sources of its images, so that two picture questions
+ * with the same words and different pictures are not taken for one.
+ */
+export function stemKeyOf(type: QuestionType, stem: string): string {
+  const text = plainTextOf(stem).normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  const images = [...stem.matchAll(/<img\b[^>]*?\bsrc="([^"]*)"/gi)].map((match) => match[1]).join(' ');
+  return crypto.createHash('sha256').update(`${type}\n${text}\n${images}`).digest('hex');
+}
+
+/** The key in one canonical form: choice keys in option order, blank answers and the reference trimmed. */
+function canonicalAnswer(type: QuestionType, answer: QuestionAnswer): QuestionAnswer {
+  switch (type) {
+    case 'single':
+    case 'multiple':
+      return [...(answer as string[])].sort();
+    case 'judge':
+      return answer;
+    case 'blank':
+      return (answer as string[][]).map((accepted) => accepted.map((text) => text.trim()));
+    case 'short':
+      return (answer as string[]).map((text) => text.trim()).filter((text) => text !== '');
+  }
+}
+
+/** A question ready to be stored: its columns, and its knowledge points. */
+export type PreparedQuestion = { row: Omit<Insertable<QuestionTable>, 'create_by' | 'update_by' | 'create_time' | 'update_time'>; tags: string[] };
+
+/**
+ * The stored form of a checked question (the shared schema has applied `questionShapeIssues`):
+ * stem and analysis through the rich-text allow-list, the stem's text and duplicate key beside it.
+ * Throws `stem: is required` when nothing of the stem survives the allow-list.
+ */
+export async function prepareQuestion(question: QuestionCreate): Promise<PreparedQuestion> {
+  const stem = await sanitizeRichText(question.stem);
+  if (isBlankRichText(stem)) throw invalidInput('stem: is required');
+  if (stem.length > QUESTION_TEXT_MAX_LENGTH) throw invalidInput(`stem: is longer than ${QUESTION_TEXT_MAX_LENGTH} characters`);
+  const analysis = await sanitizeRichText(question.analysis);
+  if (analysis.length > QUESTION_TEXT_MAX_LENGTH) throw invalidInput(`analysis: is longer than ${QUESTION_TEXT_MAX_LENGTH} characters`);
+  return {
+    row: {
+      type: question.type,
+      stem,
+      stem_text: plainTextOf(stem),
+      stem_key: stemKeyOf(question.type, stem),
+      options: JSON.stringify(question.options),
+      answer: JSON.stringify(canonicalAnswer(question.type, question.answer)),
+      blank_rules: question.blankRules === null ? null : JSON.stringify(question.blankRules),
+      analysis: isBlankRichText(analysis) ? '' : analysis,
+      difficulty: question.difficulty,
+      score: question.score,
+      policy: question.policy,
+    },
+    tags: question.tags,
+  };
+}
+
+function toQuestion(row: ListedQuestionRow, tags: readonly string[]): Question {
+  return {
+    id: row.id,
+    // Written only by this service, from the shared schemas.
+    type: row.type as QuestionType,
+    stem: row.stem,
+    stemText: row.stem_text,
+    options: JSON.parse(row.options) as QuestionOption[],
+    answer: JSON.parse(row.answer) as QuestionAnswer,
+    blankRules: row.blank_rules === null ? null : (JSON.parse(row.blank_rules) as BlankRules),
+    analysis: row.analysis,
+    difficulty: row.difficulty,
+    tags: [...tags],
+    score: Number(row.score),
+    policy: row.policy as MultiplePolicy | null,
+    duplicate: row.duplicate,
+    examCount: row.exam_count,
+    createBy: row.create_by,
+    updateBy: row.update_by,
+    createTime: formatDateTime(row.create_time),
+    updateTime: formatDateTime(row.update_time),
+  };
+}
+
+const filterOf = ({ type, difficulty, tag, q, duplicate, exclude }: Omit<QuestionQuery, 'page' | 'size' | 'sort'>): QuestionFilter => ({ type, difficulty, tag, q, duplicate, exclude });
+
+/**
+ * The question bank (DESIGN §6): questions of five types with their knowledge points, the images
+ * their stems and analyses show, and what the exams ask of it (the questions a draw rule may take,
+ * the questions of a paper). Stems and analyses are rich text, kept only as the allow-list leaves
+ * them; a question shares a `stem_key` with its duplicates, which are flagged, not refused (the
+ * spreadsheet import refuses them, since a file sent twice would double the bank).
+ */
+export class QuestionsService {
+  constructor(private readonly options: QuestionsOptions) {}
+
+  /** The same service inside a transaction, for callers whose own writes go with these. */
+  within(db: Kysely<Database>): QuestionsService {
+    return db === this.options.db ? this : new QuestionsService({ ...this.options, db });
+  }
+
+  private get db(): Kysely<Database> {
+    return this.options.db;
+  }
+
+  private transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.isTransaction ? work(this.db) : this.db.transaction().execute(work);
+  }
+
+  private async withTags(rows: readonly ListedQuestionRow[]): Promise<Question[]> {
+    const tags = await findTagsOf(this.db, rows.map((row) => row.id));
+    return rows.map((row) => toQuestion(row, tags.get(row.id) ?? []));
+  }
+
+  // ---- Reads ------------------------------------------------------------------------------------
+
+  async list(query: QuestionQuery): Promise<Page<Question>> {
+    const page = await findQuestions(this.db, filterOf(query), query);
+    return { content: await this.withTags(page.content), totalElements: page.totalElements };
+  }
+
+  async one(id: number): Promise<Question> {
+    const [question] = await this.byIds([id]);
+    if (question === undefined) throw notFound(`id: no question ${id}`);
+    return question;
+  }
+
+  /** Every question the filters match, in the asked order, for the download. */
+  async exportRows(query: QuestionQuery): Promise<Question[]> {
+    return this.withTags((await findQuestions(this.db, filterOf(query), { sort: query.sort })).content);
+  }
+
+  /** Whole questions (key and analysis included) of these ids, in no particular order; ids of no question are left out. */
+  async byIds(ids: readonly number[]): Promise<Question[]> {
+    if (ids.length === 0) return [];
+    const rows: ListedQuestionRow[] = [];
+    const unique = [...new Set(ids)];
+    for (let start = 0; start < unique.length; start += 500) {
+      rows.push(...(await findQuestions(this.db, { ids: unique.slice(start, start + 500) })).content);
+    }
+    return this.withTags(rows);
+  }
+
+  /** The ids of the questions a draw rule may take: of its type, with any of its tags (any, when none), of its difficulty (any, when null). */
+  async matchingIds(rule: QuestionRule): Promise<number[]> {
+    return findMatchingIds(this.db, rule);
+  }
+
+  async tags(q: string | undefined): Promise<QuestionTag[]> {
+    return findTags(this.db, q, TAG_LIST_LIMIT);
+  }
+
+  // ---- Writes -----------------------------------------------------------------------------------
+
+  async create(question: QuestionCreate, by: string): Promise<number> {
+    const prepared = await prepareQuestion(question);
+    return this.transaction((trx) => this.insert(trx, prepared, by));
+  }
+
+  /** Stores prepared questions (the import's, all in its transaction). */
+  private async insert(trx: Kysely<Database>, { row, tags }: PreparedQuestion, by: string): Promise<number> {
+    const id = await insertQuestion(trx, { ...row, ...created(by, this.options.clock.now()) });
+    await setQuestionTags(trx, id, tags);
+    return id;
+  }
+
+  async update({ id, ...question }: QuestionUpdate, by: string): Promise<void> {
+    const { row, tags } = await prepareQuestion(question);
+    await this.transaction(async (trx) => {
+      if (!(await updateQuestion(trx, id, { ...row, ...changed(by, this.options.clock.now()) }))) throw notFound(`id: no question ${id}`);
+      await setQuestionTags(trx, id, tags);
+    });
+  }
+
+  /** Refused (409, naming the exams) while an exam has any of them as a fixed question. */
+  async delete(ids: readonly number[]): Promise<void> {
+    await this.transaction(async (trx) => {
+      const found = await findQuestionIdsAmong(trx, ids);
+      const missing = ids.filter((id) => !found.includes(id));
+      if (missing.length > 0) throw notFound(`ids: no question ${missing.join(', ')}`);
+      const exams = await findExamsUsing(trx, ids);
+      if (exams.length > 0) throw conflict(`ids: still in the paper of ${exams.map((title) => `'${title}'`).join(', ')}`);
+      await deleteQuestions(trx, ids);
+    });
+  }
+
+  // ---- Images -----------------------------------------------------------------------------------
+
+  /** Keeps an image for a stem or an analysis (PNG, JPEG, GIF or WebP, the reader has checked the bytes). */
+  async uploadImage(upload: Upload, by: string): Promise<QuestionImage> {
+    if (upload.empty) throw invalidInput(`${upload.field}: is empty`);
+    const image = IMAGE_FILES[upload.type as ImageType];
+    const now = this.options.clock.now();
+    const key = [IMAGE_FOLDER, formatDateTime(now, '{y}{m}'), `${crypto.randomBytes(16).toString('hex')}.${image.extension}`].join('/');
+    const { size } = await this.options.files.put(key, upload.content);
+    try {
+      const id = await insertQuestionImage(this.db, { mime: image.mime, size, file_key: key, ...created(by, now) });
+      return { id, url: imageUrl(id) };
+    } catch (error) {
+      await this.options.files.delete(key);
+      throw error;
+    }
+  }
+
+  async image(id: number): Promise<{ key: string; mime: string }> {
+    const row = await findQuestionImage(this.db, id);
+    if (row === undefined) throw notFound(`id: no question image ${id}`);
+    return { key: row.file_key, mime: row.mime };
+  }
+
+  /** The images' files in the file store, for the sweep of files no row refers to. */
+  readonly imageFiles: FileOwner = {
+    folder: IMAGE_FOLDER,
+    referenced: async (keys) => new Set(await findImageKeysAmong(this.db, keys)),
+  };
+}
