@@ -21,6 +21,8 @@ import { useExamMessages, type ExamTranslate } from './exams-messages';
 import { OverrideDialog } from './override-dialog';
 import './exams.css';
 
+// The server lets whoever may add or edit exams assign them.
+const ASSIGN: readonly PermissionCheck[] = ['admin', 'exam:add', 'exam:edit'];
 const EDIT: readonly PermissionCheck[] = ['admin', 'exam:edit'];
 
 type AssigneeFilter = { q?: string };
@@ -80,13 +82,13 @@ function RuleSection({ examId, onChanged }: { examId: number; onChanged: () => v
           },
           { key: 'dueAt', title: t('assignees.dueAt'), dataIndex: 'dueAt', width: 160, render: (dueAt: string | null) => dueAt ?? t('assignees.noDue') },
           { key: 'assigneeCount', title: t('assignees.ruleCount'), dataIndex: 'assigneeCount', width: 90 },
-          { key: 'createTime', title: t('assignees.createTime'), dataIndex: 'createTime', width: 165 },
+          { key: 'createTime', title: t('assignees.ruleCreated'), dataIndex: 'createTime', width: 165 },
           {
             key: 'actions',
             title: t('assignees.actions'),
             width: 90,
             render: (_value, rule) => (
-              <Permission roles={EDIT}>
+              <Permission roles={ASSIGN}>
                 <Button
                   type="link"
                   size="small"
@@ -172,8 +174,8 @@ function ExamAssignees({ examId }: { examId: number }) {
       fixed: 'right',
       width: 160,
       render: (_value, row) => (
-        <RowActions del={{ permission: EDIT, name: row.nickName, warning: t('assignees.removeWarning'), onConfirm: () => list.remove([row.id]).then(refreshAll) }}>
-          <Permission roles={EDIT}>
+        <RowActions del={{ permission: ASSIGN, name: row.nickName, warning: t('assignees.removeWarning'), onConfirm: () => list.remove([row.id]).then(refreshAll) }}>
+          <Permission roles={ASSIGN}>
             <Button type="link" size="small" onClick={() => setDialog({ kind: 'override', rows: [row] })}>
               {t('assignees.override')}
             </Button>
@@ -220,19 +222,19 @@ function ExamAssignees({ examId }: { examId: number }) {
           </SearchBar>
         }
         del={{
-          permission: EDIT,
+          permission: ASSIGN,
           rowName: (row) => row.nickName,
           warning: t('assignees.removeWarning'),
           onConfirm: (rows) => list.remove(rows.map((row) => row.id)).then(refreshAll),
         }}
         toolbarExtra={
           <>
-            <Permission roles={EDIT}>
+            <Permission roles={ASSIGN}>
               <Button type="primary" icon={<UsergroupAddOutlined />} onClick={() => setDialog({ kind: 'assign' })}>
                 {t('exams.assign')}
               </Button>
             </Permission>
-            <Permission roles={EDIT}>
+            <Permission roles={ASSIGN}>
               <Button icon={<SettingOutlined />} disabled={list.selectedRows.length === 0} onClick={() => setDialog({ kind: 'override', rows: list.selectedRows })}>
                 {t('assignees.override')}
               </Button>

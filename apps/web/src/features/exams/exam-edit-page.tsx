@@ -167,11 +167,11 @@ function ExamForm({ exam }: { exam?: Exam }) {
   });
 
   const courseOptions = (courses.data ?? []).map((course) => ({ value: course.id, label: course.title }));
-  if (exam?.courseId != null && !courseOptions.some((option) => option.value === exam.courseId)) {
+  if (exam !== undefined && exam.courseId !== null && !courseOptions.some((option) => option.value === exam.courseId)) {
     courseOptions.unshift({ value: exam.courseId, label: exam.courseTitle ?? `#${exam.courseId}` });
   }
   const termOptions = (terms.data ?? []).map((term) => ({ value: term.id, label: term.name }));
-  if (exam?.termId != null && courseId === exam.courseId && !termOptions.some((option) => option.value === exam.termId)) {
+  if (exam !== undefined && exam.termId !== null && courseId === exam.courseId && !termOptions.some((option) => option.value === exam.termId)) {
     termOptions.unshift({ value: exam.termId, label: exam.termName ?? `#${exam.termId}` });
   }
 

@@ -22,6 +22,7 @@ const ADD: readonly PermissionCheck[] = ['admin', 'exam:add'];
 const EDIT: readonly PermissionCheck[] = ['admin', 'exam:edit'];
 const DEL: readonly PermissionCheck[] = ['admin', 'exam:del'];
 const LIST: readonly PermissionCheck[] = ['admin', 'exam:list'];
+const ASSIGN: readonly PermissionCheck[] = ['admin', 'exam:add', 'exam:edit'];
 
 /** Exams → the exams: their paper, window and rules at a glance; edit, preview, assign or delete each. */
 export default function ExamListPage() {
@@ -97,7 +98,7 @@ export default function ExamListPage() {
               {t('exams.preview')}
             </Button>
           </Permission>
-          <Permission roles={EDIT}>
+          <Permission roles={ASSIGN}>
             <Button type="link" size="small" icon={<UsergroupAddOutlined />} onClick={() => void navigate(`${ASSIGN_EXAM_PATH}?id=${row.id}`)}>
               {t('exams.assign')}
             </Button>

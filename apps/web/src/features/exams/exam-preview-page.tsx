@@ -29,7 +29,8 @@ const sum = (scores: readonly number[]) => Math.round(scores.reduce((total, scor
 function PreviewPaper({ preview, showKey }: { preview: ExamPreview; showKey: boolean }) {
   const t = useExamMessages();
   const [responses, setResponses] = useState<ReadonlyMap<string, QuestionViewResponse>>(new Map());
-  let number = 0;
+  // Questions are numbered through the paper: each section starts after the ones before it.
+  const firstNumbers = preview.sections.map((_section, index) => preview.sections.slice(0, index).reduce((count, before) => count + before.questions.length, 1));
   return (
     <div className="exam-preview__paper">
       {preview.sections.map((section, sectionIndex) => (
@@ -42,14 +43,13 @@ function PreviewPaper({ preview, showKey }: { preview: ExamPreview; showKey: boo
               {t('preview.questions', { count: section.questions.length })} · {t('preview.sectionScore', { score: sum(section.questions.map((question) => question.score)) })}
             </Typography.Text>
           </Flex>
-          {section.questions.map((question) => {
-            number += 1;
+          {section.questions.map((question, at) => {
             const key = `${sectionIndex}-${question.id}`;
             return (
               <QuestionView
                 key={key}
                 question={question}
-                index={number}
+                index={(firstNumbers[sectionIndex] ?? 1) + at}
                 response={responses.get(key) ?? null}
                 onChange={(response) => setResponses((current) => new Map(current).set(key, response))}
                 showKey={showKey}
