@@ -184,7 +184,11 @@ function ExamForm({ exam }: { exam?: Exam }) {
       onFinish={(values) => {
         const issues = paperIssuesOf(values.paper);
         setPaperErrors(issues);
-        if (issues.size === 0) void submit(values);
+        if (issues.size > 0) return;
+        void submit(values).then((accepted) => {
+          // The paper's refusal is shown at its row; left on the hidden field, antd would colour every input of the paper red.
+          if (!accepted) form.setFields([{ name: 'paper', errors: [] }]);
+        });
       }}
       onFinishFailed={({ values }) => setPaperErrors(paperIssuesOf(values.paper))}
       onValuesChange={(changed: Partial<ExamValues>) => {
