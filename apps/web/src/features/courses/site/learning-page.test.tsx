@@ -8,10 +8,12 @@ import { stubRoutes } from '../../../test/page-test-kit';
 import { renderAt, signIn } from '../../../test/site-test-kit';
 import { useUserStore } from '../../auth/user-store';
 import { LearningPage } from './learning-page';
+import { siteExam } from '../../exams/site/site-exam-fixture';
 import { enrolled, siteCourse } from './site-course-fixture';
 
 describe('the learning page', () => {
   let course: SiteCourseDetail | Response;
+  let routes: ReturnType<typeof stubRoutes>;
 
   const open = () => renderAt(<LearningPage />, '/learning/5', '/learning/:id');
 
@@ -23,7 +25,7 @@ describe('the learning page', () => {
       mayStudy: true,
       progress: { percent: 50, completedLessons: 1, requiredLessons: 2, completed: false, nextLessonId: 12 },
     });
-    stubRoutes({ 'GET api/site/courses/5': () => course });
+    routes = stubRoutes({ 'GET api/site/courses/5': () => course, 'GET api/site/exams': () => [] });
   });
   afterEach(() => {
     cleanup();
@@ -47,8 +49,22 @@ describe('the learning page', () => {
     expect(within(basics).getByRole('link', { name: 'The handbook' }).getAttribute('href')).toBe('/play?lesson=12');
     // A lesson never opened is at 0.
     expect(screen.getByRole('progressbar', { name: 'Drill notes: 0% done' })).toBeTruthy();
-    expect(screen.getByText("The course's exams appear here when it has them.")).toBeTruthy();
+    expect(await screen.findByText("The course's exams appear here when it has them.")).toBeTruthy();
+    expect(routes.callsTo('GET api/site/exams')[0]?.params.get('courseId')).toBe('5');
     expect(screen.getByText('Your certificate appears here when the course awards one.')).toBeTruthy();
+  });
+
+  it("lists my exams of the course, without repeating the course's name", async () => {
+    routes = stubRoutes({
+      'GET api/site/courses/5': () => course,
+      'GET api/site/exams': () => [siteExam(9, 'Fire drill test', { state: 'upcoming', openAt: '2999-01-01 09:00:00' })],
+    });
+    open();
+    const exams = await screen.findByRole('region', { name: 'Exams' });
+    const card = await within(exams).findByRole('article', { name: 'Fire drill test' });
+    expect(within(card).getByText('Opens 2999-01-01 09:00')).toBeTruthy();
+    expect(within(card).queryByText('Course: Fire safety')).toBeNull();
+    expect(routes.callsTo('GET api/site/exams')[0]?.params.get('courseId')).toBe('5');
   });
 
   it('keeps someone not enrolled to the free previews, with the way to the details', async () => {

@@ -10,6 +10,7 @@ import { useDocumentTitle } from '../../../components/site/use-document-title';
 import { useSiteData } from '../../../components/site/use-site-data';
 import { HttpError } from '../../../lib/http-client';
 import { useLocaleText } from '../../../lib/use-locale-text';
+import { MyExams } from '../../exams/site/my-exams';
 import { CourseOutline } from './course-outline';
 import { idParam } from './id-param';
 import './course-site.css';
@@ -33,7 +34,7 @@ function Chapters({ course }: { course: SiteCourseDetail }) {
 
 /**
  * Studying a course (`/learning/{id}`): my progress in it and in each lesson, the way on to the
- * next lesson, and the places where its exams and certificate will appear.
+ * next lesson, my exams of the course, and the place where its certificate will appear.
  */
 export function LearningPage() {
   const { t } = useLocaleText();
@@ -94,7 +95,7 @@ export function LearningPage() {
               <h2 id="learning-exams" className="site-section__title site-section__title--spaced">
                 {t('learning.exams')}
               </h2>
-              <EmptyState title={t('learning.examsEmpty')} />
+              <MyExams courseId={detail.id} emptyTitle={t('learning.examsEmpty')} />
             </section>
             <section className="site-section" aria-labelledby="learning-certificate">
               <h2 id="learning-certificate" className="site-section__title site-section__title--spaced">

@@ -6,6 +6,7 @@ import { setLocale } from '../../../lib/use-locale-text';
 import { stubRoutes } from '../../../test/page-test-kit';
 import { renderAt, signIn } from '../../../test/site-test-kit';
 import { useUserStore } from '../../auth/user-store';
+import { siteExam } from '../../exams/site/site-exam-fixture';
 import { UserCenterPage } from './user-center-page';
 
 const mine = (courseId: number, title: string, extra: Partial<MyCourse> = {}): MyCourse => ({
@@ -42,6 +43,7 @@ describe('my learning (user center)', () => {
         mine(3, 'Data protection', { status: 'approved', dueAt: '2025-01-01 00:00:00', overdue: true, source: 'rule' }),
       ],
       'GET api/site/my/study': () => study,
+      'GET api/site/exams': () => [siteExam(4, 'Fire drill test', { closeAt: '2999-01-31 17:30:00' })],
     });
   });
   afterEach(() => {
@@ -77,7 +79,12 @@ describe('my learning (user center)', () => {
     expect(within(time).getAllByRole('listitem')).toHaveLength(14);
     expect(routes.callsTo('GET api/site/my/study')[0]?.params.get('days')).toBe('14');
 
-    expect(screen.getByText('Exams assigned to you will appear here.')).toBeTruthy();
+    const exams = screen.getByRole('region', { name: 'My exams' });
+    const exam = await within(exams).findByRole('article', { name: 'Fire drill test' });
+    expect(within(exam).getByText('Course: Fire safety')).toBeTruthy();
+    expect(within(exam).getByText('Open until 2999-01-31 17:30')).toBeTruthy();
+    // Every exam assigned to me, whatever its course.
+    expect(routes.callsTo('GET api/site/exams')[0]?.params.has('courseId')).toBe(false);
     expect(screen.getByText('Certificates you earn will appear here.')).toBeTruthy();
   });
 
@@ -86,11 +93,13 @@ describe('my learning (user center)', () => {
     stubRoutes({
       'GET api/site/my/courses': () => [],
       'GET api/site/my/study': () => jsonResponse(500, { status: 500, message: 'internal server error', timestamp: 0 }),
+      'GET api/site/exams': () => [],
     });
     renderAt(<UserCenterPage />, '/user-center');
     expect(await screen.findByText('你还没有课程，去课程目录看看吧。')).toBeTruthy();
     expect(screen.getByRole('link', { name: '浏览课程' }).getAttribute('href')).toBe('/home');
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByRole('button', { name: '重试' })).toBeTruthy();
+    expect(await screen.findByText('分配给你的考试会显示在这里。')).toBeTruthy();
   });
 });

@@ -10,6 +10,7 @@ import { useDocumentTitle } from '../../../components/site/use-document-title';
 import { useSiteData } from '../../../components/site/use-site-data';
 import { useLocaleText } from '../../../lib/use-locale-text';
 import { CourseCard } from '../../courses/site/course-card';
+import { MyExams } from '../../exams/site/my-exams';
 import { StudyChart, studyTime } from './study-chart';
 import '../../courses/site/course-site.css';
 import './user-site.css';
@@ -92,7 +93,7 @@ function StudyTime() {
   );
 }
 
-/** My learning (`/user-center`): my courses with progress and status, my study time, and where exams and certificates will be. */
+/** My learning (`/user-center`): my courses with progress and status, my study time, my exams, and where certificates will be. */
 export function UserCenterPage() {
   const { t } = useLocaleText();
   useDocumentTitle(t('site.userCenter'));
@@ -116,7 +117,7 @@ export function UserCenterPage() {
           <h2 id="uc-exams" className="site-section__title site-section__title--spaced">
             {t('userCenter.myExams')}
           </h2>
-          <EmptyState title={t('userCenter.myExamsEmpty')} />
+          <MyExams emptyTitle={t('userCenter.myExamsEmpty')} />
         </section>
         <section className="site-section" aria-labelledby="uc-certificates">
           <h2 id="uc-certificates" className="site-section__title site-section__title--spaced">

@@ -1,0 +1,93 @@
+import { toDate } from '@cloud-classroom/shared/display';
+import type { SiteExam } from '@cloud-classroom/shared/exams';
+import { useState } from 'react';
+import { EmptyState } from '../../../components/site/empty-state';
+import { ErrorState } from '../../../components/site/error-state';
+import { LoadingSkeleton } from '../../../components/site/loading-skeleton';
+import { SiteTag } from '../../../components/site/site-tag';
+import { useSiteData } from '../../../components/site/use-site-data';
+import { useLocaleText, type LocaleText } from '../../../lib/use-locale-text';
+import './exam-site.css';
+
+/** The server's local `yyyy-mm-dd hh:mm:ss`, to the minute: exam windows are set to the minute. */
+const toMinute = (time: string) => time.slice(0, 16);
+
+function StateTag({ exam, t }: { exam: SiteExam; t: LocaleText }) {
+  if (exam.state === 'upcoming') {
+    return <SiteTag tone="warning">{exam.openAt === null ? t('myExams.upcoming') : t('myExams.opens', { time: toMinute(exam.openAt) })}</SiteTag>;
+  }
+  if (exam.state === 'open') {
+    return <SiteTag tone="primary">{exam.closeAt === null ? t('myExams.open') : t('myExams.openUntil', { time: toMinute(exam.closeAt) })}</SiteTag>;
+  }
+  return <SiteTag>{t('myExams.closed')}</SiteTag>;
+}
+
+function ExamCard({ exam, withCourse, now }: { exam: SiteExam; withCourse: boolean; now: number }) {
+  const { t } = useLocaleText();
+  const titleId = `my-exam-${exam.id}`;
+  // Past its due time but still to be sat: the learner is late, not yet shut out.
+  const overdue = exam.dueAt !== null && exam.state !== 'closed' && toDate(exam.dueAt).getTime() < now;
+  return (
+    <li className="site-card exam-site-card">
+      <article aria-labelledby={titleId}>
+        <h3 id={titleId} className="exam-site-card__title">
+          {exam.title}
+        </h3>
+        {withCourse && exam.courseTitle !== null && <p className="exam-site-card__course site-muted">{t('myExams.course', { title: exam.courseTitle })}</p>}
+        <p className="exam-site-card__tags">
+          <StateTag exam={exam} t={t} />
+          {overdue && <SiteTag tone="danger">{t('site.overdue')}</SiteTag>}
+        </p>
+        <dl className="exam-site-facts">
+          {exam.dueAt !== null && (
+            <div>
+              <dt>{t('myExams.due')}</dt>
+              <dd>{toMinute(exam.dueAt)}</dd>
+            </div>
+          )}
+          <div>
+            <dt>{t('myExams.limit')}</dt>
+            <dd>{exam.limitMinutes === null ? t('myExams.noLimit') : t('site.minutes', { count: exam.limitMinutes })}</dd>
+          </div>
+          <div>
+            <dt>{t('myExams.questions')}</dt>
+            <dd>{exam.questionCount}</dd>
+          </div>
+          <div>
+            <dt>{t('myExams.totalScore')}</dt>
+            <dd>{exam.totalScore}</dd>
+          </div>
+          <div>
+            <dt>{t('myExams.passScore')}</dt>
+            <dd>{exam.passScore}</dd>
+          </div>
+          <div>
+            <dt>{t('myExams.attemptsLeft')}</dt>
+            <dd>{t('myExams.attemptsOf', { left: exam.attemptsLeft, allowed: exam.attemptsAllowed })}</dd>
+          </div>
+        </dl>
+      </article>
+    </li>
+  );
+}
+
+/**
+ * The published exams assigned to me (`courseId`: those of one course), with my window, limit
+ * and attempts. Informational: sitting an exam has its own page.
+ */
+export function MyExams({ courseId, emptyTitle }: { courseId?: number; emptyTitle: string }) {
+  const mine = useSiteData<SiteExam[]>('api/site/exams', courseId === undefined ? undefined : { courseId });
+  // The time the page opened at: "overdue" need not tick over while it is being read.
+  const [now] = useState(() => Date.now());
+  if (mine.loading) return <LoadingSkeleton lines={3} />;
+  if (mine.error !== undefined) return <ErrorState error={mine.error} onRetry={mine.reload} section />;
+  const exams = mine.data ?? [];
+  if (exams.length === 0) return <EmptyState title={emptyTitle} />;
+  return (
+    <ul className="exam-site-list">
+      {exams.map((exam) => (
+        <ExamCard key={exam.id} exam={exam} withCourse={courseId === undefined} now={now} />
+      ))}
+    </ul>
+  );
+}
