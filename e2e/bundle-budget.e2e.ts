@@ -107,6 +107,7 @@ describe('bundle budgets (DESIGN.md §8)', () => {
     ['learner home', '/home', '.home-main h1'],
     ['learner course details', '/preview/{course}', '.site-main :is(h1, .site-state)'],
     ['learner learning page', '/learning/{course}', '.site-main :is(h1, .site-state)'],
+    ['learner center', '/user-center', '.site-main h1'],
   ];
   let learner: { token: string; course: number; siteRoutes: boolean } | undefined;
 
