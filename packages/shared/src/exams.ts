@@ -310,6 +310,8 @@ export const siteExamSchema = z.object({
   openAt: z.string().nullable(),
   closeAt: z.string().nullable(),
   dueAt: z.string().nullable(),
+  /** Past its due time and still to be sat (not closed), by the server's clock. */
+  overdue: z.boolean(),
   /** My limit, extra minutes included. */
   limitMinutes: z.number().int().nullable(),
   attemptsAllowed: z.number().int(),

@@ -233,6 +233,7 @@ describe('exam assignment', () => {
       openAt: '2026-06-01 09:00:00',
       closeAt: '2026-06-30 18:00:00',
       dueAt: null,
+      overdue: false,
       limitMinutes: 30,
       attemptsAllowed: 2,
       attemptsUsed: 0,
@@ -255,11 +256,25 @@ describe('exam assignment', () => {
       dueAt: '2026-06-14 18:00:00',
     });
     expect(override.statusCode, override.body).toBe(204);
-    const overridden = await call(app, 'PUT', `/api/exams/${open}/assignees`, admin, { ids: [await rowOf(open)], extraMinutes: 10, extraAttempts: 1 });
+    const overridden = await call(app, 'PUT', `/api/exams/${open}/assignees`, admin, {
+      ids: [await rowOf(open)],
+      extraMinutes: 10,
+      extraAttempts: 1,
+      dueAt: '2026-06-08 18:00:00',
+    });
     expect(overridden.statusCode, overridden.body).toBe(204);
     const now = await siteExams(token);
-    expect(now.find((exam) => exam.id === closed)).toMatchObject({ openAt: null, closeAt: '2026-06-15 18:00:00', dueAt: '2026-06-14 18:00:00', limitMinutes: null, attemptsAllowed: 2, state: 'open' });
-    expect(now.find((exam) => exam.id === open)).toMatchObject({ limitMinutes: 40, attemptsAllowed: 3, attemptsLeft: 3 });
+    expect(now.find((exam) => exam.id === closed)).toMatchObject({
+      openAt: null,
+      closeAt: '2026-06-15 18:00:00',
+      dueAt: '2026-06-14 18:00:00',
+      overdue: false,
+      limitMinutes: null,
+      attemptsAllowed: 2,
+      state: 'open',
+    });
+    // Due two days ago and still open: overdue, by the server's clock.
+    expect(now.find((exam) => exam.id === open)).toMatchObject({ limitMinutes: 40, attemptsAllowed: 3, attemptsLeft: 3, dueAt: '2026-06-08 18:00:00', overdue: true });
     expect((await assignees(closed)).find((row) => row.userId === person!.id)).toMatchObject({ extraMinutes: 10, extraAttempts: 1, closeAt: '2026-06-15 18:00:00' });
 
     // The clock moves past the personal window and the upcoming one's opening, and then past the
@@ -271,7 +286,8 @@ describe('exam assignment', () => {
       ['Open', 'open'],
     ]);
     clock.set(new Date(2026, 6, 1).getTime());
-    expect((await siteExams(await loginAs(app, person!.username))).every((exam) => exam.state === 'closed')).toBe(true);
+    // Closed: nothing can be done about it any more, so no longer overdue either.
+    expect((await siteExams(await loginAs(app, person!.username))).every((exam) => exam.state === 'closed' && !exam.overdue)).toBe(true);
     clock.set(NOW);
     admin = await loginAs(app, 'admin');
     teacher = await loginAs(app, 'teacher');

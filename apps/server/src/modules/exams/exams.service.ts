@@ -619,6 +619,7 @@ export class ExamsService {
         openAt: openAt === null ? null : formatDateTime(openAt),
         closeAt: closeAt === null ? null : formatDateTime(closeAt),
         dueAt: row.dueAt === null ? null : formatDateTime(row.dueAt),
+        overdue: row.dueAt !== null && row.dueAt < now && state !== 'closed',
         limitMinutes: row.limitMinutes === null ? null : row.limitMinutes + row.extraMinutes,
         attemptsAllowed,
         attemptsUsed,

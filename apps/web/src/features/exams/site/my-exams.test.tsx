@@ -37,7 +37,7 @@ describe('my exams', () => {
   it('shows each exam with its window, due time, limit, paper and attempts, with its course', async () => {
     exams = [
       siteExam(3, 'Final test', { state: 'upcoming', openAt: FUTURE, closeAt: null, dueAt: FUTURE, limitMinutes: null, courseId: null, courseTitle: null }),
-      siteExam(2, 'Drill check', { state: 'open', closeAt: '2999-01-31 17:30:00', dueAt: PAST, attemptsLeft: 1, attemptsUsed: 1 }),
+      siteExam(2, 'Drill check', { state: 'open', closeAt: '2999-01-31 17:30:00', dueAt: PAST, overdue: true, attemptsLeft: 1, attemptsUsed: 1 }),
       siteExam(1, 'Quick quiz', { state: 'open', closeAt: null }),
       siteExam(0, 'Old quiz', { state: 'closed', closeAt: PAST, dueAt: PAST, attemptsLeft: 0, attemptsUsed: 2 }),
     ];
@@ -61,7 +61,7 @@ describe('my exams', () => {
     const late = cardOf('Drill check');
     expect(within(late).getByText('Open until 2999-01-31 17:30')).toBeTruthy();
     expect(within(late).getByText('Course: Fire safety')).toBeTruthy();
-    // Past its due time and still open: late, which the card says.
+    // The server says it is past its due time and still open: late, which the card says.
     expect(within(late).getByText('Overdue')).toBeTruthy();
     expect(factsOf(late)).toMatchObject({ Due: '2000-01-01 09:00', 'Time limit': '30 min', 'Attempts left': '1 of 2' });
 
@@ -72,7 +72,7 @@ describe('my exams', () => {
 
     const closed = cardOf('Old quiz');
     expect(within(closed).getByText('Closed')).toBeTruthy();
-    // Closed: past due no longer makes it overdue, as nothing can be done about it.
+    // Closed: the server does not call it overdue, so no mark.
     expect(within(closed).queryByText('Overdue')).toBeNull();
     expect(factsOf(closed)).toMatchObject({ 'Attempts left': '0 of 2' });
 

@@ -1,6 +1,4 @@
-import { toDate } from '@cloud-classroom/shared/display';
 import type { SiteExam } from '@cloud-classroom/shared/exams';
-import { useState } from 'react';
 import { EmptyState } from '../../../components/site/empty-state';
 import { ErrorState } from '../../../components/site/error-state';
 import { LoadingSkeleton } from '../../../components/site/loading-skeleton';
@@ -22,11 +20,9 @@ function StateTag({ exam, t }: { exam: SiteExam; t: LocaleText }) {
   return <SiteTag>{t('myExams.closed')}</SiteTag>;
 }
 
-function ExamCard({ exam, withCourse, now }: { exam: SiteExam; withCourse: boolean; now: number }) {
+function ExamCard({ exam, withCourse }: { exam: SiteExam; withCourse: boolean }) {
   const { t } = useLocaleText();
   const titleId = `my-exam-${exam.id}`;
-  // Past its due time but still to be sat: the learner is late, not yet shut out.
-  const overdue = exam.dueAt !== null && exam.state !== 'closed' && toDate(exam.dueAt).getTime() < now;
   return (
     <li className="site-card exam-site-card">
       <article aria-labelledby={titleId}>
@@ -36,7 +32,7 @@ function ExamCard({ exam, withCourse, now }: { exam: SiteExam; withCourse: boole
         {withCourse && exam.courseTitle !== null && <p className="exam-site-card__course site-muted">{t('myExams.course', { title: exam.courseTitle })}</p>}
         <p className="exam-site-card__tags">
           <StateTag exam={exam} t={t} />
-          {overdue && <SiteTag tone="danger">{t('site.overdue')}</SiteTag>}
+          {exam.overdue && <SiteTag tone="danger">{t('site.overdue')}</SiteTag>}
         </p>
         <dl className="exam-site-facts">
           {exam.dueAt !== null && (
@@ -77,8 +73,6 @@ function ExamCard({ exam, withCourse, now }: { exam: SiteExam; withCourse: boole
  */
 export function MyExams({ courseId, emptyTitle }: { courseId?: number; emptyTitle: string }) {
   const mine = useSiteData<SiteExam[]>('api/site/exams', courseId === undefined ? undefined : { courseId });
-  // The time the page opened at: "overdue" need not tick over while it is being read.
-  const [now] = useState(() => Date.now());
   if (mine.loading) return <LoadingSkeleton lines={3} />;
   if (mine.error !== undefined) return <ErrorState error={mine.error} onRetry={mine.reload} section />;
   const exams = mine.data ?? [];
@@ -86,7 +80,7 @@ export function MyExams({ courseId, emptyTitle }: { courseId?: number; emptyTitl
   return (
     <ul className="exam-site-list">
       {exams.map((exam) => (
-        <ExamCard key={exam.id} exam={exam} withCourse={courseId === undefined} now={now} />
+        <ExamCard key={exam.id} exam={exam} withCourse={courseId === undefined} />
       ))}
     </ul>
   );

@@ -10,6 +10,7 @@ export const siteExam = (id: number, title: string, extra: Partial<SiteExam> = {
   openAt: '2025-01-01 08:00:00',
   closeAt: null,
   dueAt: null,
+  overdue: false,
   limitMinutes: 30,
   attemptsAllowed: 2,
   attemptsUsed: 0,
