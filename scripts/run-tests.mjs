@@ -3,14 +3,23 @@
 // `--stage <name>` runs one stage only (CI reruns the server stage on PostgreSQL).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const resultsDir = path.join(root, 'artifacts', 'test-results');
 
+// Vitest keeps a core for itself by default (one worker on a two-core machine), but its main
+// process idles once the files are transformed, and on PostgreSQL the server tests spend much
+// of their time waiting for the database: a worker per core, and one more on PostgreSQL. The
+// test files are independent (each test its own SQLite file or PostgreSQL schema).
+const cores = os.availableParallelism();
+const workers = (extra = 0) => `--maxWorkers=${cores + extra}`;
+const onPostgres = (process.env.TEST_DATABASE_URL ?? '') !== '';
+
 const stages = {
-  unit: { before: [], vitest: [] },
-  server: { before: [], vitest: ['--project', 'server'] },
+  unit: { before: [], vitest: [workers()] },
+  server: { before: [], vitest: ['--project', 'server', workers(onPostgres ? 1 : 0)] },
   e2e: { before: [['npm', ['run', 'build']]], vitest: ['--config', 'e2e/vitest.config.ts'] },
 };
 const defaultStages = ['unit', 'e2e'];

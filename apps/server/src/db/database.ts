@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './schema.js';
+import { SearchPathPostgresDialect } from './search-path-introspector.js';
 import { ConnectedSqliteDialect, type SqliteConnection } from './sqlite-connection.js';
 
 export type DatabaseDialect = 'sqlite' | 'postgres';
@@ -124,7 +125,7 @@ async function openPostgres(databaseUrl: string, schema: string | undefined): Pr
   probe.release();
   const url = new URL(databaseUrl);
   return {
-    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+    db: new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool }) }),
     dialect: 'postgres',
     location: `${url.host}${url.pathname}${schema === undefined ? '' : ` (schema ${schema})`}`,
     ...(schema === undefined ? {} : { schema }),

@@ -80,6 +80,22 @@ describe('migrations', () => {
     ]);
   });
 
+  // On PostgreSQL the two are schemas of one database, and test files migrate theirs side by side.
+  it('see only their own database: a blank one beside a migrated one has no tables, and gets all of them', async () => {
+    database = await openTestDatabase(testConfig());
+    const blank = await openBlankTestDatabase(testConfig());
+    try {
+      expect(await blank.db.introspection.getTables({ withInternalKyselyTables: true })).toEqual([]);
+      expect(await migrateToLatest(blank)).toHaveLength(9);
+      const tables = await blank.db.introspection.getTables({ withInternalKyselyTables: true });
+      expect(tables.map((table) => table.name)).toContain('kysely_migration');
+      expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([blank.schema]));
+    } finally {
+      await blank.db.destroy();
+      await blank.dispose();
+    }
+  });
+
   it('leave app_setting usable, with bigint times read back as numbers', async () => {
     database = await openTestDatabase(testConfig());
     const now = Date.now();
