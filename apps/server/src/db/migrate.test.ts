@@ -86,7 +86,7 @@ describe('migrations', () => {
     const blank = await openBlankTestDatabase(testConfig());
     try {
       expect(await blank.db.introspection.getTables({ withInternalKyselyTables: true })).toEqual([]);
-      expect(await migrateToLatest(blank)).toHaveLength(9);
+      expect(await migrateToLatest(blank)).toHaveLength(10);
       const tables = await blank.db.introspection.getTables({ withInternalKyselyTables: true });
       expect(tables.map((table) => table.name)).toContain('kysely_migration');
       expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([blank.schema]));
