@@ -19,8 +19,8 @@ configure({ asyncUtilTimeout: 5000 });
 const failure: Log = {
   id: 5,
   username: 'teacher',
-  description: '导入试题',
-  method: 'POST /api/questions/import',
+  description: '导入考卷',
+  method: 'POST /api/papers/import',
   params: null,
   logType: 'ERROR',
   status: 500,
@@ -60,7 +60,7 @@ describe('error log page', { timeout: 120_000 }, () => {
 
   it("shows an administrator the entry's stack trace in a dialog", async () => {
     renderWithProviders(<ErrorLogListPage />);
-    const row = (await screen.findByText('导入试题')).closest('tr')!;
+    const row = (await screen.findByText('导入考卷')).closest('tr')!;
     expect(within(row).getByText('500')).toBeTruthy();
     await userEvent.click(within(row).getByRole('button', { name: 'Details' }));
     expect(await screen.findByText('Error details #5')).toBeTruthy();
@@ -72,7 +72,7 @@ describe('error log page', { timeout: 120_000 }, () => {
   it('offers neither stack traces nor clearing to holders of log:list alone', async () => {
     useUserStore.setState({ roles: ['log:list'] });
     renderWithProviders(<ErrorLogListPage />);
-    await screen.findByText('导入试题');
+    await screen.findByText('导入考卷');
     expect(screen.queryByRole('button', { name: 'Details' })).toBeNull();
     expect(screen.queryByRole('button', { name: /Clear all/ })).toBeNull();
     expect(screen.getByRole('button', { name: /Export/ })).toBeTruthy();
@@ -80,7 +80,7 @@ describe('error log page', { timeout: 120_000 }, () => {
 
   it('exports the error log and clears it after a confirmation', async () => {
     renderWithProviders(<ErrorLogListPage />);
-    await screen.findByText('导入试题');
+    await screen.findByText('导入考卷');
     await userEvent.click(screen.getByRole('button', { name: /Export/ }));
     expect(downloadFile).toHaveBeenCalledWith('api/logs/error/download', { sort: ['createTime,desc'] }, 'error-log');
 
@@ -88,6 +88,6 @@ describe('error log page', { timeout: 120_000 }, () => {
     await screen.findByText('Delete every error log entry? This cannot be undone.');
     await userEvent.click(screen.getByRole('button', { name: 'confirm' }));
     await waitFor(() => expect(calls.some((call) => call.method === 'DELETE' && call.path === 'api/logs/del/error')).toBe(true));
-    await waitFor(() => expect(screen.queryByText('导入试题')).toBeNull());
+    await waitFor(() => expect(screen.queryByText('导入考卷')).toBeNull());
   });
 });

@@ -52,7 +52,7 @@ describe('operation log page', { timeout: 120_000 }, () => {
       entry(1),
       entry(2, { username: null, description: '用户登录', method: 'POST /auth/login', time: 2400, params: null }),
       // Text the catalogue does not know (a later version's action) is shown as stored.
-      entry(3, { description: '导入试题', method: 'POST /api/questions/import', params: null }),
+      entry(3, { description: '导入考卷', method: 'POST /api/papers/import', params: null }),
     ];
     useUserStore.setState({ roles: ['admin'] });
     calls = stubApi(answer);
@@ -67,7 +67,7 @@ describe('operation log page', { timeout: 120_000 }, () => {
     renderWithProviders(<LogListPage />);
     expect(await screen.findByText('Edit user')).toBeTruthy();
     expect(screen.getByText('Log in')).toBeTruthy();
-    expect(screen.getByText('导入试题')).toBeTruthy();
+    expect(screen.getByText('导入考卷')).toBeTruthy();
     expect(screen.queryByText('修改用户')).toBeNull();
   });
 
