@@ -4,7 +4,7 @@ import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Flex, Form, Input, Result, Space, Table, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { Permission } from '../../components/permission';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { ListPage, type ListColumn } from '../../components/list-page/list-page';
@@ -19,6 +19,7 @@ import { EDIT_EXAM_PATH, EXAMS_LIST_PATH } from './exam-paths';
 import { assigneeList, deleteExamRules, examQuery, examRulesQuery, examsKeys } from './exams-api';
 import { useExamMessages, type ExamTranslate } from './exams-messages';
 import { OverrideDialog } from './override-dialog';
+import { NoExamChosen, useExamIdParam } from './exam-id-param';
 import './exams.css';
 
 // The server lets whoever may add or edit exams assign them.
@@ -27,11 +28,6 @@ const EDIT: readonly PermissionCheck[] = ['admin', 'exam:edit'];
 
 type AssigneeFilter = { q?: string };
 type Dialog = { kind: 'none' } | { kind: 'assign' } | { kind: 'override'; rows: ExamAssignee[] };
-
-function positiveId(value: string | null): number | undefined {
-  const id = Number(value);
-  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
-}
 
 /** An assignee's personal terms, one short tag each; none when they have the exam's. */
 function Overrides({ row, t }: { row: ExamAssignee; t: ExamTranslate }) {
@@ -251,22 +247,7 @@ function ExamAssignees({ examId }: { examId: number }) {
 
 /** /edu/applicant-exam?id=<exam>: who is assigned the exam, with their personal terms, and the rules assigning it. */
 export default function ExamAssigneePage() {
-  const t = useExamMessages();
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const id = positiveId(params.get('id'));
-  if (id === undefined) {
-    return (
-      <Result
-        status="warning"
-        title={t('exams.noTarget')}
-        extra={
-          <Button type="primary" onClick={() => void navigate(EXAMS_LIST_PATH)}>
-            {t('exams.back')}
-          </Button>
-        }
-      />
-    );
-  }
+  const id = useExamIdParam();
+  if (id === undefined) return <NoExamChosen />;
   return <ExamAssignees key={id} examId={id} />;
 }

@@ -17,7 +17,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Col, DatePicker, Flex, Form, Input, InputNumber, Radio, Result, Row, Select, Skeleton, Space, Switch, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useFormSubmit } from '../../components/form/use-form-submit';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { HttpError } from '../../lib/http-client';
@@ -28,6 +28,7 @@ import { courseOptionsQuery, createExam, examQuery, examsKeys, updateExam } from
 import { useExamMessages, type ExamTranslate } from './exams-messages';
 import { PaperBuilder } from './paper-builder';
 import { newSection, paperBodyOf, paperDraftOf, paperRefusalOf, placeKey, placeOfPath, type PaperDraft } from './paper-draft';
+import { useExamIdParam } from './exam-id-param';
 import './exams.css';
 
 
@@ -50,11 +51,6 @@ export type ExamValues = {
 };
 
 const shape = examCreateSchema.shape;
-
-function positiveId(value: string | null): number | undefined {
-  const id = Number(value);
-  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
-}
 
 function initialValuesOf(exam: Exam | undefined, t: ExamTranslate): ExamValues {
   if (exam === undefined) {
@@ -325,8 +321,7 @@ function EditExam({ id }: { id: number }) {
  * API, so a reload keeps it.
  */
 export default function ExamEditPage() {
-  const [params] = useSearchParams();
-  const id = positiveId(params.get('id'));
+  const id = useExamIdParam();
   // The page stays mounted from one exam to the next: each address gets a fresh form.
   if (id !== undefined) return <EditExam key={`id-${id}`} id={id} />;
   return <ExamForm key="new" />;

@@ -4,21 +4,17 @@ import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Flex, Result, Skeleton, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { Permission } from '../../components/permission';
 import { HttpError } from '../../lib/http-client';
 import { QuestionView, type QuestionViewResponse } from '../questions/site/question-view';
 import { EDIT_EXAM_PATH, EXAMS_LIST_PATH } from './exam-paths';
 import { examPreviewQuery } from './exams-api';
 import { useExamMessages } from './exams-messages';
+import { NoExamChosen, useExamIdParam } from './exam-id-param';
 import './exams.css';
 
 const EDIT: readonly PermissionCheck[] = ['admin', 'exam:edit'];
-
-function positiveId(value: string | null): number | undefined {
-  const id = Number(value);
-  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
-}
 
 const sum = (scores: readonly number[]) => Math.round(scores.reduce((total, score) => total + score * 100, 0)) / 100;
 
@@ -137,22 +133,7 @@ function Preview({ examId }: { examId: number }) {
 
 /** /edu/preview-exam?id=<exam>: a paper drawn as a learner would get it, with the key, and a new draw on demand. */
 export default function ExamPreviewPage() {
-  const t = useExamMessages();
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const id = positiveId(params.get('id'));
-  if (id === undefined) {
-    return (
-      <Result
-        status="warning"
-        title={t('exams.noTarget')}
-        extra={
-          <Button type="primary" onClick={() => void navigate(EXAMS_LIST_PATH)}>
-            {t('exams.back')}
-          </Button>
-        }
-      />
-    );
-  }
+  const id = useExamIdParam();
+  if (id === undefined) return <NoExamChosen />;
   return <Preview key={id} examId={id} />;
 }
