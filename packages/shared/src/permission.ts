@@ -51,6 +51,8 @@ export const PERMISSIONS = [
   'exam:add',
   'exam:edit',
   'exam:del',
+  'mark:list',
+  'mark:edit',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

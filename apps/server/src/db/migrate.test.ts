@@ -10,10 +10,11 @@ import { SYSTEM_DICTIONARIES as seedDicts, SYSTEM_MENUS as seedMenus } from './m
 import { COURSE_MENUS } from './migrations/0010-courses.js';
 import { ENROLMENT_MENUS } from './migrations/0011-enrolment.js';
 import { EXAM_MENUS } from './migrations/0012-exams.js';
+import { MARKING_BUTTONS } from './migrations/0013-attempts.js';
 
 const flatten = (menus: readonly MenuSpec[]): MenuSpec[] => menus.flatMap((menu) => [menu, ...flatten(menu.children ?? [])]);
 // 0011 adds its pages to 0010's course directory.
-const SEEDED_MENUS = flatten([...seedMenus, ...COURSE_MENUS, ...ENROLMENT_MENUS.flatMap((directory) => directory.children ?? []), ...EXAM_MENUS]);
+const SEEDED_MENUS = flatten([...seedMenus, ...COURSE_MENUS, ...ENROLMENT_MENUS.flatMap((directory) => directory.children ?? []), ...EXAM_MENUS, ...MARKING_BUTTONS]);
 const COURSE_MENU_TITLES = new Set(flatten(COURSE_MENUS).map((menu) => menu.title));
 
 const stamp = { create_by: 'system', update_by: 'system', create_time: 1, update_time: 1 };
@@ -77,6 +78,7 @@ describe('migrations', () => {
       '0010-courses',
       '0011-enrolment',
       '0012-exams',
+      '0013-attempts',
     ]);
   });
 
@@ -86,7 +88,7 @@ describe('migrations', () => {
     const blank = await openBlankTestDatabase(testConfig());
     try {
       expect(await blank.db.introspection.getTables({ withInternalKyselyTables: true })).toEqual([]);
-      expect(await migrateToLatest(blank)).toHaveLength(10);
+      expect(await migrateToLatest(blank)).toHaveLength(11);
       const tables = await blank.db.introspection.getTables({ withInternalKyselyTables: true });
       expect(tables.map((table) => table.name)).toContain('kysely_migration');
       expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([blank.schema]));
@@ -227,7 +229,7 @@ describe('migrations', () => {
     await insertDatabaseContent(db, FIRST_START_CONTENT);
     await migrateUpTo(database, '0009-system-data');
     const before = await databaseContent(db);
-    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams']);
+    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams', '0013-attempts']);
     const after = await databaseContent(db);
     expect(withoutCourseMenus(after)).toEqual(before);
     for (const name of ['admin', 'teacher']) {

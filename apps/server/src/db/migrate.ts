@@ -11,6 +11,7 @@ import * as systemData from './migrations/0009-system-data.js';
 import * as courses from './migrations/0010-courses.js';
 import * as enrolment from './migrations/0011-enrolment.js';
 import * as exams from './migrations/0012-exams.js';
+import * as attempts from './migrations/0013-attempts.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -32,6 +33,7 @@ const migrations = {
   '0010-courses': courses,
   '0011-enrolment': enrolment,
   '0012-exams': exams,
+  '0013-attempts': attempts,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

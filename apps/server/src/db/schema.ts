@@ -40,6 +40,10 @@ export interface Database {
   edu_exam: ExamTable;
   edu_exam_question: { id: Id; exam_id: number; question_id: number };
   edu_exam_assignee: ExamAssigneeTable;
+  edu_attempt: AttemptTable;
+  edu_attempt_answer: AttemptAnswerTable;
+  edu_attempt_event: AttemptEventTable;
+  edu_score_change: ScoreChangeTable;
 }
 
 type Flag = 0 | 1;
@@ -387,4 +391,80 @@ export interface ExamAssigneeTable {
   create_by: string | null;
   create_time: number;
   update_time: number;
+}
+
+export interface AttemptTable {
+  id: Id;
+  exam_id: number;
+  user_id: number;
+  /** 1, 2, … among the person's attempts of the exam. */
+  number: number;
+  /** 'in_progress' | 'marking' | 'graded'. */
+  state: string;
+  started_at: number;
+  /** Fixed at start; null: no limit and no window close. */
+  deadline: number | null;
+  submitted_at: number | null;
+  /** 'learner' | 'server'. */
+  submitted_by: string | null;
+  /** Sum of the answers' scores once every one has a score. */
+  score: number | null;
+  passed: Flag | null;
+  /** JSON FrozenPaper: the questions in this attempt's order with their sections, scores and option order. */
+  paper: string;
+  /** Where it started from, to note a change of address or device. */
+  ip: string;
+  agent: string;
+  update_time: number;
+}
+
+export interface AttemptAnswerTable {
+  id: Id;
+  attempt_id: number;
+  question_id: number;
+  /** Place in the attempt's paper (0-based). */
+  position: number;
+  /** The question's points in this paper. */
+  max_score: number;
+  /** JSON AttemptResponse; null: not answered. */
+  response: string | null;
+  /** 0: never saved. */
+  revision: number;
+  saved_at: number | null;
+  /** Seconds spent on it, as the client reported. */
+  seconds: number;
+  /** The scoring functions' score (null: a short answer, or not scored yet). */
+  auto_score: number | null;
+  /** A marker's score or an override's; wins over auto_score. */
+  manual_score: number | null;
+  /** The score in force: manual_score ?? auto_score; null while it awaits a marker. */
+  score: number | null;
+  /** Flag: whether it earned the full score (null: not decided). */
+  correct: Flag | null;
+  comment: string | null;
+  marked_by: string | null;
+  marked_at: number | null;
+}
+
+export interface AttemptEventTable {
+  id: Id;
+  attempt_id: number;
+  type: string;
+  at: number;
+  question_id: number | null;
+  detail: string;
+}
+
+export interface ScoreChangeTable {
+  id: Id;
+  attempt_id: number;
+  answer_id: number;
+  question_id: number;
+  /** 'mark' | 'override' | 'regrade'. */
+  kind: string;
+  old_score: number | null;
+  new_score: number | null;
+  reason: string;
+  create_by: string;
+  create_time: number;
 }

@@ -2,6 +2,7 @@ import type { MenuSpec, RoleSpec } from '../migration-helpers.js';
 import { COURSE_MENUS } from '../migrations/0010-courses.js';
 import { ENROLMENT_MENUS } from '../migrations/0011-enrolment.js';
 import { EXAM_MENUS } from '../migrations/0012-exams.js';
+import { MARKING_MENUS } from '../migrations/0013-attempts.js';
 
 // The demo organisation: departments, the demo roles and the accounts, made on first start
 // (an empty database) and by `npm run seed`. The system's menus, the administrators' role and
@@ -36,7 +37,7 @@ export const seedRoles: SeedRole[] = [
     dataScope: '自定义',
     description: 'Teachers: content, exams, marking and certificates of the training department',
     depts: ['培训部'],
-    menus: [...COURSE_MENUS, ...ENROLMENT_MENUS, ...EXAM_MENUS],
+    menus: [...COURSE_MENUS, ...ENROLMENT_MENUS, ...EXAM_MENUS, ...MARKING_MENUS],
   },
   { name: 'learner', level: 3, dataScope: '本级', description: 'Learners: no back office' },
 ];

@@ -50,6 +50,10 @@ export const EMPTIED_ON_RESET = [
   'sys_captcha',
   // The demo catalogue comes back with the demo; media files no row refers to any more are swept
   // at a later start (files/orphan-files.ts).
+  'edu_score_change',
+  'edu_attempt_event',
+  'edu_attempt_answer',
+  'edu_attempt',
   'edu_exam_assignee',
   'edu_exam_question',
   'edu_exam',
