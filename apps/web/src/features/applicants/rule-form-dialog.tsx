@@ -1,16 +1,13 @@
 import { RULE_TARGETS, assignmentRuleCreateSchema, type AssignmentRule, type AssignmentRuleCreateBody, type RuleTarget } from '@cloud-classroom/shared/applicants';
 import type { Term } from '@cloud-classroom/shared/courses';
-import type { PermissionCheck } from '@cloud-classroom/shared/permission';
-import { useQuery } from '@tanstack/react-query';
-import { DatePicker, Form, Radio, Select, TreeSelect } from 'antd';
+import { DatePicker, Form, Radio, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { FormDialog } from '../../components/list-page/form-dialog';
-import { useCheckPermission } from '../../components/permission';
 import { zodRule } from '../../components/list-page/zod-rule';
-import { useDeptTree } from '../users/use-dept-tree';
 import { useApplicantMessages } from './applicants-messages';
-import { createRule, roleOptionsQuery, updateRule } from './applicants-api';
+import { createRule, updateRule } from './applicants-api';
 import { dueAtOf } from './enrol-dialog';
+import { DeptTargetPicker, RoleTargetPicker } from './target-pickers';
 import { UserPicker } from './user-picker';
 
 /** Each target keeps its own choice (its field is `preserve`d while hidden), so switching back and forth loses nothing. */
@@ -26,11 +23,6 @@ type RuleValues = {
 const IDS_FIELD: Record<RuleTarget, 'deptIds' | 'roleIds' | 'userIds'> = { dept: 'deptIds', role: 'roleIds', users: 'userIds' };
 
 const shape = assignmentRuleCreateSchema.shape;
-
-// What the server lets read the pickers' lists (`GET api/roles/all`, `GET api/dept`); anyone else
-// would get a 403, which ends on the 401 page, so their pickers stay closed instead.
-const ROLE_READERS: readonly PermissionCheck[] = ['admin', 'roles:list', 'user:add', 'user:edit', 'applicant:add'];
-const DEPT_READERS: readonly PermissionCheck[] = ['admin', 'dept:list', 'user:list', 'applicant:add'];
 
 function initialValuesOf(rule: AssignmentRule | undefined, termId: number | undefined): RuleValues {
   const values: RuleValues = { target: rule?.target ?? 'dept', deptIds: [], roleIds: [], userIds: [], termId: rule?.termId ?? termId, dueAt: null };
@@ -56,11 +48,6 @@ export function RuleFormDialog({ terms, rule, onClose, onSaved }: RuleFormDialog
   const [form] = Form.useForm<RuleValues>();
   const target = Form.useWatch('target', form) ?? rule?.target ?? 'dept';
   const editing = rule !== undefined;
-  const may = useCheckPermission();
-  const mayListRoles = may(ROLE_READERS);
-  const mayListDepts = may(DEPT_READERS);
-  const roles = useQuery({ ...roleOptionsQuery(), enabled: mayListRoles && target === 'role' });
-  const depts = useDeptTree({ openTo: rule?.target === 'dept' ? rule.ids : undefined, enabled: mayListDepts && target === 'dept' });
   // A rule's names follow its ids, less any deleted since; only a full list can be paired up.
   const knownNames = new Map(rule?.target === 'users' && rule.names.length === rule.ids.length ? rule.ids.map((id, index) => [id, rule.names[index]!]) : []);
   const idsRule = zodRule(shape.ids);
@@ -87,28 +74,16 @@ export function RuleFormDialog({ terms, rule, onClose, onSaved }: RuleFormDialog
       </Form.Item>
       {target === 'dept' && (
         <Form.Item name="deptIds" preserve label={t('rules.depts')} extra={t('rules.deptsHint')} rules={[idsRule]}>
-          <TreeSelect
-            multiple
-            treeData={depts.treeData}
-            loadData={(node) => depts.loadChildren(Number(node.value))}
-            placeholder={mayListDepts ? t('rules.deptsPlaceholder') : t('rules.cannotListDepts')}
-            disabled={!mayListDepts}
-            loading={depts.loading}
-            showSearch={{ treeNodeFilterProp: 'title' }}
-            popupMatchSelectWidth={false}
+          <DeptTargetPicker
+            openTo={rule?.target === 'dept' ? rule.ids : undefined}
+            placeholder={t('rules.deptsPlaceholder')}
+            cannotList={t('rules.cannotListDepts')}
           />
         </Form.Item>
       )}
       {target === 'role' && (
         <Form.Item name="roleIds" preserve label={t('rules.roles')} extra={t('rules.rolesHint')} rules={[idsRule]}>
-          <Select
-            mode="multiple"
-            placeholder={mayListRoles ? t('rules.rolesPlaceholder') : t('rules.cannotListRoles')}
-            disabled={!mayListRoles}
-            loading={roles.isFetching}
-            showSearch={{ optionFilterProp: 'label' }}
-            options={(roles.data ?? []).map((role) => ({ value: role.id, label: role.name }))}
-          />
+          <RoleTargetPicker placeholder={t('rules.rolesPlaceholder')} cannotList={t('rules.cannotListRoles')} />
         </Form.Item>
       )}
       {target === 'users' && (

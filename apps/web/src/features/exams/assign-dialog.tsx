@@ -1,15 +1,13 @@
 import { EXAM_TARGETS, examAssignSchema, type ExamAssignBody, type ExamTarget } from '@cloud-classroom/shared/exams';
-import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery } from '@tanstack/react-query';
-import { App, DatePicker, Form, Radio, Select, TreeSelect } from 'antd';
+import { App, DatePicker, Form, Radio, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { zodRule } from '../../components/list-page/zod-rule';
-import { useCheckPermission } from '../../components/permission';
-import { courseTermsQuery, roleOptionsQuery } from '../applicants/applicants-api';
+import { courseTermsQuery } from '../applicants/applicants-api';
 import { dueAtOf } from '../applicants/enrol-dialog';
+import { DeptTargetPicker, RoleTargetPicker } from '../applicants/target-pickers';
 import { UserPicker } from '../applicants/user-picker';
-import { useDeptTree } from '../users/use-dept-tree';
 import { assignExam, courseOptionsQuery } from './exams-api';
 import { useExamMessages } from './exams-messages';
 
@@ -25,11 +23,6 @@ export type AssignValues = {
 };
 
 const IDS_FIELD: Record<ExamTarget, 'userIds' | 'deptIds' | 'roleIds' | 'termIds'> = { users: 'userIds', dept: 'deptIds', role: 'roleIds', term: 'termIds' };
-
-// What the server lets read the pickers' lists (`GET api/roles/all`, `GET api/dept`); anyone else
-// would get a 403, which ends on the 401 page, so their pickers stay closed instead.
-const ROLE_READERS: readonly PermissionCheck[] = ['admin', 'roles:list', 'user:add', 'user:edit', 'applicant:add'];
-const DEPT_READERS: readonly PermissionCheck[] = ['admin', 'dept:list', 'user:list', 'applicant:add'];
 
 export function assignBodyOf(values: AssignValues): ExamAssignBody {
   return { target: values.target, ids: values[IDS_FIELD[values.target]], dueAt: dueAtOf(values.dueAt) };
@@ -47,11 +40,6 @@ export function AssignDialog({ examId, onClose, onAssigned }: AssignDialogProps)
   const [form] = Form.useForm<AssignValues>();
   const target = Form.useWatch('target', form) ?? 'users';
   const courseId = Form.useWatch('courseId', form);
-  const may = useCheckPermission();
-  const mayListRoles = may(ROLE_READERS);
-  const mayListDepts = may(DEPT_READERS);
-  const roles = useQuery({ ...roleOptionsQuery(), enabled: mayListRoles && target === 'role' });
-  const depts = useDeptTree({ enabled: mayListDepts && target === 'dept' });
   const courses = useQuery({ ...courseOptionsQuery(), enabled: target === 'term' });
   const terms = useQuery({ ...courseTermsQuery(courseId ?? 0), enabled: target === 'term' && courseId !== undefined });
   const idsRule = zodRule(examAssignSchema.shape.ids);
@@ -84,28 +72,12 @@ export function AssignDialog({ examId, onClose, onAssigned }: AssignDialogProps)
       )}
       {target === 'dept' && (
         <Form.Item name="deptIds" preserve label={t('assignees.depts')} extra={t('assignees.deptsHint')} rules={[idsRule]}>
-          <TreeSelect
-            multiple
-            treeData={depts.treeData}
-            loadData={(node) => depts.loadChildren(Number(node.value))}
-            placeholder={mayListDepts ? t('assignees.deptsPlaceholder') : t('assignees.cannotListDepts')}
-            disabled={!mayListDepts}
-            loading={depts.loading}
-            showSearch={{ treeNodeFilterProp: 'title' }}
-            popupMatchSelectWidth={false}
-          />
+          <DeptTargetPicker placeholder={t('assignees.deptsPlaceholder')} cannotList={t('assignees.cannotListDepts')} />
         </Form.Item>
       )}
       {target === 'role' && (
         <Form.Item name="roleIds" preserve label={t('assignees.roles')} extra={t('assignees.rolesHint')} rules={[idsRule]}>
-          <Select
-            mode="multiple"
-            placeholder={mayListRoles ? t('assignees.rolesPlaceholder') : t('assignees.cannotListRoles')}
-            disabled={!mayListRoles}
-            loading={roles.isFetching}
-            showSearch={{ optionFilterProp: 'label' }}
-            options={(roles.data ?? []).map((role) => ({ value: role.id, label: role.name }))}
-          />
+          <RoleTargetPicker placeholder={t('assignees.rolesPlaceholder')} cannotList={t('assignees.cannotListRoles')} />
         </Form.Item>
       )}
       {target === 'term' && (
