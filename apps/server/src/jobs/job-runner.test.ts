@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SettableClock } from '../clock.js';
 import { buildTestAppPair } from '../test/test-app.js';
-import type { JobRunner } from './job-runner.js';
+import { KEEP_DONE_JOBS_MS, KEEP_FAILED_JOBS_MS, type JobRunner } from './job-runner.js';
 
 /** The defaults these tests count on (job-runner.ts). */
 const RETRY_DELAY_MS = 5000;
 const LEASE_MS = 60_000;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve = (): void => {};
@@ -105,6 +107,30 @@ describe('job runner', () => {
     expect(row.last_error).toMatch(/^Error: still broken \(2\)/);
     clock.advance(24 * 60 * 60 * 1000);
     expect(await a.runDue()).toBe(0);
+  });
+
+  it('forgets done jobs after a week and failed ones after a month, keeping what is unfinished', async () => {
+    a.register('ok', async () => {});
+    a.register('doomed', async () => {
+      throw new Error('broken');
+    });
+    const done = await a.enqueue('ok', null);
+    const failed = await a.enqueue('doomed', null, { maxAttempts: 1 });
+    await a.runDue();
+    const waiting = await a.enqueue('ok', null, { runAt: clock.now() + 40 * DAY_MS });
+    const stillThere = async () =>
+      (await first.services.database.db.selectFrom('sys_job').select('id').orderBy('id').execute()).map((row) => row.id);
+
+    // The runner looks at most once an hour.
+    clock.advance(KEEP_DONE_JOBS_MS - HOUR_MS);
+    await a.runDue();
+    expect(await stillThere()).toEqual([done, failed, waiting]);
+    clock.advance(HOUR_MS + 1);
+    await a.runDue();
+    expect(await stillThere()).toEqual([failed, waiting]);
+    clock.advance(KEEP_FAILED_JOBS_MS - KEEP_DONE_JOBS_MS);
+    await a.runDue();
+    expect(await stillThere()).toEqual([waiting]);
   });
 
   it('does not run a scheduled job before its time', async () => {

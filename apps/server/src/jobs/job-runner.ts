@@ -3,7 +3,7 @@ import type { ServiceLog } from '../service-log.js';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/schema.js';
-import { claimJobs, completeJob, extendLease, failJob, insertJob, releaseJobs, retryJob, type ClaimedJob } from './jobs.repo.js';
+import { claimJobs, completeJob, deleteFinishedJobs, extendLease, failJob, insertJob, releaseJobs, retryJob, type ClaimedJob } from './jobs.repo.js';
 
 export type JobContext = {
   jobId: number;
@@ -55,6 +55,14 @@ const DEFAULTS = {
 
 type Run = { done: Promise<void>; abort: AbortController };
 
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+// Every attempt queues its auto-submit, every enrolment a rule check: finished rows would pile up
+// forever. Done jobs are kept a week (to look into what ran), failed ones a month (to fix them).
+const PURGE_EVERY_MS = HOUR_MS;
+export const KEEP_DONE_JOBS_MS = 7 * DAY_MS;
+export const KEEP_FAILED_JOBS_MS = 30 * DAY_MS;
+
 const describeError = (error: unknown): string => (error instanceof Error ? (error.stack ?? error.message) : String(error));
 
 /**
@@ -73,6 +81,7 @@ export class JobRunner {
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
   private pollAgain = false;
+  private purgedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: JobRunnerOptions) {
     this.settings = {
@@ -191,6 +200,10 @@ export class JobRunner {
 
   private async claim(limit: number): Promise<Promise<void>[]> {
     const now = this.options.clock.now();
+    if (now - this.purgedAt >= PURGE_EVERY_MS) {
+      this.purgedAt = now;
+      await deleteFinishedJobs(this.options.db, { doneBefore: now - KEEP_DONE_JOBS_MS, failedBefore: now - KEEP_FAILED_JOBS_MS });
+    }
     const jobs = await claimJobs(this.options.db, {
       runner: this.id,
       names: [...this.handlers.keys()],

@@ -151,3 +151,17 @@ export async function releaseJobs(db: Kysely<Database>, ids: readonly number[], 
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** Deletes finished jobs: done ones finished before `doneBefore`, failed ones before `failedBefore`. */
+export async function deleteFinishedJobs(db: Kysely<Database>, { doneBefore, failedBefore }: { doneBefore: number; failedBefore: number }): Promise<number> {
+  const result = await db
+    .deleteFrom('sys_job')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('state', '=', 'done'), eb('finished_at', '<', doneBefore)]),
+        eb.and([eb('state', '=', 'failed'), eb('finished_at', '<', failedBefore)]),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
