@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
 import { ReusableQuery, type Slots } from '../../db/reusable-query.js';
 import type { Database } from '../../db/schema.js';
@@ -357,34 +357,119 @@ export async function updateAttemptResult(
 
 // ---- Regrade ------------------------------------------------------------------------------------
 
-/** An answer as the regrade reads it: what scoring needs, and what it may change. */
-export type RegradeRow = {
-  id: number;
-  attempt_id: number;
-  question_id: number;
-  max_score: number;
-  response: string | null;
-  auto_score: number | null;
-  manual_score: number | null;
-  score: number | null;
-  correct: 0 | 1 | null;
-};
-
 /** The answers a regrade reads: every answer of an exam's submitted attempts, or every submitted answer to some questions. */
 export type RegradeTarget = { examId: number } | { questionIds: readonly number[] };
 
-const REGRADE_COLUMNS = ['a.id', 'a.attempt_id', 'a.question_id', 'a.max_score', 'a.response', 'a.auto_score', 'a.manual_score', 'a.score', 'a.correct'] as const;
+/**
+ * Answers alike for scoring: the same question, paper score and response text, with the same
+ * automatic score and verdict, and a marker's score in force or not. A large exam's half a million
+ * answers are a few hundred of these, which is what makes a regrade fast: each is scored once, and
+ * a group whose score does not change is neither read row by row nor written.
+ */
+export type RegradeGroup = {
+  questionId: number;
+  maxScore: number;
+  response: string | null;
+  autoScore: number | null;
+  correct: 0 | 1 | null;
+  /** A marker's score is in force: only the automatic score may change. */
+  manual: boolean;
+  count: number;
+};
 
-/** Read in one statement per target (a few hundred thousand rows for a large exam). */
-export async function findRegradeRows(db: Kysely<Database>, target: RegradeTarget): Promise<RegradeRow[]> {
-  const base = db.selectFrom('edu_attempt as t').innerJoin('edu_attempt_answer as a', 'a.attempt_id', 't.id').select(REGRADE_COLUMNS).where('t.state', 'in', SUBMITTED);
-  if ('examId' in target) return (await base.where('t.exam_id', '=', target.examId).execute()) as RegradeRow[];
-  const rows: RegradeRow[] = [];
-  for (let start = 0; start < target.questionIds.length; start += 500) {
-    const ids = target.questionIds.slice(start, start + 500);
-    rows.push(...((await base.where('a.question_id', 'in', ids).execute()) as RegradeRow[]));
+type AnswerFilter = ExpressionBuilder<Database, 'edu_attempt_answer'>;
+
+/** The answers of the target's submitted attempts (as a condition on `edu_attempt_answer`). */
+function ofTarget(eb: AnswerFilter, target: RegradeTarget) {
+  if ('examId' in target) {
+    return eb('edu_attempt_answer.attempt_id', 'in', eb.selectFrom('edu_attempt as t').select('t.id').where('t.exam_id', '=', target.examId).where('t.state', 'in', SUBMITTED));
   }
-  return rows;
+  return eb.and([
+    eb('edu_attempt_answer.question_id', 'in', target.questionIds.length > 0 ? target.questionIds : [-1]),
+    eb.exists(eb.selectFrom('edu_attempt as t').select('t.id').whereRef('t.id', '=', 'edu_attempt_answer.attempt_id').where('t.state', 'in', SUBMITTED)),
+  ]);
+}
+
+const equalOrNull = <C extends 'response' | 'auto_score' | 'correct'>(eb: AnswerFilter, column: C, value: string | number | null) =>
+  value === null ? eb(`edu_attempt_answer.${column}`, 'is', null) : eb(`edu_attempt_answer.${column}`, '=', value as never);
+
+function inGroup(eb: AnswerFilter, target: RegradeTarget, group: RegradeGroup) {
+  return eb.and([
+    eb('edu_attempt_answer.question_id', '=', group.questionId),
+    eb('edu_attempt_answer.max_score', '=', group.maxScore),
+    equalOrNull(eb, 'response', group.response),
+    equalOrNull(eb, 'auto_score', group.autoScore),
+    equalOrNull(eb, 'correct', group.correct),
+    eb('edu_attempt_answer.manual_score', group.manual ? 'is not' : 'is', null),
+    ofTarget(eb, target),
+  ]);
+}
+
+export async function findRegradeGroups(db: Kysely<Database>, target: RegradeTarget): Promise<RegradeGroup[]> {
+  const manual = sql<number>`case when edu_attempt_answer.manual_score is null then 0 else 1 end`;
+  const rows = await db
+    .selectFrom('edu_attempt_answer')
+    .select(['question_id', 'max_score', 'response', 'auto_score', 'correct', manual.as('manual'), (eb) => eb.fn.countAll().as('n')])
+    .where((eb) => ofTarget(eb, target))
+    .groupBy(['question_id', 'max_score', 'response', 'auto_score', 'correct', manual])
+    .execute();
+  return rows.map((row) => ({
+    questionId: row.question_id,
+    maxScore: Number(row.max_score),
+    response: row.response,
+    autoScore: numberOrNull(row.auto_score),
+    correct: row.correct,
+    manual: Number(row.manual) === 1,
+    count: Number(row.n),
+  }));
+}
+
+/** What a group's answers become: their automatic score and verdict (the score in force follows unless a marker's is). */
+export type GroupRescore = { autoScore: number | null; correct: 0 | 1 | null };
+
+/**
+ * Writes a group's new automatic score: for answers without a marker's score, first a `regrade`
+ * row per answer whose score in force changes (answered, to sum the attempts again), then the
+ * answers themselves. Answers changed by a marker since the group was read are left alone.
+ */
+export async function rescoreGroup(
+  trx: Kysely<Database>,
+  target: RegradeTarget,
+  group: RegradeGroup,
+  next: GroupRescore,
+  audit: { by: string; at: number },
+): Promise<{ attemptId: number; oldScore: number | null; newScore: number | null }[]> {
+  let changed: { attempt_id: number; old_score: number | null; new_score: number | null }[] = [];
+  if (!group.manual && next.autoScore !== group.autoScore) {
+    changed = await trx
+      .insertInto('edu_score_change')
+      .columns(['attempt_id', 'answer_id', 'question_id', 'kind', 'old_score', 'new_score', 'reason', 'create_by', 'create_time'])
+      .expression(
+        trx
+          .selectFrom('edu_attempt_answer')
+          .select([
+            'edu_attempt_answer.attempt_id',
+            'edu_attempt_answer.id',
+            'edu_attempt_answer.question_id',
+            sql<string>`${'regrade'}`.as('kind'),
+            'edu_attempt_answer.score',
+            // Typed, as PostgreSQL takes an untyped parameter in a select list for text.
+            sql<number | null>`cast(${next.autoScore} as double precision)`.as('new_score'),
+            sql<string>`${''}`.as('reason'),
+            sql<string>`${audit.by}`.as('create_by'),
+            sql<number>`cast(${audit.at} as bigint)`.as('create_time'),
+          ])
+          .where((eb) => inGroup(eb, target, group)),
+      )
+      .returning(['attempt_id', 'old_score', 'new_score'])
+      .execute();
+  }
+  await trx
+    .updateTable('edu_attempt_answer')
+    .set(group.manual ? { auto_score: next.autoScore } : { auto_score: next.autoScore, score: next.autoScore, correct: next.correct })
+    .where((eb) => inGroup(eb, target, group))
+    .execute();
+  return changed.map((row) => ({ attemptId: row.attempt_id, oldScore: numberOrNull(row.old_score), newScore: numberOrNull(row.new_score) }));
 }
 
 export type AttemptRow = { id: number; exam_id: number; state: string; score: number | null; passed: 0 | 1 | null };
@@ -398,25 +483,8 @@ export async function findAttemptRows(db: Kysely<Database>, attemptIds: readonly
   return rows;
 }
 
-export type AnswerRescore = { id: number; autoScore: number | null; score: number | null; correct: 0 | 1 | null };
 export type AttemptRescore = { id: number; score: number | null; passed: 0 | 1 | null; at: number };
 
-const updateAnswerQuery = new ReusableQuery<never>(4, (db, [autoScore, score, correct, id]: Slots) =>
-  db.updateTable('edu_attempt_answer').set({ auto_score: autoScore, score, correct }).where('id', '=', id),
-);
-const insertChangeQuery = new ReusableQuery<never>(8, (db, [attemptId, answerId, questionId, oldScore, newScore, reason, by, at]: Slots) =>
-  db.insertInto('edu_score_change').values({
-    attempt_id: attemptId,
-    answer_id: answerId,
-    question_id: questionId,
-    kind: 'regrade',
-    old_score: oldScore,
-    new_score: newScore,
-    reason,
-    create_by: by,
-    create_time: at,
-  }),
-);
 const updateAttemptQuery = new ReusableQuery<never>(4, (db, [score, passed, at, id]: Slots) =>
   db.updateTable('edu_attempt').set({ score, passed, update_time: at }).where('id', '=', id),
 );
@@ -424,29 +492,14 @@ const updateAttemptQuery = new ReusableQuery<never>(4, (db, [score, passed, at, 
 const BATCH = 1000;
 
 /**
- * Writes a regrade, inside the caller's transaction: on SQLite one prepared statement per row
- * (each runs at once on the connection, and SQLite's cost is the commit, not the statements);
- * on PostgreSQL a statement per thousand rows, as a round trip per row would be most of the time.
+ * The attempts' new totals, inside the caller's transaction: on SQLite one prepared statement per
+ * attempt (each runs at once on the connection; SQLite's cost is the commit, not the statements);
+ * on PostgreSQL a statement per thousand attempts, as a round trip each would be most of the time.
  */
-export async function writeRegrade(trx: Kysely<Database>, answers: readonly AnswerRescore[], changes: readonly ScoreChange[], attempts: readonly AttemptRescore[]): Promise<void> {
+export async function writeAttemptTotals(trx: Kysely<Database>, attempts: readonly AttemptRescore[]): Promise<void> {
   if (!isPostgres(trx)) {
-    for (const answer of answers) await updateAnswerQuery.run(trx, [answer.autoScore, answer.score, answer.correct, answer.id]);
-    for (const change of changes) {
-      await insertChangeQuery.run(trx, [change.attemptId, change.answerId, change.questionId, change.oldScore, change.newScore, change.reason, change.by, change.at]);
-    }
     for (const attempt of attempts) await updateAttemptQuery.run(trx, [attempt.score, attempt.passed, attempt.at, attempt.id]);
     return;
-  }
-  for (let start = 0; start < answers.length; start += BATCH) {
-    const values = answers.slice(start, start + BATCH).map((answer) => sql`(${answer.id}::integer, ${answer.autoScore}::double precision, ${answer.score}::double precision, ${answer.correct}::integer)`);
-    // A marker's score saved since the read stays in force.
-    await sql`update edu_attempt_answer as a set auto_score = v.auto_score,
-        score = case when a.manual_score is null then v.score else a.score end,
-        correct = case when a.manual_score is null then v.correct else a.correct end
-      from (values ${sql.join(values)}) as v(id, auto_score, score, correct) where a.id = v.id`.execute(trx);
-  }
-  for (let start = 0; start < changes.length; start += BATCH) {
-    await trx.insertInto('edu_score_change').values(changes.slice(start, start + BATCH).map(changeRow)).execute();
   }
   for (let start = 0; start < attempts.length; start += BATCH) {
     const values = attempts.slice(start, start + BATCH).map((attempt) => sql`(${attempt.id}::integer, ${attempt.score}::double precision, ${attempt.passed}::integer, ${attempt.at}::bigint)`);
