@@ -1,7 +1,7 @@
 import { markingAttemptSchema, markingQueueSchema, regradeResultSchema, type MarkingQueue } from '@cloud-classroom/shared/attempts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAttempt } from '../../test/attempt-fixtures.js';
+import { insertAttempt } from '../../test/attempt-row-fixtures.js';
 import { expectRefusal } from '../../test/course-fixtures.js';
 import { addQuestion, createExam, fixedPaper } from '../../test/exam-fixtures.js';
 import { itRefusesOutsiders } from '../../test/guarded-routes.js';
@@ -34,7 +34,7 @@ describe('marking', () => {
   /**
    * An exam of a single choice (5 points, key A), a multiple choice (4, key A+B, proportional)
    * and a short answer (10); pass at 12. Four candidates submitted, in this order:
-   * learner1 5 + 2 + ?, learner2 0 + 4 + ?, learner3 5 + 4 + ?, teacher 5 + 0 + ? (short unanswered).
+   * learner1 5 + 2 + ?, learner2 0 + 4 + ?, learner3 5 + 4 + ?, teacher 5 + 0 + ?.
    */
   async function sittings() {
     const single = await addQuestion(app, admin, { score: 5 });
@@ -55,7 +55,7 @@ describe('marking', () => {
     const learner1 = await sit('learner1', ['A', ['A'], 'Crawl out'], ['hidden']);
     const learner2 = await sit('learner2', ['B', ['A', 'B'], 'Run']);
     const learner3 = await sit('learner3', ['A', ['B', 'A'], 'Low, along the wall']);
-    const teacherAttempt = await sit('teacher', ['A', ['A', 'C'], null]);
+    const teacherAttempt = await sit('teacher', ['A', ['A', 'C'], 'No idea']);
     return { examId, single, multiple, short, learner1, learner2, learner3, teacher: teacherAttempt };
   }
 
@@ -98,7 +98,7 @@ describe('marking', () => {
       ['Candidate 1', 'Crawl out', true, 10],
       ['Candidate 2', 'Run', true, 10],
       ['Candidate 3', 'Low, along the wall', true, 10],
-      ['Candidate 4', null, true, 10],
+      ['Candidate 4', 'No idea', true, 10],
     ]);
     expect(shorts.items[0]).toMatchObject({ type: 'short', answer: ['Stay low'], autoScore: null, score: null, attemptId: s.learner1.id, answerId: s.learner1.answerIds[2] });
 
