@@ -361,20 +361,26 @@ export async function updateAttemptResult(
 export type RegradeTarget = { examId: number } | { questionIds: readonly number[] };
 
 /**
- * Answers alike for scoring: the same question, paper score and response text, with the same
- * automatic score and verdict, and a marker's score in force or not. A large exam's half a million
- * answers are a few hundred of these, which is what makes a regrade fast: each is scored once, and
- * a group whose score does not change is neither read row by row nor written.
+ * Answers alike for scoring: the same question, paper score and response text, with what they hold
+ * now summed up. A large exam's half a million answers are a few hundred of these, which is what
+ * makes a regrade fast: each is scored once, and a group whose answers already hold its score is
+ * neither read row by row nor written.
  */
 export type RegradeGroup = {
   questionId: number;
   maxScore: number;
   response: string | null;
-  autoScore: number | null;
-  correct: 0 | 1 | null;
-  /** A marker's score is in force: only the automatic score may change. */
-  manual: boolean;
   count: number;
+  /** The least and greatest automatic score, and how many answers have one. */
+  minAuto: number | null;
+  maxAuto: number | null;
+  autoCount: number;
+  /** Over the answers without a marker's score: the least and greatest verdict, and how many have one. */
+  minCorrect: number | null;
+  maxCorrect: number | null;
+  correctCount: number;
+  /** Answers with a marker's score in force. */
+  manualCount: number;
 };
 
 type AnswerFilter = ExpressionBuilder<Database, 'edu_attempt_answer'>;
@@ -390,47 +396,68 @@ function ofTarget(eb: AnswerFilter, target: RegradeTarget) {
   ]);
 }
 
-const equalOrNull = <C extends 'response' | 'auto_score' | 'correct'>(eb: AnswerFilter, column: C, value: string | number | null) =>
-  value === null ? eb(`edu_attempt_answer.${column}`, 'is', null) : eb(`edu_attempt_answer.${column}`, '=', value as never);
-
 function inGroup(eb: AnswerFilter, target: RegradeTarget, group: RegradeGroup) {
   return eb.and([
     eb('edu_attempt_answer.question_id', '=', group.questionId),
     eb('edu_attempt_answer.max_score', '=', group.maxScore),
-    equalOrNull(eb, 'response', group.response),
-    equalOrNull(eb, 'auto_score', group.autoScore),
-    equalOrNull(eb, 'correct', group.correct),
-    eb('edu_attempt_answer.manual_score', group.manual ? 'is not' : 'is', null),
+    group.response === null ? eb('edu_attempt_answer.response', 'is', null) : eb('edu_attempt_answer.response', '=', group.response),
     ofTarget(eb, target),
   ]);
 }
 
 export async function findRegradeGroups(db: Kysely<Database>, target: RegradeTarget): Promise<RegradeGroup[]> {
-  const manual = sql<number>`case when edu_attempt_answer.manual_score is null then 0 else 1 end`;
+  // Grouped by these three alone (what the answers hold now summed up beside them): a narrower
+  // sort key made the grouping of half a million answers a third cheaper than grouping by all.
+  const unmarked = <T>(column: ReturnType<typeof sql<T>>) => sql<T>`case when edu_attempt_answer.manual_score is null then ${column} end`;
+  const correct = unmarked<number | null>(sql`edu_attempt_answer.correct`);
   const rows = await db
     .selectFrom('edu_attempt_answer')
-    .select(['question_id', 'max_score', 'response', 'auto_score', 'correct', manual.as('manual'), (eb) => eb.fn.countAll().as('n')])
+    .select((eb) => [
+      'question_id',
+      'max_score',
+      'response',
+      eb.fn.countAll().as('n'),
+      eb.fn.min('auto_score').as('min_auto'),
+      eb.fn.max('auto_score').as('max_auto'),
+      eb.fn.count('auto_score').as('auto_count'),
+      sql<number | null>`min(${correct})`.as('min_correct'),
+      sql<number | null>`max(${correct})`.as('max_correct'),
+      sql<number>`count(${correct})`.as('correct_count'),
+      eb.fn.count('manual_score').as('manual_count'),
+    ])
     .where((eb) => ofTarget(eb, target))
-    .groupBy(['question_id', 'max_score', 'response', 'auto_score', 'correct', manual])
+    .groupBy(['question_id', 'max_score', 'response'])
     .execute();
   return rows.map((row) => ({
     questionId: row.question_id,
     maxScore: Number(row.max_score),
     response: row.response,
-    autoScore: numberOrNull(row.auto_score),
-    correct: row.correct,
-    manual: Number(row.manual) === 1,
     count: Number(row.n),
+    minAuto: numberOrNull(row.min_auto),
+    maxAuto: numberOrNull(row.max_auto),
+    autoCount: Number(row.auto_count),
+    minCorrect: numberOrNull(row.min_correct),
+    maxCorrect: numberOrNull(row.max_correct),
+    correctCount: Number(row.correct_count),
+    manualCount: Number(row.manual_count),
   }));
 }
 
 /** What a group's answers become: their automatic score and verdict (the score in force follows unless a marker's is). */
-export type GroupRescore = { autoScore: number | null; correct: 0 | 1 | null };
+export type GroupRescore = { autoScore: number; correct: 0 | 1 };
+
+/** Whether every answer of the group already holds what it would be given. */
+export function groupHolds(group: RegradeGroup, next: GroupRescore): boolean {
+  const unmarked = group.count - group.manualCount;
+  const autoHolds = group.autoCount === group.count && group.minAuto === next.autoScore && group.maxAuto === next.autoScore;
+  const correctHolds = unmarked === 0 || (group.correctCount === unmarked && group.minCorrect === next.correct && group.maxCorrect === next.correct);
+  return autoHolds && correctHolds;
+}
 
 /**
- * Writes a group's new automatic score: for answers without a marker's score, first a `regrade`
- * row per answer whose score in force changes (answered, to sum the attempts again), then the
- * answers themselves. Answers changed by a marker since the group was read are left alone.
+ * Writes a group's new automatic score: first a `regrade` row per answer without a marker's score
+ * whose score changes (answered, to sum the attempts again), then the answers that differ from
+ * what they should hold. A marker's score stays in force, also one saved since the group was read.
  */
 export async function rescoreGroup(
   trx: Kysely<Database>,
@@ -439,35 +466,47 @@ export async function rescoreGroup(
   next: GroupRescore,
   audit: { by: string; at: number },
 ): Promise<{ attemptId: number; oldScore: number | null; newScore: number | null }[]> {
-  let changed: { attempt_id: number; old_score: number | null; new_score: number | null }[] = [];
-  if (!group.manual && next.autoScore !== group.autoScore) {
-    changed = await trx
-      .insertInto('edu_score_change')
-      .columns(['attempt_id', 'answer_id', 'question_id', 'kind', 'old_score', 'new_score', 'reason', 'create_by', 'create_time'])
-      .expression(
-        trx
-          .selectFrom('edu_attempt_answer')
-          .select([
-            'edu_attempt_answer.attempt_id',
-            'edu_attempt_answer.id',
-            'edu_attempt_answer.question_id',
-            sql<string>`${'regrade'}`.as('kind'),
-            'edu_attempt_answer.score',
-            // Typed, as PostgreSQL takes an untyped parameter in a select list for text.
-            sql<number | null>`cast(${next.autoScore} as double precision)`.as('new_score'),
-            sql<string>`${''}`.as('reason'),
-            sql<string>`${audit.by}`.as('create_by'),
-            sql<number>`cast(${audit.at} as bigint)`.as('create_time'),
-          ])
-          .where((eb) => inGroup(eb, target, group)),
-      )
-      .returning(['attempt_id', 'old_score', 'new_score'])
-      .execute();
-  }
+  const changed = await trx
+    .insertInto('edu_score_change')
+    .columns(['attempt_id', 'answer_id', 'question_id', 'kind', 'old_score', 'new_score', 'reason', 'create_by', 'create_time'])
+    .expression(
+      trx
+        .selectFrom('edu_attempt_answer')
+        .select([
+          'edu_attempt_answer.attempt_id',
+          'edu_attempt_answer.id',
+          'edu_attempt_answer.question_id',
+          sql<string>`${'regrade'}`.as('kind'),
+          'edu_attempt_answer.score',
+          // Typed, as PostgreSQL takes an untyped parameter in a select list for text.
+          sql<number>`cast(${next.autoScore} as double precision)`.as('new_score'),
+          sql<string>`${''}`.as('reason'),
+          sql<string>`${audit.by}`.as('create_by'),
+          sql<number>`cast(${audit.at} as bigint)`.as('create_time'),
+        ])
+        .where((eb) => eb.and([inGroup(eb, target, group), eb('edu_attempt_answer.manual_score', 'is', null), eb('edu_attempt_answer.score', 'is distinct from', next.autoScore)])),
+    )
+    .returning(['attempt_id', 'old_score', 'new_score'])
+    .execute();
   await trx
     .updateTable('edu_attempt_answer')
-    .set(group.manual ? { auto_score: next.autoScore } : { auto_score: next.autoScore, score: next.autoScore, correct: next.correct })
-    .where((eb) => inGroup(eb, target, group))
+    .set({
+      auto_score: next.autoScore,
+      score: sql<number | null>`case when manual_score is null then ${next.autoScore} else score end`,
+      correct: sql<0 | 1 | null>`case when manual_score is null then ${next.correct} else correct end`,
+    })
+    .where((eb) =>
+      eb.and([
+        inGroup(eb, target, group),
+        eb.or([
+          eb('edu_attempt_answer.auto_score', 'is distinct from', next.autoScore),
+          eb.and([
+            eb('edu_attempt_answer.manual_score', 'is', null),
+            eb.or([eb('edu_attempt_answer.score', 'is distinct from', next.autoScore), eb('edu_attempt_answer.correct', 'is distinct from', next.correct)]),
+          ]),
+        ]),
+      ]),
+    )
     .execute();
   return changed.map((row) => ({ attemptId: row.attempt_id, oldScore: numberOrNull(row.old_score), newScore: numberOrNull(row.new_score) }));
 }

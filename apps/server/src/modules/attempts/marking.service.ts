@@ -38,6 +38,7 @@ import {
   findPassScores,
   findQuestionGroups,
   findRegradeGroups,
+  groupHolds,
   findScoresOfAttempt,
   insertScoreChange,
   updateAttemptResult,
@@ -105,9 +106,9 @@ const flagOf = (value: boolean | null) => (value === null ? null : value ? (1 as
 /**
  * Rescores the submitted answers of `target` against the questions' current keys, in one
  * transaction (the caller's, when `db` is one). Answers are read as groups of alike ones (same
- * question, paper score, response, automatic score, verdict: a few hundred for half a million
- * answers), each group is scored once in memory, and only groups whose automatic score or verdict
- * changes are written, by statements over the group: the automatic score, the score in force
+ * question, paper score and response: a few hundred for half a million answers, with what they
+ * hold summed up), each group is scored once in memory, and only groups holding something else
+ * are written, by statements over the group: the automatic score, the score in force
  * unless a marker's is, the verdict, and a `regrade` row in `edu_score_change` per answer whose
  * score in force changed. Graded attempts with a changed answer are summed again and their pass
  * decided again; one still being marked gets its total when its last answer is marked. Short
@@ -130,9 +131,9 @@ export async function regrade(db: Kysely<Database>, questions: QuestionSource, t
       rescored += group.count;
       const parsed = parseResponse(group.response);
       const scored = scoreResponse(scorableOf(question, group.maxScore), Array.isArray(parsed) || typeof parsed === 'string' ? parsed : null);
-      const correct = group.manual ? group.correct : flagOf(scored.correct);
-      if (scored.score === group.autoScore && correct === group.correct) continue;
-      const changes = await rescoreGroup(trx, target, group, { autoScore: scored.score, correct }, { by, at: now });
+      const next = { autoScore: scored.score ?? 0, correct: scored.correct === true ? (1 as const) : (0 as const) };
+      if (groupHolds(group, next)) continue;
+      const changes = await rescoreGroup(trx, target, group, next, { by, at: now });
       changed += changes.length;
       for (const change of changes) deltas.set(change.attemptId, (deltas.get(change.attemptId) ?? 0) + (change.newScore ?? 0) - (change.oldScore ?? 0));
     }
