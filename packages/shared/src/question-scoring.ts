@@ -39,6 +39,30 @@ export type ScorableQuestion =
   | { type: 'blank'; answer: readonly (readonly string[])[]; score: number; blankRules: BlankRules }
   | { type: 'short'; score: number };
 
+/** A question with its key, as the bank and the staff's paper hold it. */
+export type KeyedQuestion = {
+  type: QuestionType;
+  answer: readonly (string | readonly string[])[];
+  policy?: MultiplePolicy | null;
+  blankRules?: BlankRules | null;
+};
+
+/** What scoring needs of a question, at the points `score` it carries in a paper. */
+export function scorableOf(question: KeyedQuestion, score: number): ScorableQuestion {
+  const keys = question.answer.filter((item): item is string => typeof item === 'string');
+  switch (question.type) {
+    case 'single':
+    case 'judge':
+      return { type: question.type, answer: keys, score };
+    case 'multiple':
+      return { type: 'multiple', answer: keys, score, policy: question.policy ?? 'all' };
+    case 'blank':
+      return { type: 'blank', answer: question.answer.filter((item): item is readonly string[] => Array.isArray(item)), score, blankRules: question.blankRules ?? DEFAULT_BLANK_RULES };
+    case 'short':
+      return { type: 'short', score };
+  }
+}
+
 /**
  * A learner's answer: the chosen key (single, judge), the chosen keys (multiple), one text per
  * blank (blank), a text (short); null when unanswered.

@@ -1,8 +1,7 @@
 import { attemptScore, passes } from '@cloud-classroom/shared/attempt-rules';
 import type { AttemptResponse, AttemptState, IntegrityEventType } from '@cloud-classroom/shared/attempts';
-import { scoreResponse } from '@cloud-classroom/shared/question-scoring';
+import { scorableOf, scoreResponse } from '@cloud-classroom/shared/question-scoring';
 import type { FastifyInstance } from 'fastify';
-import { scorableOf } from '../modules/attempts/marking.service.js';
 
 // Attempts written straight into the four attempt tables, as a submit would leave them: each
 // answer scored by the question's key at the time (short answers left to a marker, but a blank one

@@ -1,7 +1,7 @@
 import { attemptDeadline, attemptScore, AUTO_SUBMIT_GRACE_MS, countingAttempt, passes, reviewOpensAt, scoreReleased } from '@cloud-classroom/shared/attempt-rules';
 import type { AnswerSave, AnswerSaved, AttemptEvents, AttemptQuestion, AttemptResponse, AttemptResult, AttemptStart, AttemptState, MyAttempt, ReviewedQuestion } from '@cloud-classroom/shared/attempts';
 import { formatDateTime } from '@cloud-classroom/shared/display';
-import { DEFAULT_BLANK_RULES, JUDGE_KEYS, scoreResponse, type QuestionType, type ScorableQuestion, type Scored } from '@cloud-classroom/shared/question-scoring';
+import { JUDGE_KEYS, scorableOf, scoreResponse, type QuestionType, type Scored } from '@cloud-classroom/shared/question-scoring';
 import type { Question } from '@cloud-classroom/shared/questions';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
@@ -521,16 +521,3 @@ function scoreAnswer(question: Question | undefined, answer: AnswerRow): Scored 
   return scoreResponse(scorableOf(question, answer.maxScore), response);
 }
 
-function scorableOf(question: Question, score: number): ScorableQuestion {
-  switch (question.type) {
-    case 'single':
-    case 'judge':
-      return { type: question.type, answer: question.answer as string[], score };
-    case 'multiple':
-      return { type: 'multiple', answer: question.answer as string[], score, policy: question.policy ?? 'all' };
-    case 'blank':
-      return { type: 'blank', answer: question.answer as string[][], score, blankRules: question.blankRules ?? DEFAULT_BLANK_RULES };
-    case 'short':
-      return { type: 'short', score };
-  }
-}

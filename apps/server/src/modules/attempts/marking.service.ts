@@ -14,7 +14,7 @@ import type {
 } from '@cloud-classroom/shared/attempts';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import { roundTo } from '@cloud-classroom/shared/exam-statistics';
-import { DEFAULT_BLANK_RULES, scoreResponse, type ScorableQuestion } from '@cloud-classroom/shared/question-scoring';
+import { scorableOf, scoreResponse } from '@cloud-classroom/shared/question-scoring';
 import type { Question } from '@cloud-classroom/shared/questions';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
@@ -87,19 +87,6 @@ function parseResponse(text: string | null): AttemptResponse {
   }
 }
 
-export function scorableOf(question: Question, maxScore: number): ScorableQuestion {
-  switch (question.type) {
-    case 'single':
-    case 'judge':
-      return { type: question.type, answer: question.answer as string[], score: maxScore };
-    case 'multiple':
-      return { type: 'multiple', answer: question.answer as string[], score: maxScore, policy: question.policy ?? 'all' };
-    case 'blank':
-      return { type: 'blank', answer: question.answer as string[][], score: maxScore, blankRules: question.blankRules ?? DEFAULT_BLANK_RULES };
-    case 'short':
-      return { type: 'short', score: maxScore };
-  }
-}
 
 const flagOf = (value: boolean | null) => (value === null ? null : value ? (1 as const) : (0 as const));
 

@@ -1,5 +1,5 @@
 import type { PaperQuestion } from '@cloud-classroom/shared/exams';
-import { DEFAULT_BLANK_RULES, JUDGE_KEYS, scoreResponse, type ScorableQuestion, type Scored } from '@cloud-classroom/shared/question-scoring';
+import { JUDGE_KEYS, scorableOf, scoreResponse, type ScorableQuestion, type Scored } from '@cloud-classroom/shared/question-scoring';
 import { useId, type ReactNode } from 'react';
 import { useLocaleText, type LocaleText } from '../../../lib/use-locale-text';
 import '../../../components/rich-text/rich-text.css';
@@ -28,22 +28,8 @@ export type QuestionViewProps = {
 const listOf = (response: QuestionViewResponse): string[] => (response === null ? [] : typeof response === 'string' ? [response] : response);
 
 /** What scoring needs, when the question carries its key. */
-function scorableOf(question: PaperQuestion): ScorableQuestion | undefined {
-  const { answer, score } = question;
-  if (answer === undefined) return undefined;
-  const keys = answer.filter((item): item is string => typeof item === 'string');
-  switch (question.type) {
-    case 'single':
-    case 'judge':
-      return { type: question.type, answer: keys, score };
-    case 'multiple':
-      return { type: 'multiple', answer: keys, score, policy: question.policy ?? 'all' };
-    case 'blank':
-      return { type: 'blank', answer: answer.filter((item): item is string[] => Array.isArray(item)), score, blankRules: question.blankRules ?? DEFAULT_BLANK_RULES };
-    case 'short':
-      return { type: 'short', score };
-  }
-}
+const scorableOfPaper = ({ answer, ...question }: PaperQuestion): ScorableQuestion | undefined =>
+  answer === undefined ? undefined : scorableOf({ ...question, answer }, question.score);
 
 /**
  * One question as a learner sees it (DESIGN §7), answerable with native inputs: the exam pages
@@ -55,7 +41,7 @@ export function QuestionView({ question, index, response, onChange, showKey = fa
   const id = useId();
   const titleId = `${id}-title`;
   const stemId = `${id}-stem`;
-  const scorable = showKey ? scorableOf(question) : undefined;
+  const scorable = showKey ? scorableOfPaper(question) : undefined;
   const scored = scorable === undefined ? undefined : scoreResponse(scorable, response);
   const overall = marked === undefined ? scored : { score: marked.earned, correct: marked.correct };
   const keyList = showKey && question.answer !== undefined ? question.answer : undefined;
