@@ -17,6 +17,11 @@ export type QuestionViewProps = {
   onChange?: (response: QuestionViewResponse) => void;
   /** Mark the right options or the accepted answers, show the analysis and the verdict (needs `question.answer`). */
   showKey?: boolean;
+  /**
+   * With the key, say whether the response is right and what it scores (default). The marking
+   * queue turns it off: it shows the server's score, which applies the question's own blank rules.
+   */
+  showVerdict?: boolean;
 };
 
 const listOf = (response: QuestionViewResponse): string[] => (response === null ? [] : typeof response === 'string' ? [response] : response);
@@ -44,12 +49,12 @@ function scorableOf(question: PaperQuestion): ScorableQuestion | undefined {
  * render the paper with it, and the back office's question editor previews with it, so staff see
  * exactly what learners do. The stem and analysis come sanitised by the server.
  */
-export function QuestionView({ question, index, response, onChange, showKey = false }: QuestionViewProps) {
+export function QuestionView({ question, index, response, onChange, showKey = false, showVerdict = true }: QuestionViewProps) {
   const { t } = useLocaleText();
   const id = useId();
   const titleId = `${id}-title`;
   const stemId = `${id}-stem`;
-  const scorable = showKey ? scorableOf(question) : undefined;
+  const scorable = showKey && showVerdict ? scorableOf(question) : undefined;
   const scored = scorable === undefined ? undefined : scoreResponse(scorable, response);
   const keyList = showKey && question.answer !== undefined ? question.answer : undefined;
   const rightKeys = keyList?.filter((item): item is string => typeof item === 'string') ?? [];
