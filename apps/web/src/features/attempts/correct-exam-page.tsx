@@ -14,7 +14,7 @@ import { AttemptDrawer, type AttemptTab } from './attempt-drawer';
 import { CORRECT_EXAM_PATH, reportExamAddress } from './attempt-paths';
 import { attemptsKeys, markingQueueQuery, type QueueView } from './attempts-api';
 import { useAttemptMessages } from './attempts-messages';
-import { MarkingItemCard } from './marking-item-card';
+import { MarkingItemCard, QuestionKeyView } from './marking-item-card';
 import './attempts.css';
 
 const MARK: readonly PermissionCheck[] = ['admin', 'mark:edit'];
@@ -260,6 +260,12 @@ function Marking({ examId, attemptParam }: { examId: number; attemptParam: numbe
                   </Space>
                 </Flex>
               )}
+              {by === 'question' && items[0] !== undefined && (
+                // Marking by question: the question and its key once, then each candidate's answer.
+                <Card size="small" className="marking-question">
+                  <QuestionKeyView item={items[0]} index={groups.findIndex((group) => group.id === items[0]?.questionId) + 1} />
+                </Card>
+              )}
               {items.length === 0 && !queue.isPlaceholderData && chosen !== undefined && (
                 <Card>
                   <Result
@@ -285,6 +291,7 @@ function Marking({ examId, attemptParam }: { examId: number; attemptParam: numbe
                   focused={item.answerId === focusedAnswer}
                   onSaved={onSaved}
                   onOpenAttempt={openAttempt}
+                  compact={by === 'question'}
                 />
               ))}
             </Flex>
