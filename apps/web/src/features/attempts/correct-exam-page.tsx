@@ -13,7 +13,7 @@ import { useExamMessages } from '../exams/exams-messages';
 import { AttemptDrawer, type AttemptTab } from './attempt-drawer';
 import { CORRECT_EXAM_PATH, reportExamAddress } from './attempt-paths';
 import { attemptsKeys, markingQueueQuery, type QueueView } from './attempts-api';
-import { useAttemptMessages } from './attempts-messages';
+import { candidateName, useAttemptMessages } from './attempts-messages';
 import { MarkingItemCard, QuestionKeyView } from './marking-item-card';
 import './attempts.css';
 
@@ -124,13 +124,15 @@ function Marking({ examId, attemptParam }: { examId: number; attemptParam: numbe
   };
 
   const titleOf = (item: MarkingItem, index: number) =>
-    by === 'question' ? `${t('marking.itemN', { n: index + 1 })} · ${item.candidate}` : `${t('marking.questionN', { n: index + 1 })} · ${t(`question.type.${item.type}`)}`;
-  const candidateOf = (attemptId: number | undefined) =>
-    attemptId === undefined
-      ? undefined
-      : (items.find((item) => item.attemptId === attemptId)?.candidate ?? (by === 'attempt' ? groups.find((group) => group.id === attemptId)?.label : undefined));
+    // By attempt the question view under the title numbers it and names its type.
+    by === 'question' ? `${t('marking.itemN', { n: index + 1 })} · ${candidateName(item.candidate, t)}` : t('marking.questionN', { n: index + 1 });
+  const candidateOf = (attemptId: number | undefined) => {
+    if (attemptId === undefined) return undefined;
+    const label = items.find((item) => item.attemptId === attemptId)?.candidate ?? (by === 'attempt' ? groups.find((group) => group.id === attemptId)?.label : undefined);
+    return label === undefined ? undefined : candidateName(label, t);
+  };
 
-  const groupLabel = (group: MarkingGroup) => (by === 'question' ? group.label.replace(/<[^>]*>/g, '') : group.label);
+  const groupLabel = (group: MarkingGroup) => (by === 'question' ? group.label.replace(/<[^>]*>/g, '') : candidateName(group.label, t));
   const nextGroup = nextPendingGroup(groups, chosen);
 
   const groupPicker = screens.md ? (
