@@ -89,7 +89,7 @@ export default function ExamListPage() {
       key: 'actions',
       title: tl('list.actions'),
       fixed: 'right',
-      width: 300,
+      width: 400,
       render: (_value, row) => (
         <RowActions
           edit={{ permission: EDIT, onClick: () => openEdit(row) }}
