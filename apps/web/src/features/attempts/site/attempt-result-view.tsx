@@ -75,7 +75,7 @@ export function AttemptResultView({ result }: { result: AttemptResult }) {
                     index={index + 1}
                     response={question.response}
                     showKey={question.answer !== undefined}
-                    marked={result.released ? { earned: question.earned, correct: question.correct } : undefined}
+                    verdict={result.released ? { earned: question.earned, correct: question.correct } : undefined}
                   />
                   {question.comment !== null && question.comment !== '' && (
                     <p className="exam-result__comment">

@@ -18,11 +18,12 @@ export type QuestionViewProps = {
   /** Mark the right options or the accepted answers, show the analysis and the verdict (needs `question.answer`). */
   showKey?: boolean;
   /**
-   * The score a finished attempt got from the server (an attempt's review): the verdict says it,
-   * rather than what scoring here makes of the key, which knows neither the exam's partial-credit
-   * policy nor a marker's judgement; `earned` null: not marked yet.
+   * What the verdict says, with the key shown: by default what scoring here makes of the
+   * response (the question editor's preview); a finished attempt's score from the server, which
+   * knows the exam's partial-credit policy and a marker's judgement (`earned` null: not marked
+   * yet); or `false`, none at all (the marking queue shows the server's score itself).
    */
-  marked?: { earned: number | null; correct: boolean | null };
+  verdict?: { earned: number | null; correct: boolean | null } | false;
 };
 
 const listOf = (response: QuestionViewResponse): string[] => (response === null ? [] : typeof response === 'string' ? [response] : response);
@@ -36,14 +37,14 @@ const scorableOfPaper = ({ answer, ...question }: PaperQuestion): ScorableQuesti
  * render the paper with it, and the back office's question editor previews with it, so staff see
  * exactly what learners do. The stem and analysis come sanitised by the server.
  */
-export function QuestionView({ question, index, response, onChange, showKey = false, marked }: QuestionViewProps) {
+export function QuestionView({ question, index, response, onChange, showKey = false, verdict }: QuestionViewProps) {
   const { t } = useLocaleText();
   const id = useId();
   const titleId = `${id}-title`;
   const stemId = `${id}-stem`;
-  const scorable = showKey ? scorableOfPaper(question) : undefined;
+  const scorable = showKey && verdict !== false ? scorableOfPaper(question) : undefined;
   const scored = scorable === undefined ? undefined : scoreResponse(scorable, response);
-  const overall = marked === undefined ? scored : { score: marked.earned, correct: marked.correct };
+  const overall = verdict === false ? undefined : verdict === undefined ? scored : { score: verdict.earned, correct: verdict.correct };
   const keyList = showKey && question.answer !== undefined ? question.answer : undefined;
   const rightKeys = keyList?.filter((item): item is string => typeof item === 'string') ?? [];
 
