@@ -15,12 +15,13 @@ import { canPin, cpuMsOf, median, readyLine, startServer, stop, type Running } f
 import type { ColdStartScenario, Endpoint, Launch, MeasuredScenario, Scenario, ThroughputScenario } from './scenario.js';
 import { coldStart } from './scenarios/cold-start.js';
 import { coursesPage } from './scenarios/courses-page.js';
+import { examAutosave } from './scenarios/exam-autosave.js';
 import { health } from './scenarios/health.js';
 import { mediaRange } from './scenarios/media-range.js';
 import { menusBuild } from './scenarios/menus-build.js';
 import { progressReport } from './scenarios/progress-report.js';
 
-const scenarios: Scenario[] = [health, menusBuild, coursesPage, mediaRange, progressReport, coldStart];
+const scenarios: Scenario[] = [health, menusBuild, coursesPage, mediaRange, progressReport, examAutosave, coldStart];
 
 const { values: options } = parseArgs({
   options: {
