@@ -16,12 +16,11 @@ import type { ColdStartScenario, Endpoint, Launch, MeasuredScenario, Scenario, T
 import { coldStart } from './scenarios/cold-start.js';
 import { coursesPage } from './scenarios/courses-page.js';
 import { examAutosave } from './scenarios/exam-autosave.js';
+import { examTakers } from './scenarios/exam-takers.js';
 import { health } from './scenarios/health.js';
 import { mediaRange } from './scenarios/media-range.js';
 import { menusBuild } from './scenarios/menus-build.js';
 import { progressReport } from './scenarios/progress-report.js';
-
-const scenarios: Scenario[] = [health, menusBuild, coursesPage, mediaRange, progressReport, examAutosave, coldStart];
 
 const { values: options } = parseArgs({
   options: {
@@ -30,12 +29,19 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '10' },
     starts: { type: 'string', default: '15' },
     only: { type: 'string' },
+    /** The exam-takers scenario's steps, comma-separated (2500,5000,10000,15000,20000 by default). */
+    takers: { type: 'string' },
   },
 });
 const rounds = Number(options.rounds);
 const seconds = Number(options.seconds);
 const connections = Number(options.connections);
 const starts = Number(options.starts);
+
+const takerSteps = options.takers?.split(',').map(Number);
+if (takerSteps?.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--takers: a list of whole numbers, not ${options.takers}`);
+
+const scenarios: Scenario[] = [health, menusBuild, coursesPage, mediaRange, progressReport, examAutosave, examTakers(takerSteps), coldStart];
 
 if (canPin) spawnSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 
