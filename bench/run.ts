@@ -21,6 +21,7 @@ import { health } from './scenarios/health.js';
 import { mediaRange } from './scenarios/media-range.js';
 import { menusBuild } from './scenarios/menus-build.js';
 import { progressReport } from './scenarios/progress-report.js';
+import { regrade } from './scenarios/regrade.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -41,7 +42,7 @@ const starts = Number(options.starts);
 const takerSteps = options.takers?.split(',').map(Number);
 if (takerSteps?.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--takers: a list of whole numbers, not ${options.takers}`);
 
-const scenarios: Scenario[] = [health, menusBuild, coursesPage, mediaRange, progressReport, examAutosave, examTakers(takerSteps), coldStart];
+const scenarios: Scenario[] = [health, menusBuild, coursesPage, mediaRange, progressReport, examAutosave, examTakers(takerSteps), regrade, coldStart];
 
 if (canPin) spawnSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 
