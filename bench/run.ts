@@ -30,7 +30,7 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '10' },
     starts: { type: 'string', default: '15' },
     only: { type: 'string' },
-    /** The exam-takers scenario's steps, comma-separated (2500,5000,10000,15000,20000 by default). */
+    /** The exam-takers scenario's steps, comma-separated (500,1000,2000,5000,10000,15000,20000 by default). */
     takers: { type: 'string' },
   },
 });

@@ -211,12 +211,12 @@ async function runStep(baseUrl: string, pid: number | undefined, examId: number,
 }
 
 /** The steps: the counts given (`--takers 2500,5000,…`), else these. */
-export const DEFAULT_TAKER_STEPS = [2_500, 5_000, 10_000, 15_000, 20_000];
+export const DEFAULT_TAKER_STEPS = [500, 1_000, 2_000, 5_000, 10_000, 15_000, 20_000];
 
 export function examTakers(steps: number[] = DEFAULT_TAKER_STEPS): MeasuredScenario {
   return {
     kind: 'measured',
-    name: 'exam takers: a start spike, then an autosave every 10 s per taker, on one core',
+    name: 'exam takers: a start spike, then a save every 10 s per taker, on one core',
     run: async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-bench-takers-'));
       const server = await startServer({ server: 'servers/app-server.ts', path: '/' }, { DATA_DIR: dataDir, BENCH_DEMO: '1' });
