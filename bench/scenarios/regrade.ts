@@ -150,12 +150,22 @@ export const regrade: MeasuredScenario = {
       if (settled.changed !== 0) throw new Error(`bench: the answers were not scored as the product scores them (${settled.changed} changed)`);
 
       const keyUpdate = new Database(sqliteFileOf(dataDir));
+      // The reference, in the same run: only reading the rows a regrade must read, with a prepared
+      // statement, into objects. A busy machine slows both alike; the 1 s target is absolute.
+      const bareRead = keyUpdate.prepare(
+        `select a.id, a.attempt_id, a.question_id, a.max_score, a.response, a.auto_score, a.manual_score, a.score, a.correct
+         from edu_attempt t join edu_attempt_answer a on a.attempt_id = t.id where t.exam_id = ? and t.state in ('marking', 'graded')`,
+      );
+      const readSeconds: number[] = [];
       const seconds: number[] = [];
       let changedAnswers = 0;
       try {
         for (let run = 0; run < RUNS; run += 1) {
           const key = run % 2 === 0 ? KEYS[(KEYS.indexOf(changed.key) + 1) % KEYS.length] : changed.key;
           keyUpdate.prepare('update edu_question set answer = ? where id = ?').run(JSON.stringify([key]), changed.id);
+          const readBegan = performance.now();
+          if (bareRead.all(examId).length !== ATTEMPTS * 50) throw new Error('bench: the bare read found other rows');
+          readSeconds.push((performance.now() - readBegan) / 1000);
           const began = performance.now();
           const result = await services.marking.regradeExam(examId, 'bench');
           seconds.push((performance.now() - began) / 1000);
@@ -167,10 +177,11 @@ export const regrade: MeasuredScenario = {
         keyUpdate.close();
       }
       const time = median(seconds);
+      const read = median(readSeconds);
       return {
         subject: `${time.toFixed(2)} s (runs: ${seconds.map((value) => value.toFixed(2)).join(', ')} s)`,
-        reference: `target ${TARGET_SECONDS} s`,
-        detail: `${(ATTEMPTS * 50).toLocaleString('en-US')} answers rescored, ${changedAnswers.toLocaleString('en-US')} changed`,
+        reference: `bare read of the same rows ${read.toFixed(2)} s`,
+        detail: `${(ATTEMPTS * 50).toLocaleString('en-US')} rescored, ${changedAnswers.toLocaleString('en-US')} changed; read ÷ regrade ${(read / time).toFixed(2)}`,
         ratio: `${(TARGET_SECONDS / time).toFixed(2)} (target ÷ time)`,
         target: `≤ ${TARGET_SECONDS} s`,
         met: time <= TARGET_SECONDS,
