@@ -5,22 +5,23 @@
 // /proc/<pid>/stat), which other processes disturb far less than requests per second.
 // Cold start: the product and a bare node:http process are started in alternation, many times.
 // Medians are compared throughout.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { once } from 'node:events';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import type { ColdStartScenario, Endpoint, Launch, Scenario, ThroughputScenario } from './scenario.js';
+import { canPin, cpuMsOf, median, readyLine, startServer, stop, type Running } from './bench-process.js';
+import type { ColdStartScenario, Endpoint, Launch, MeasuredScenario, Scenario, ThroughputScenario } from './scenario.js';
 import { coldStart } from './scenarios/cold-start.js';
 import { coursesPage } from './scenarios/courses-page.js';
+import { examAutosave } from './scenarios/exam-autosave.js';
+import { examTakers } from './scenarios/exam-takers.js';
 import { health } from './scenarios/health.js';
 import { mediaRange } from './scenarios/media-range.js';
 import { menusBuild } from './scenarios/menus-build.js';
 import { progressReport } from './scenarios/progress-report.js';
-
-const scenarios: Scenario[] = [health, menusBuild, coursesPage, mediaRange, progressReport, coldStart];
+import { regrade } from './scenarios/regrade.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -29,6 +30,8 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '10' },
     starts: { type: 'string', default: '15' },
     only: { type: 'string' },
+    /** The exam-takers scenario's steps, comma-separated (500,1000,2000,5000,10000,15000,20000 by default). */
+    takers: { type: 'string' },
   },
 });
 const rounds = Number(options.rounds);
@@ -36,48 +39,12 @@ const seconds = Number(options.seconds);
 const connections = Number(options.connections);
 const starts = Number(options.starts);
 
-const canPin = spawnSync('taskset', ['--version']).status === 0;
+const takerSteps = options.takers?.split(',').map(Number);
+if (takerSteps?.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--takers: a list of whole numbers, not ${options.takers}`);
+
+const scenarios: Scenario[] = [health, menusBuild, coursesPage, mediaRange, progressReport, examAutosave, examTakers(takerSteps), regrade, coldStart];
+
 if (canPin) spawnSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
-
-const CLOCK_TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
-
-/** CPU time a process has used so far, in milliseconds (all its threads); undefined without /proc. */
-function cpuMsOf(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    // The command name, in parentheses, may hold spaces: the fields are counted after its end.
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Resolves with the first group of `ready` once the child prints it; rejects if it exits first. */
-function readyLine(child: ChildProcess, ready: RegExp, name: string): Promise<string> {
-  let output = '';
-  return new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = ready.exec(output);
-      if (match) resolve(match[1] as string);
-    });
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${output}`)));
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  await once(child, 'exit');
-}
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 
 type Row = {
   scenario: string;
@@ -91,22 +58,6 @@ type Row = {
 type Outcome = { row: Row; met: boolean };
 
 // ---- throughput ------------------------------------------------------------------------------
-
-type Running = { baseUrl: string; headers: Record<string, string>; child: ChildProcess };
-
-async function startServer(endpoint: Endpoint, env: Record<string, string> = {}): Promise<Running> {
-  const command = [process.execPath, '--import', 'tsx', endpoint.server];
-  const [file, ...args] = canPin ? ['taskset', '-c', '0', ...command] : command;
-  const child = spawn(file as string, args, {
-    cwd: import.meta.dirname,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await readyLine(child, /ready (\d+)/, endpoint.server);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const headers = (await endpoint.prepare?.(baseUrl)) ?? {};
-  return { baseUrl, headers, child };
-}
 
 async function expectSameAnswer(scenario: ThroughputScenario, subject: Running, reference: Running): Promise<void> {
   // The status too: a range asked for must come back as 206 from both, not as the whole file.
@@ -256,6 +207,24 @@ async function runColdStart(scenario: ColdStartScenario): Promise<Outcome> {
   }
 }
 
+// ---- measured by the scenario itself -----------------------------------------------------------
+
+async function runMeasured(scenario: MeasuredScenario): Promise<Outcome> {
+  const report = await scenario.run({ rounds, seconds, connections });
+  return {
+    met: report.met,
+    row: {
+      scenario: scenario.name,
+      subject: report.subject,
+      reference: report.reference,
+      'req/s ratio': report.detail,
+      ratio: report.ratio,
+      target: report.target,
+      verdict: report.met ? 'met' : 'BELOW TARGET',
+    },
+  };
+}
+
 // ---- the run ---------------------------------------------------------------------------------
 
 console.log(
@@ -266,7 +235,9 @@ const selected = scenarios.filter((s) => options.only === undefined || s.name.in
 const outcomes: Outcome[] = [];
 for (const scenario of selected) {
   process.stdout.write(`${scenario.name} `);
-  outcomes.push(scenario.kind === 'throughput' ? await runThroughput(scenario) : await runColdStart(scenario));
+  outcomes.push(
+    scenario.kind === 'throughput' ? await runThroughput(scenario) : scenario.kind === 'cold-start' ? await runColdStart(scenario) : await runMeasured(scenario),
+  );
   process.stdout.write('\n');
 }
 

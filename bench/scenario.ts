@@ -55,4 +55,29 @@ export type ColdStartScenario = {
   reference: Launch;
 };
 
-export type Scenario = ThroughputScenario | ColdStartScenario;
+/** The run's options, for scenarios that measure in their own way. */
+export type RunOptions = { rounds: number; seconds: number; connections: number };
+
+/** What such a scenario reports: one row of the table, and whether its target is met. */
+export type Report = {
+  subject: string;
+  reference: string;
+  /** A second figure beside the ratio (a latency, say). */
+  detail: string;
+  ratio: string;
+  target: string;
+  met: boolean;
+};
+
+/**
+ * A scenario that drives its own load and judges it (latency at a fixed arrival rate, the most
+ * simulated users held, the time of one operation), still against a reference or a target the
+ * design sets, and still with the server on core 0 and the load on core 1 (bench-process.ts).
+ */
+export type MeasuredScenario = {
+  kind: 'measured';
+  name: string;
+  run: (options: RunOptions) => Promise<Report>;
+};
+
+export type Scenario = ThroughputScenario | ColdStartScenario | MeasuredScenario;

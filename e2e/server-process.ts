@@ -12,8 +12,15 @@ export type RunningServer = {
   baseUrl: string;
   dataDir: string;
   output: () => string;
-  /** SIGTERM, then the exit code the process ended with. */
+  /** SIGTERM, then the exit code the process ended with; removes the data folder. */
   stop: () => Promise<number | null>;
+  /** SIGKILL, as a crash would end it: the data folder stays, for a restart on it. */
+  kill: () => Promise<void>;
+};
+
+export type StartOptions = {
+  /** Start on this data folder (a restart) rather than a fresh one. */
+  dataDir?: string;
 };
 
 export async function freePort(): Promise<number> {
@@ -27,11 +34,11 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** The real built server, as `npm start` runs it, on a free port and a fresh data folder. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/** The real built server, as `npm start` runs it, on a free port and a fresh data folder (or the one given). */
+export async function startServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningServer> {
   if (!fs.existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run \`npm run build\` first`);
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-e2e-'));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cc-e2e-'));
   const child: ChildProcess = spawn(process.execPath, [serverEntry], {
     cwd: repoRoot,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
@@ -58,6 +65,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       const code = await exited;
       fs.rmSync(dataDir, { recursive: true, force: true });
       return code;
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }

@@ -8,6 +8,7 @@ import { loadConfig } from '../../apps/server/dist/config.js';
 import { openDatabase } from '../../apps/server/dist/db/database.js';
 import { migrateToLatest } from '../../apps/server/dist/db/migrate.js';
 import { seedIfEmpty } from '../../apps/server/dist/db/seed/seed.js';
+import { LocalFileStore } from '../../apps/server/dist/files/local-file-store.js';
 import { announceReady } from './announce-ready.js';
 import { BENCH_PASSWORD } from './bench-password.js';
 
@@ -23,7 +24,9 @@ const config = loadConfig({
 });
 const database = await openDatabase(config);
 await migrateToLatest(database);
-await seedIfEmpty(database.db, config.adminPassword);
+// BENCH_DEMO=1: the whole demo as a first start makes it (courses, question bank, the demo exam
+// and the learners it is assigned to), for the scenarios that take an exam.
+await seedIfEmpty(database.db, config.adminPassword, process.env.BENCH_DEMO === '1' ? new LocalFileStore(config.dataDir) : undefined);
 const app = await buildApp({ config, database });
 await app.listen({ port: 0, host: '127.0.0.1' });
 announceReady(app.server);
