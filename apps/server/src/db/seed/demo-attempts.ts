@@ -28,8 +28,11 @@ export type DemoSitting = {
   skill: number;
   /** The answers to the short questions, in the paper's order; all marked, or none (awaiting the marker). */
   shorts: [ShortAnswer, ShortAnswer];
-  /** Integrity signals the page reported: at the question in that place of the paper, `forSeconds` before its pair. */
-  events?: { type: Extract<ClientEventType, 'hidden' | 'blur' | 'offline' | 'paste'>; position: number; forSeconds?: number; detail?: string }[];
+  /**
+   * Integrity signals the page reported: `after` seconds into the question in that place of the
+   * paper (0-based), and its pair (visible, focus, online) `forSeconds` later.
+   */
+  events?: { type: Extract<ClientEventType, 'hidden' | 'blur' | 'offline' | 'paste'>; position: number; after: number; forSeconds?: number; detail?: string }[];
   ip: string;
   agent: string;
 };
@@ -87,8 +90,8 @@ export const DEMO_SITTINGS: readonly DemoSitting[] = [
       },
     ],
     events: [
-      { type: 'blur', position: 14, forSeconds: 95 },
-      { type: 'paste', position: 14, detail: '92' },
+      { type: 'blur', position: 14, after: 10, forSeconds: 95 },
+      { type: 'paste', position: 14, after: 108, detail: '92 characters' },
     ],
     ip: '10.12.3.52',
     agent: EDGE_WINDOWS,
@@ -101,7 +104,7 @@ export const DEMO_SITTINGS: readonly DemoSitting[] = [
       { text: '先拔掉保险销，然后对准火焰根部按下压把，来回喷，直到火灭。用之前要检查压力表是不是在绿色区域。', mark: { share: 0.6, comment: '少了“提”和站位；检查压力表这一点写得好。' } },
       { text: '用湿毛巾捂住口鼻，低姿从楼梯逃生，不要坐电梯，打 119。', mark: { share: 0.6, comment: '方向正确，但没有考虑楼道浓烟无法通行时的办法（堵门缝、在窗口发信号求救）。' } },
     ],
-    events: [{ type: 'offline', position: 8, forSeconds: 40 }],
+    events: [{ type: 'offline', position: 13, after: 30, forSeconds: 40 }],
     ip: '10.12.5.23',
     agent: CHROME_WINDOWS,
   },
@@ -148,8 +151,8 @@ export const DEMO_SITTINGS: readonly DemoSitting[] = [
       { text: '不坐电梯，用湿毛巾捂口鼻。门把手烫就不开门，用湿毛巾堵门缝，打 119 说明在 12 楼。在窗边挥舞衣服求救。' },
     ],
     events: [
-      { type: 'hidden', position: 6, forSeconds: 35 },
-      { type: 'hidden', position: 11, forSeconds: 12 },
+      { type: 'hidden', position: 6, after: 5, forSeconds: 35 },
+      { type: 'hidden', position: 11, after: 3, forSeconds: 12 },
     ],
     ip: '10.12.3.66',
     agent: CHROME_WINDOWS,
@@ -170,7 +173,7 @@ export const DEMO_SITTINGS: readonly DemoSitting[] = [
     startedHoursAgo: 4,
     skill: 0.55,
     shorts: [{ text: '拔掉保险，按压把手，对准火苗喷。' }, { text: '弯腰捂鼻从安全通道往下走，千万不能坐电梯，也不能跳楼。' }],
-    events: [{ type: 'hidden', position: 3, forSeconds: 20 }],
+    events: [{ type: 'hidden', position: 3, after: 6, forSeconds: 20 }],
     ip: '10.30.2.14',
     agent: SAFARI_IPHONE,
   },
@@ -379,12 +382,15 @@ async function insertSitting(trx: Transaction<Database>, input: SittingInput): P
   const deadline = attemptDeadline({ startedAt, limitMinutes: input.limitMinutes, extraMinutes: 0, closeAt: input.closeAt });
   const marked = sitting.shorts.every((short) => short.mark !== undefined);
 
+  // A question during which the page was left stayed on screen until its signals were over.
+  const leftFor = new Map<number, number>();
+  for (const event of sitting.events ?? []) leftFor.set(event.position, Math.max(leftFor.get(event.position) ?? 0, event.after + (event.forSeconds ?? 0) + 5));
   let elapsed = 5;
   let shortIndex = 0;
   const answers = items.map((item, position) => {
     const [from, to] = SECONDS[item.question.type];
     // The strong are quicker on what they know; everybody takes their time writing.
-    const seconds = Math.round(from + (to - from) * random() * (item.question.type === 'short' ? 1 : 1.3 - sitting.skill));
+    const seconds = Math.max(leftFor.get(position) ?? 0, Math.round(from + (to - from) * random() * (item.question.type === 'short' ? 1 : 1.3 - sitting.skill)));
     elapsed += seconds;
     const short = item.question.type === 'short' ? sitting.shorts[shortIndex++] : undefined;
     const response = short === undefined ? answerOf(item.question, random() < sitting.skill, random) : short.text;
@@ -475,7 +481,7 @@ async function insertSitting(trx: Transaction<Database>, input: SittingInput): P
   for (const event of sitting.events ?? []) {
     const on = questionAt(event.position);
     // While the question was on screen: after the one before it was saved.
-    const at = on.savedAt - on.seconds * 1000 + 3000;
+    const at = on.savedAt - on.seconds * 1000 + event.after * 1000;
     events.push({ type: event.type, at, question_id: on.item.question.id, detail: event.detail ?? '' });
     const pair = event.type === 'hidden' ? 'visible' : event.type === 'blur' ? 'focus' : event.type === 'offline' ? 'online' : null;
     if (pair !== null) events.push({ type: pair, at: at + (event.forSeconds ?? 10) * 1000, question_id: on.item.question.id, detail: '' });
@@ -487,9 +493,16 @@ async function insertSitting(trx: Transaction<Database>, input: SittingInput): P
     .execute();
 }
 
-/** The attempt's frozen paper as the attempts module stores it. */
+/** The attempt's frozen paper as the attempts module stores it (its `FrozenPaper`): place, type, section, points, option order, blanks. */
 function frozenPaper(items: PaperItem[]): string {
   return JSON.stringify({
-    questions: items.map((item) => ({ id: item.question.id, section: item.section, score: item.score, options: item.optionKeys })),
+    questions: items.map((item) => ({
+      id: item.question.id,
+      type: item.question.type,
+      section: item.section,
+      score: item.score,
+      options: item.optionKeys,
+      blanks: item.question.type === 'blank' ? item.question.answer.length : 0,
+    })),
   });
 }
