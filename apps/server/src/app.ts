@@ -13,6 +13,7 @@ import { registerSecurityHeaders } from './http/security-headers.js';
 import { enforceRouteAccess } from './http/route-access.js';
 import { registerWebApp } from './http/web-app.js';
 import { applicantRoutes } from './modules/applicants/applicants.routes.js';
+import { attemptRoutes } from './modules/attempts/attempts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { courseRoutes } from './modules/courses/courses.routes.js';
 import { deptRoutes } from './modules/depts/depts.routes.js';
@@ -106,6 +107,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   await app.register(courseRoutes, { services });
   await app.register(applicantRoutes, { services });
   await app.register(examRoutes, { services });
+  await app.register(attemptRoutes, { services });
   await app.register(progressRoutes, { services });
   await app.register(questionRoutes, { services });
 

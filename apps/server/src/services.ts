@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { AppDatabase } from './db/database.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { AccessService } from './modules/access/access.service.js';
+import { AttemptsService } from './modules/attempts/attempts.service.js';
 import { ApplicantsService } from './modules/applicants/applicants.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import type { FileStore } from './files/file-store.js';
@@ -11,7 +12,7 @@ import { ORPHAN_MIN_AGE_MS, removeOrphanFiles } from './files/orphan-files.js';
 import { SessionService } from './modules/auth/session.service.js';
 import { CoursesService } from './modules/courses/courses.service.js';
 import { DeptService } from './modules/depts/depts.service.js';
-import { ExamsService } from './modules/exams/exams.service.js';
+import { ExamsService, type AttemptTally } from './modules/exams/exams.service.js';
 import { MediaService } from './modules/media/media.service.js';
 import { ProgressService } from './modules/progress/progress.service.js';
 import { QuestionsService } from './modules/questions/questions.service.js';
@@ -55,6 +56,8 @@ export type Services = {
   questions: QuestionsService;
   /** Exam design (papers drawn from the question bank), assignment and the learner's exam list. */
   exams: ExamsService;
+  /** Taking exams: attempts, autosaved answers (group commit), submission and grading, the integrity timeline. */
+  attempts: AttemptsService;
 };
 
 export async function createServices(
@@ -89,13 +92,16 @@ export async function createServices(
   users.onRemoval((userIds, trx) => applicants.within(trx).forgetPeople(userIds));
   users.onRemoval((userIds, trx) => progress.within(trx).forgetPeople(userIds));
   const questions = new QuestionsService({ db, clock, files });
-  const exams = new ExamsService({ db, clock, jobs, access, questions });
+  // The learner's exam list counts attempts through the attempts module, built after this one.
+  const exams: ExamsService = new ExamsService({ db, clock, jobs, access, questions, attempts: (): AttemptTally => (userId, examIds) => attempts.tally(userId, examIds) });
   exams.registerJobs();
+  const attempts: AttemptsService = new AttemptsService({ db, clock, jobs, exams, questions });
+  attempts.registerJobs();
   // People who join a department, get a role or are enrolled in a term get the exams whose rules cover them.
   users.onMembershipChange((userIds) => exams.peopleChanged(userIds));
   applicants.onEnrolled((userIds, trx) => exams.peopleChanged(userIds, trx));
   users.onRemoval((userIds, trx) => exams.within(trx).forgetPeople(userIds));
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions, exams };
+  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions, exams, attempts };
 }
 
 /**

@@ -79,9 +79,11 @@ export const attemptStartSchema = z.object({
   totalScore: z.number(),
   passScore: z.number(),
   startedAt: z.string(),
-  deadline: z.string(),
+  /** Null: no limit and no window close (the attempt runs until submitted). */
+  deadline: z.string().nullable(),
   serverNow: z.string(),
-  remainingMs: z.number().int(),
+  /** Null with no deadline. */
+  remainingMs: z.number().int().nullable(),
   questions: z.array(attemptQuestionSchema),
   answers: z.array(savedAnswerSchema),
 });
@@ -160,7 +162,7 @@ export const attemptResultSchema = z.object({
   state: z.enum(ATTEMPT_STATES),
   submittedBy: z.enum(ATTEMPT_SUBMITTERS).nullable(),
   startedAt: z.string(),
-  deadline: z.string(),
+  deadline: z.string().nullable(),
   submittedAt: z.string().nullable(),
   totalScore: z.number(),
   passScore: z.number(),

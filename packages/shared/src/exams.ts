@@ -317,6 +317,8 @@ export const siteExamSchema = z.object({
   attemptsAllowed: z.number().int(),
   attemptsUsed: z.number().int(),
   attemptsLeft: z.number().int(),
+  /** My attempt still in progress (to resume), if any. */
+  openAttemptId: z.number().int().nullable(),
   totalScore: z.number(),
   passScore: z.number(),
   questionCount: z.number().int(),

@@ -22,6 +22,12 @@ export class ReusableQuery<R> {
   ) {}
 
   async run(db: Kysely<Database>, values: readonly unknown[]): Promise<R[]> {
+    const query = this.bind(db, values);
+    return runOnSqliteNow<R, Database>(db, query.sql, query.parameters) ?? (await db.executeQuery<R>(query)).rows;
+  }
+
+  /** The statement with these values, for a caller that runs it itself (inside `sqliteTransactionNow`). */
+  bind(db: Kysely<Database>, values: readonly unknown[]): CompiledQuery<R> {
     const postgres = isPostgres(db);
     let entry = this.compiled.get(postgres);
     if (entry === undefined) {
@@ -34,7 +40,7 @@ export class ReusableQuery<R> {
     }
     const { query, slots } = entry;
     const parameters = query.parameters.map((parameter, index) => ((slots[index] ?? -1) < 0 ? parameter : values[slots[index] as number]));
-    return runOnSqliteNow<R, Database>(db, query.sql, parameters) ?? (await db.executeQuery<R>({ ...query, parameters })).rows;
+    return { ...query, parameters };
   }
 }
 

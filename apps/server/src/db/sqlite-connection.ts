@@ -51,3 +51,29 @@ export function runOnSqliteNow<R, DB>(db: Kysely<DB>, sql: string, parameters: r
   statement.run(parameters);
   return [];
 }
+
+/** Runs one statement inside `sqliteTransactionNow`'s transaction: a reader's (or RETURNING) rows, else none. */
+export type SqliteRunner = <R>(query: { sql: string; parameters: readonly unknown[] }) => R[];
+
+/**
+ * Runs `work` as one transaction straight on the SQLite connection, synchronously from BEGIN to
+ * COMMIT (rolled back on a throw), when no other transaction is open on it: nothing else can
+ * run meanwhile, so Kysely's lock is not needed, and a batch of small writes (an exam's answers
+ * saved together) costs one commit and no promises. IMMEDIATE: another process writing the file
+ * makes it wait (busy_timeout) rather than fail half way. Answers undefined, and runs nothing,
+ * when it may not: on PostgreSQL, with a Kysely plugin, inside a transaction, or while one is open.
+ */
+export function sqliteTransactionNow<T, DB>(db: Kysely<DB>, work: (run: SqliteRunner) => T): { value: T } | undefined {
+  const executor = db.getExecutor();
+  const { adapter } = executor;
+  if (!(adapter instanceof ConnectedSqliteAdapter) || executor.plugins.length > 0) return undefined;
+  const { sqlite, prepare } = adapter.connection;
+  if (db.isTransaction || sqlite.inTransaction) return undefined;
+  const run: SqliteRunner = <R>(query: { sql: string; parameters: readonly unknown[] }): R[] => {
+    const statement = prepare(query.sql);
+    if (statement.reader) return statement.all(query.parameters) as R[];
+    statement.run(query.parameters);
+    return [];
+  };
+  return { value: sqlite.transaction(() => work(run)).immediate() };
+}

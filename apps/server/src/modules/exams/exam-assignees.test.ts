@@ -238,6 +238,7 @@ describe('exam assignment', () => {
       attemptsAllowed: 2,
       attemptsUsed: 0,
       attemptsLeft: 2,
+      openAttemptId: null,
       totalScore: 30,
       passScore: 18,
       questionCount: 3,

@@ -558,10 +558,13 @@ export type MyExamRow = {
   extraAttempts: number;
   myOpenAt: number | null;
   myCloseAt: number | null;
+  counts: ExamCounts;
+  review: ExamReview;
+  shuffleOptions: boolean;
 };
 
-/** The published exams assigned to the user, with their assignee row's overrides. */
-export async function findMyExams(db: Kysely<Database>, userId: number, courseId: number | undefined): Promise<MyExamRow[]> {
+/** The published exams assigned to the user (of a course, or one exam), with their assignee row's overrides. */
+export async function findMyExams(db: Kysely<Database>, userId: number, filter: { courseId?: number | undefined; examId?: number }): Promise<MyExamRow[]> {
   let query = db
     .selectFrom('edu_exam_assignee as a')
     .innerJoin('edu_exam as e', 'e.id', 'a.exam_id')
@@ -584,10 +587,14 @@ export async function findMyExams(db: Kysely<Database>, userId: number, courseId
       'a.extra_attempts',
       'a.open_at as my_open_at',
       'a.close_at as my_close_at',
+      'e.counts',
+      'e.review',
+      'e.shuffle_options',
     ])
     .where('a.user_id', '=', userId)
     .where('e.status', '=', 'published');
-  if (courseId !== undefined) query = query.where('e.course_id', '=', courseId);
+  if (filter.courseId !== undefined) query = query.where('e.course_id', '=', filter.courseId);
+  if (filter.examId !== undefined) query = query.where('e.id', '=', filter.examId);
   const rows = await query.orderBy('e.id', 'desc').execute();
   return rows.map((row) => ({
     id: row.id,
@@ -607,7 +614,70 @@ export async function findMyExams(db: Kysely<Database>, userId: number, courseId
     extraAttempts: row.extra_attempts,
     myOpenAt: row.my_open_at,
     myCloseAt: row.my_close_at,
+    // Written only from the shared enums.
+    counts: row.counts as ExamCounts,
+    review: row.review as ExamReview,
+    shuffleOptions: row.shuffle_options === 1,
   }));
+}
+
+/**
+ * The exam as `findMyExams` gives it, whether or not it is published or assigned to the user
+ * (their overrides when it is): what an attempt already made needs of it.
+ */
+export async function findExamForPerson(db: Kysely<Database>, userId: number, examId: number): Promise<MyExamRow | undefined> {
+  const row = await db
+    .selectFrom('edu_exam as e')
+    .leftJoin('edu_exam_assignee as a', (join) => join.onRef('a.exam_id', '=', 'e.id').on('a.user_id', '=', userId))
+    .leftJoin('edu_course as c', 'c.id', 'e.course_id')
+    .select([
+      'e.id',
+      'e.title',
+      'e.description',
+      'e.course_id',
+      'c.title as course_title',
+      'e.open_at',
+      'e.close_at',
+      'e.limit_minutes',
+      'e.attempts',
+      'e.total_score',
+      'e.pass_score',
+      'e.question_count',
+      'a.due_at',
+      'a.extra_minutes',
+      'a.extra_attempts',
+      'a.open_at as my_open_at',
+      'a.close_at as my_close_at',
+      'e.counts',
+      'e.review',
+      'e.shuffle_options',
+    ])
+    .where('e.id', '=', examId)
+    .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      title: row.title,
+      description: row.description,
+      courseId: row.course_id,
+      courseTitle: row.course_title,
+      openAt: row.open_at,
+      closeAt: row.close_at,
+      limitMinutes: row.limit_minutes,
+      attempts: row.attempts,
+      totalScore: row.total_score,
+      passScore: row.pass_score,
+      questionCount: row.question_count,
+      dueAt: row.due_at,
+      extraMinutes: row.extra_minutes ?? 0,
+      extraAttempts: row.extra_attempts ?? 0,
+      myOpenAt: row.my_open_at,
+      myCloseAt: row.my_close_at,
+      counts: row.counts as ExamCounts,
+      review: row.review as ExamReview,
+      shuffleOptions: row.shuffle_options === 1,
+    }
+  );
 }
 
 /** In slices: one statement's parameters are limited (SQLite's to 32766). */

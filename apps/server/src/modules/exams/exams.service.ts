@@ -10,9 +10,11 @@ import type {
   ExamAssignee,
   ExamAssigneeOverride,
   ExamAssigneeQuery,
+  ExamCounts,
   ExamCreate,
   ExamPreview,
   ExamQuery,
+  ExamReview,
   ExamRule,
   ExamUpdate,
   Paper,
@@ -40,6 +42,7 @@ import {
   findAssigneesOfUsers,
   findCourseExists,
   findExamHead,
+  findExamForPerson,
   findExamIds,
   findExamRules,
   findExams,
@@ -61,9 +64,11 @@ import {
   setExamQuestions,
   updateAssigneeOverrides,
   updateExam,
+  type ExamHead,
   type ExamRuleRow,
   type ExamValues,
   type Membership,
+  type MyExamRow,
 } from './exams.repo.js';
 
 /** What the exams need of the question bank (the questions service). */
@@ -83,6 +88,8 @@ export type ExamsOptions = {
   questions: QuestionBank;
   /** Values in [0, 1) deciding the drawn papers and the shuffles. */
   random?: () => number;
+  /** The attempts module's count of a person's attempts (a function: that module is built after this one and calls it). */
+  attempts?: () => AttemptTally;
 };
 
 /** The job that assigns people the exams whose department, role or term rules now cover them. */
@@ -92,6 +99,35 @@ type ApplyRulesPayload = { userIds: number[] };
 const TARGET_NOUNS = { dept: 'department', role: 'role', term: 'term' } as const;
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/** A question of a drawn paper, whole, with its points in this paper. */
+export type DrawnQuestion = { question: Question; score: number };
+/** A paper drawn for a preview or an attempt: the exam and its sections' questions in order. */
+export type DrawnPaper = { exam: ExamHead; sections: { title: string; questions: DrawnQuestion[] }[] };
+
+/**
+ * A person's terms for an exam published and assigned to them: the window (a bound set for them
+ * replaces the exam's), limit and extra minutes, attempts allowed (extra ones added), and what
+ * taking it needs of the exam.
+ */
+export type ExamTerms = {
+  examId: number;
+  title: string;
+  description: string;
+  openAt: number | null;
+  closeAt: number | null;
+  limitMinutes: number | null;
+  extraMinutes: number;
+  attemptsAllowed: number;
+  counts: ExamCounts;
+  review: ExamReview;
+  totalScore: number;
+  passScore: number;
+  shuffleOptions: boolean;
+};
+
+/** What the learner's list needs of their attempts: per exam, how many they started and the one still open. */
+export type AttemptTally = (userId: number, examIds: readonly number[]) => Promise<Map<number, { used: number; openAttemptId: number | null }>>;
 
 /** A draw rule with where it sits in the paper, for messages naming it. */
 type PlacedRule = { rule: DrawRule; field: string };
@@ -308,30 +344,7 @@ export class ExamsService {
    * (drawn questions deleted since) answers 409 naming it.
    */
   async preview(id: number): Promise<ExamPreview> {
-    const exam = await findExamHead(this.db, id);
-    if (exam === undefined) throw notFound(`id: no exam ${id}`);
-    const checked = await this.checkPaper(this.db, exam.paper);
-    const outcome = drawQuestions(checked.demands, checked.fixedIds, this.random);
-    if (!outcome.ok) throw conflict(shortfallMessage(checked.rules[outcome.rule] as PlacedRule, outcome));
-    const drawnIds = outcome.drawn.flat();
-    const drawnQuestions = new Map((await this.options.questions.byIds(drawnIds)).map((question) => [question.id, question]));
-    let ruleIndex = 0;
-    const sections = exam.paper.sections.map((section) => {
-      const fixedIds = exam.shuffleQuestions ? shuffled(section.questionIds, this.random) : section.questionIds;
-      const fixed = fixedIds.map((questionId) => {
-        const question = checked.questions.get(questionId) as Question;
-        return this.paperQuestion(question, section.score ?? question.score, exam.shuffleOptions);
-      });
-      const drawn: PaperQuestion[] = [];
-      for (const rule of section.draw) {
-        for (const questionId of outcome.drawn[ruleIndex] as number[]) {
-          const question = drawnQuestions.get(questionId);
-          if (question !== undefined) drawn.push(this.paperQuestion(question, rule.score, exam.shuffleOptions));
-        }
-        ruleIndex += 1;
-      }
-      return { title: section.title, questions: [...fixed, ...shuffled(drawn, this.random)] };
-    });
+    const { exam, sections } = await this.drawPaper(id);
     return {
       examId: exam.id,
       title: exam.title,
@@ -339,8 +352,50 @@ export class ExamsService {
       limitMinutes: exam.limitMinutes,
       totalScore: exam.totalScore,
       passScore: exam.passScore,
-      sections,
+      sections: sections.map((section) => ({
+        title: section.title,
+        questions: section.questions.map(({ question, score }) => this.paperQuestion(question, score, exam.shuffleOptions)),
+      })),
     };
+  }
+
+  /**
+   * One paper drawn as the exam says (the preview's, and each attempt's at its start): per
+   * section its fixed questions in order (shuffled when the exam shuffles questions), then the
+   * questions drawn for its rules in random order, each whole (key included) with its points.
+   * Options are left in the question's order: the caller shuffles them when `shuffleOptions`.
+   */
+  async drawPaper(id: number): Promise<DrawnPaper> {
+    const exam = await findExamHead(this.db, id);
+    if (exam === undefined) throw notFound(`id: no exam ${id}`);
+    const checked = await this.checkPaper(this.db, exam.paper);
+    const outcome = drawQuestions(checked.demands, checked.fixedIds, this.random);
+    if (!outcome.ok) throw conflict(shortfallMessage(checked.rules[outcome.rule] as PlacedRule, outcome));
+    const drawnIds = outcome.drawn.flat();
+    const drawnQuestions = new Map((await this.options.questions.within(this.db).byIds(drawnIds)).map((question) => [question.id, question]));
+    let ruleIndex = 0;
+    const sections = exam.paper.sections.map((section) => {
+      const fixedIds = exam.shuffleQuestions ? shuffled(section.questionIds, this.random) : section.questionIds;
+      const fixed = fixedIds.map((questionId) => {
+        const question = checked.questions.get(questionId) as Question;
+        return { question, score: section.score ?? question.score };
+      });
+      const drawn: DrawnQuestion[] = [];
+      for (const rule of section.draw) {
+        for (const questionId of outcome.drawn[ruleIndex] as number[]) {
+          const question = drawnQuestions.get(questionId);
+          if (question !== undefined) drawn.push({ question, score: rule.score });
+        }
+        ruleIndex += 1;
+      }
+      return { title: section.title, questions: [...fixed, ...shuffled(drawn, this.random)] };
+    });
+    return { exam, sections };
+  }
+
+  /** Shuffles a question's options when the exam says so (values from the exam's random source). */
+  optionOrder<T>(options: readonly T[], shuffleOptions: boolean): T[] {
+    return shuffleOptions ? shuffled(options, this.random) : [...options];
   }
 
   private paperQuestion(question: Question, score: number, shuffleOptions: boolean): PaperQuestion {
@@ -348,7 +403,7 @@ export class ExamsService {
       id: question.id,
       type: question.type,
       stem: question.stem,
-      options: shuffleOptions ? shuffled(question.options, this.random) : question.options,
+      options: this.optionOrder(question.options, shuffleOptions),
       blanks: question.type === 'blank' ? blankCount(question.answer) : 0,
       score,
       policy: question.policy,
@@ -601,15 +656,20 @@ export class ExamsService {
    */
   async siteExams(userId: number, courseId: number | undefined): Promise<SiteExam[]> {
     const now = this.now();
-    const rows = await findMyExams(this.db, userId, courseId);
+    const rows = await findMyExams(this.db, userId, { courseId });
+    const tally = (await this.options.attempts?.()(
+      userId,
+      rows.map((row) => row.id),
+    )) ?? new Map<number, { used: number; openAttemptId: number | null }>();
     return rows.map((row) => {
-      const openAt = row.myOpenAt ?? row.openAt;
-      const closeAt = row.myCloseAt ?? row.closeAt;
-      const attemptsAllowed = row.attempts + row.extraAttempts;
-      // No attempts exist yet: the exam-taking issue counts them here.
-      const attemptsUsed = 0;
+      const terms = termsOf(row);
+      const { openAt, closeAt, attemptsAllowed } = terms;
+      const attemptsUsed = tally.get(row.id)?.used ?? 0;
+      const openAttemptId = tally.get(row.id)?.openAttemptId ?? null;
       const attemptsLeft = Math.max(0, attemptsAllowed - attemptsUsed);
-      const state = openAt !== null && now < openAt ? 'upcoming' : (closeAt !== null && now >= closeAt) || attemptsLeft === 0 ? 'closed' : 'open';
+      // An attempt still open can be resumed though it used the last one.
+      const state =
+        openAt !== null && now < openAt ? 'upcoming' : (closeAt !== null && now >= closeAt) || (attemptsLeft === 0 && openAttemptId === null) ? 'closed' : 'open';
       return {
         id: row.id,
         title: row.title,
@@ -624,6 +684,7 @@ export class ExamsService {
         attemptsAllowed,
         attemptsUsed,
         attemptsLeft,
+        openAttemptId,
         totalScore: row.totalScore,
         passScore: row.passScore,
         questionCount: row.questionCount,
@@ -631,6 +692,32 @@ export class ExamsService {
       };
     });
   }
+
+  /** The person's terms for the exam (see `ExamTerms`); undefined when it is not published or not assigned to them. */
+  async termsFor(userId: number, examId: number, { assigned = true }: { assigned?: boolean } = {}): Promise<ExamTerms | undefined> {
+    // `assigned: false`: for an attempt already made, whatever became of the exam's status or assignment since.
+    const row = assigned ? (await findMyExams(this.db, userId, { examId }))[0] : await findExamForPerson(this.db, userId, examId);
+    return row === undefined ? undefined : termsOf(row);
+  }
+}
+
+/** Each bound set personally replaces the exam's; extra minutes and attempts add to its own. */
+function termsOf(row: MyExamRow): ExamTerms {
+  return {
+    examId: row.id,
+    title: row.title,
+    description: row.description,
+    openAt: row.myOpenAt ?? row.openAt,
+    closeAt: row.myCloseAt ?? row.closeAt,
+    limitMinutes: row.limitMinutes,
+    extraMinutes: row.extraMinutes,
+    attemptsAllowed: row.attempts + row.extraAttempts,
+    counts: row.counts,
+    review: row.review,
+    totalScore: row.totalScore,
+    passScore: row.passScore,
+    shuffleOptions: row.shuffleOptions,
+  };
 }
 
 /** Each rule's author's data scope, read once per author. */

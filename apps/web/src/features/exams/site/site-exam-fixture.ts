@@ -15,6 +15,7 @@ export const siteExam = (id: number, title: string, extra: Partial<SiteExam> = {
   attemptsAllowed: 2,
   attemptsUsed: 0,
   attemptsLeft: 2,
+  openAttemptId: null,
   totalScore: 100,
   passScore: 60,
   questionCount: 12,
