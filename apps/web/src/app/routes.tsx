@@ -13,6 +13,7 @@ const LearningPage = lazy(async () => ({ default: (await import('../features/cou
 const UserCenterPage = lazy(async () => ({ default: (await import('../features/users/site/user-center-page')).UserCenterPage }));
 const UserSettingPage = lazy(async () => ({ default: (await import('../features/users/site/user-setting-page')).UserSettingPage }));
 const PlayPage = lazy(async () => ({ default: (await import('../features/progress/site/play-page')).PlayPage }));
+const AnswerExamPage = lazy(async () => ({ default: (await import('../features/attempts/site/answer-exam-page')).AnswerExamPage }));
 const AdminLayout = lazy(async () => ({ default: (await import('./admin-layout')).AdminLayout }));
 
 const pageLoading = <div className="page-loading" aria-busy="true" />;
@@ -51,6 +52,7 @@ export function createAppRoutes(): RouteObject[] {
             { path: '/user-center', element: loading(<UserCenterPage />) },
             { path: '/user-setting', element: loading(<UserSettingPage />) },
             { path: '/play', element: loading(<PlayPage />) },
+            { path: '/answer-exam', element: loading(<AnswerExamPage />) },
             { element: <BackOfficeGate />, children: [{ path: '*', element: loading(<AdminLayout />) }] },
           ],
         },

@@ -17,6 +17,12 @@ export type QuestionViewProps = {
   onChange?: (response: QuestionViewResponse) => void;
   /** Mark the right options or the accepted answers, show the analysis and the verdict (needs `question.answer`). */
   showKey?: boolean;
+  /**
+   * The score a finished attempt got from the server (an attempt's review): the verdict says it,
+   * rather than what scoring here makes of the key, which knows neither the exam's partial-credit
+   * policy nor a marker's judgement; `earned` null: not marked yet.
+   */
+  marked?: { earned: number | null; correct: boolean | null };
 };
 
 const listOf = (response: QuestionViewResponse): string[] => (response === null ? [] : typeof response === 'string' ? [response] : response);
@@ -44,13 +50,14 @@ function scorableOf(question: PaperQuestion): ScorableQuestion | undefined {
  * render the paper with it, and the back office's question editor previews with it, so staff see
  * exactly what learners do. The stem and analysis come sanitised by the server.
  */
-export function QuestionView({ question, index, response, onChange, showKey = false }: QuestionViewProps) {
+export function QuestionView({ question, index, response, onChange, showKey = false, marked }: QuestionViewProps) {
   const { t } = useLocaleText();
   const id = useId();
   const titleId = `${id}-title`;
   const stemId = `${id}-stem`;
   const scorable = showKey ? scorableOf(question) : undefined;
   const scored = scorable === undefined ? undefined : scoreResponse(scorable, response);
+  const overall = marked === undefined ? scored : { score: marked.earned, correct: marked.correct };
   const keyList = showKey && question.answer !== undefined ? question.answer : undefined;
   const rightKeys = keyList?.filter((item): item is string => typeof item === 'string') ?? [];
 
@@ -177,7 +184,7 @@ export function QuestionView({ question, index, response, onChange, showKey = fa
       </header>
       <div id={stemId} className="rich-text question-view__stem" dangerouslySetInnerHTML={{ __html: question.stem }} />
       {body}
-      {scored !== undefined && <Verdict scored={scored} total={question.score} answered={listOf(response).some((item) => item !== '')} t={t} />}
+      {overall !== undefined && <Verdict scored={overall} total={question.score} answered={listOf(response).some((item) => item !== '')} t={t} />}
       {showKey && question.analysis !== undefined && question.analysis !== '' && (
         <section className="question-view__analysis">
           <h4 className="question-view__subtitle">{t('question.analysis')}</h4>
@@ -197,7 +204,7 @@ function BlankVerdict({ right, t }: { right: boolean; t: LocaleText }) {
   );
 }
 
-function Verdict({ scored, total, answered, t }: { scored: Scored; total: number; answered: boolean; t: LocaleText }) {
+function Verdict({ scored, total, answered, t }: { scored: Pick<Scored, 'score' | 'correct'>; total: number; answered: boolean; t: LocaleText }) {
   if (scored.score === null) {
     return <p className="question-view__verdict">{t('question.verdict.manual', { total })}</p>;
   }
