@@ -39,6 +39,8 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
   'edu/edit-exam': '../features/exams/exam-edit-page.tsx',
   'edu/preview-exam': '../features/exams/exam-preview-page.tsx',
   'edu/applicant-exam': '../features/exams/exam-assignee-page.tsx',
+  'edu/correct-exam': '../features/attempts/correct-exam-page.tsx',
+  'edu/report-exam': '../features/attempts/report-exam-page.tsx',
 };
 
 export function loadPage(component: string): (() => Promise<PageModule>) | undefined {

@@ -3,11 +3,16 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { EXAMS_LIST_PATH } from './exam-paths';
 import { useExamMessages } from './exams-messages';
 
-/** The exam an /edu exam page works on: its `?id=`, a positive whole number, else undefined. */
-export function useExamIdParam(): number | undefined {
+/** A positive whole number from the address, else undefined. */
+export function idOfParam(value: string | null): number | undefined {
+  const id = Number(value);
+  return value !== null && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+/** The exam an /edu exam page works on: its `?id=` (the marking and report pages: `?exam=`), a positive whole number, else undefined. */
+export function useExamIdParam(name: 'id' | 'exam' = 'id'): number | undefined {
   const [params] = useSearchParams();
-  const id = Number(params.get('id'));
-  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+  return idOfParam(params.get(name));
 }
 
 /** What a page about one exam shows when the address names none: the way back to the list. */

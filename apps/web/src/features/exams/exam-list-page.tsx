@@ -1,4 +1,4 @@
-import { EyeOutlined, UsergroupAddOutlined } from '@ant-design/icons';
+import { BarChartOutlined, EyeOutlined, FormOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import { EXAM_STATUSES, type Exam, type ExamStatus } from '@cloud-classroom/shared/exams';
 import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import { ListPage, type ListColumn } from '../../components/list-page/list-page'
 import { RowActions } from '../../components/list-page/row-actions';
 import { SearchBar } from '../../components/list-page/search-bar';
 import { useListPage } from '../../components/list-page/use-list-page';
+import { correctExamAddress, reportExamAddress } from '../attempts/attempt-paths';
 import { ASSIGN_EXAM_PATH, EDIT_EXAM_PATH, PREVIEW_EXAM_PATH } from './exam-paths';
 import { courseOptionsQuery, examList } from './exams-api';
 import { ExamStatusTag, windowText } from './exam-status-tag';
@@ -23,8 +24,9 @@ const EDIT: readonly PermissionCheck[] = ['admin', 'exam:edit'];
 const DEL: readonly PermissionCheck[] = ['admin', 'exam:del'];
 const LIST: readonly PermissionCheck[] = ['admin', 'exam:list'];
 const ASSIGN: readonly PermissionCheck[] = ['admin', 'exam:add', 'exam:edit'];
+const MARK: readonly PermissionCheck[] = ['admin', 'mark:list'];
 
-/** Exams → the exams: their paper, window and rules at a glance; edit, preview, assign or delete each. */
+/** Exams → the exams: their paper, window and rules at a glance; edit, preview, assign, mark, report on or delete each. */
 export default function ExamListPage() {
   const t = useExamMessages();
   const tl = useListMessages();
@@ -87,7 +89,7 @@ export default function ExamListPage() {
       key: 'actions',
       title: tl('list.actions'),
       fixed: 'right',
-      width: 230,
+      width: 300,
       render: (_value, row) => (
         <RowActions
           edit={{ permission: EDIT, onClick: () => openEdit(row) }}
@@ -101,6 +103,16 @@ export default function ExamListPage() {
           <Permission roles={ASSIGN}>
             <Button type="link" size="small" icon={<UsergroupAddOutlined />} onClick={() => void navigate(`${ASSIGN_EXAM_PATH}?id=${row.id}`)}>
               {t('exams.assign')}
+            </Button>
+          </Permission>
+          <Permission roles={MARK}>
+            <Button type="link" size="small" icon={<FormOutlined />} onClick={() => void navigate(correctExamAddress(row.id))}>
+              {t('exams.mark')}
+            </Button>
+          </Permission>
+          <Permission roles={LIST}>
+            <Button type="link" size="small" icon={<BarChartOutlined />} onClick={() => void navigate(reportExamAddress(row.id))}>
+              {t('exams.report')}
             </Button>
           </Permission>
         </RowActions>

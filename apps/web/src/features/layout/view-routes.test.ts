@@ -138,6 +138,8 @@ describe('pagesOf', () => {
       '/edu/edit-exam',
       '/edu/preview-exam',
       '/edu/applicant-exam',
+      '/edu/correct-exam',
+      '/edu/report-exam',
       '/system/user',
       '/system/role',
       '/system/menu',

@@ -121,6 +121,23 @@ export const STATIC_VIEW_ROUTES: ViewRoute[] = [
     meta: { ...ownTitles('route.applicantExam'), icon: 'peoples', noCache: true, activeMenu: '/exam/exam' },
     children: [],
   },
+  // Kept alive in the tab cache (SPEC): a marker who looks at another tab comes back to the same question, filter and scroll.
+  {
+    path: '/edu/correct-exam',
+    name: 'CorrectExam',
+    component: 'edu/correct-exam',
+    hidden: true,
+    meta: { ...ownTitles('route.correctExam'), icon: 'edit', noCache: false, activeMenu: '/exam/exam' },
+    children: [],
+  },
+  {
+    path: '/edu/report-exam',
+    name: 'ReportExam',
+    component: 'edu/report-exam',
+    hidden: true,
+    meta: { ...ownTitles('route.reportExam'), icon: 'chart', noCache: true, activeMenu: '/exam/exam' },
+    children: [],
+  },
 ];
 
 export function isExternalPath(path: string): boolean {

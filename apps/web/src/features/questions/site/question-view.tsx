@@ -23,6 +23,11 @@ export type QuestionViewProps = {
    * policy nor a marker's judgement; `earned` null: not marked yet.
    */
   marked?: { earned: number | null; correct: boolean | null };
+  /**
+   * With the key, say whether the response is right and what it scores (default). The marking
+   * queue turns it off: it shows the server's score, which applies the question's own blank rules.
+   */
+  showVerdict?: boolean;
 };
 
 const listOf = (response: QuestionViewResponse): string[] => (response === null ? [] : typeof response === 'string' ? [response] : response);
@@ -50,12 +55,12 @@ function scorableOf(question: PaperQuestion): ScorableQuestion | undefined {
  * render the paper with it, and the back office's question editor previews with it, so staff see
  * exactly what learners do. The stem and analysis come sanitised by the server.
  */
-export function QuestionView({ question, index, response, onChange, showKey = false, marked }: QuestionViewProps) {
+export function QuestionView({ question, index, response, onChange, showKey = false, marked, showVerdict = true }: QuestionViewProps) {
   const { t } = useLocaleText();
   const id = useId();
   const titleId = `${id}-title`;
   const stemId = `${id}-stem`;
-  const scorable = showKey ? scorableOf(question) : undefined;
+  const scorable = showKey && showVerdict ? scorableOf(question) : undefined;
   const scored = scorable === undefined ? undefined : scoreResponse(scorable, response);
   const overall = marked === undefined ? scored : { score: marked.earned, correct: marked.correct };
   const keyList = showKey && question.answer !== undefined ? question.answer : undefined;
