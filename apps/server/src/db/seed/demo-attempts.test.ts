@@ -3,7 +3,7 @@ import { scoreResponse, type BlankRules, type MultiplePolicy, type QuestionType,
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalFileStore } from '../../files/local-file-store.js';
-import { buildTestApp, TEST_PASSWORD } from '../../test/test-app.js';
+import { buildTestApp, call, loginAs, TEST_PASSWORD } from '../../test/test-app.js';
 import { DEMO_CANDIDATES } from './demo-candidates.js';
 import { DEMO_MARKER, DEMO_SITTINGS } from './demo-attempts.js';
 import { DEMO_EXAM } from './demo-exams.js';
@@ -100,7 +100,6 @@ describe('the demo attempts', () => {
     expect(graded.filter((attempt) => attempt.passed === 1).length).toBeGreaterThanOrEqual(2);
     expect(graded.filter((attempt) => attempt.passed === 0).length).toBeGreaterThanOrEqual(2);
     expect(attempts.filter((attempt) => attempt.state === 'marking').length).toBeGreaterThanOrEqual(2);
-    console.log(attempts.map((attempt) => `${attempt.username} ${attempt.state} ${attempt.score}`).join('\n'));
   });
 
   it('marks are the teacher’s, with comments, each with its score change', async () => {
@@ -115,5 +114,42 @@ describe('the demo attempts', () => {
     expect(pending.length).toBeGreaterThan(0);
     const signals = await db().selectFrom('edu_attempt_event').select('type').where('type', 'not in', ['start', 'submit']).execute();
     expect(new Set(signals.map((event) => event.type))).toEqual(new Set(['hidden', 'visible', 'blur', 'focus', 'paste', 'offline', 'online']));
+  });
+
+  it('read back by the attempts module as it reads its own: results, reviews, attempts left', async () => {
+    const exam = await demoExam();
+    const attempts = await attemptsWithPeople();
+    for (const attempt of attempts) {
+      const token = await loginAs(app, attempt.username);
+      const result = await call(app, 'GET', `/api/site/attempts/${attempt.id}`, token);
+      expect(result.statusCode, result.body).toBe(200);
+      const body = result.json<{ state: string; score: number | null; released: boolean; questions: { id: number; earned: number | null; comment: string | null }[]; answeredCount: number; questionCount: number }>();
+      const graded = attempt.state === 'graded';
+      expect(body).toMatchObject({ state: attempt.state, released: graded, score: graded ? attempt.score : null, answeredCount: exam.question_count, questionCount: exam.question_count });
+      // Reviewed after submission, as the exam allows: the questions in the frozen order.
+      const answers = await db().selectFrom('edu_attempt_answer').select(['question_id', 'score', 'comment']).where('attempt_id', '=', attempt.id).orderBy('position').execute();
+      expect(body.questions.map((question) => question.id)).toEqual(answers.map((answer) => answer.question_id));
+      if (graded) expect(body.questions.map((question) => [question.earned, question.comment])).toEqual(answers.map((answer) => [answer.score, answer.comment]));
+    }
+
+    const liuyang = await loginAs(app, 'liuyang');
+    const mine = await call(app, 'GET', `/api/site/exams/${exam.id}/attempts`, liuyang);
+    expect(mine.json<{ number: number; counts: boolean }[]>().map((attempt) => [attempt.number, attempt.counts])).toEqual([
+      [2, true],
+      [1, false],
+    ]);
+
+    // learner1 keeps the exam untouched: both attempts left, and a start draws a paper like the demo's.
+    const learner1 = await loginAs(app, 'learner1');
+    const exams = await call(app, 'GET', '/api/site/exams', learner1);
+    expect(exams.json<{ id: number; attemptsLeft: number; state: string }[]>().find((one) => one.id === exam.id)).toMatchObject({ attemptsLeft: 2, state: 'open' });
+    const started = await call(app, 'POST', `/api/site/exams/${exam.id}/attempts`, learner1);
+    expect(started.statusCode, started.body).toBe(201);
+    const paper = started.json<{ questions: { type: string; section: string; score: number }[]; totalScore: number }>();
+    expect(paper.totalScore).toBe(exam.total_score);
+    const sittingPaper = JSON.parse(attempts[0]?.paper ?? '{}') as { questions: { type: string; section: string; score: number }[] };
+    // The same sections of the same points and types; the drawn ones in an order of their own.
+    const shape = (questions: { type: string; section: string; score: number }[]) => questions.map((question) => `${question.section} ${question.type} ${question.score}`).sort();
+    expect(shape(sittingPaper.questions)).toEqual(shape(paper.questions));
   });
 });
