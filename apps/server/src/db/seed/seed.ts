@@ -135,8 +135,8 @@ const seededWith = (account: AccountPassword): Seeded => ({
 
 /**
  * `files`: where the demo courses' media go. Without it (most server tests, which need the
- * organisation but not a copy of the demo video each) the demo catalogue, and the question bank
- * and exam that go with it, are left out.
+ * organisation but not a copy of the demo video each) the demo catalogue, and the question bank,
+ * exam and the exam's candidates with their attempts that go with it, are left out.
  */
 async function seedDemo(trx: Transaction<Database>, passwordHash: string, files: FileStore | undefined): Promise<void> {
   const now = Date.now();
