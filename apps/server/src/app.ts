@@ -19,6 +19,8 @@ import { courseRoutes } from './modules/courses/courses.routes.js';
 import { deptRoutes } from './modules/depts/depts.routes.js';
 import { dictRoutes } from './modules/dicts/dicts.routes.js';
 import { examRoutes } from './modules/exams/exams.routes.js';
+import { examReportRoutes } from './modules/attempts/exam-report.routes.js';
+import { markingRoutes } from './modules/attempts/marking.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { logRoutes } from './modules/logs/logs.routes.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
@@ -108,6 +110,8 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   await app.register(applicantRoutes, { services });
   await app.register(examRoutes, { services });
   await app.register(attemptRoutes, { services });
+  await app.register(markingRoutes, { services });
+  await app.register(examReportRoutes, { services });
   await app.register(progressRoutes, { services });
   await app.register(questionRoutes, { services });
 

@@ -13,6 +13,8 @@ import { SessionService } from './modules/auth/session.service.js';
 import { CoursesService } from './modules/courses/courses.service.js';
 import { DeptService } from './modules/depts/depts.service.js';
 import { ExamsService, type AttemptTally } from './modules/exams/exams.service.js';
+import { ExamReportsService } from './modules/attempts/exam-report.service.js';
+import { MarkingService } from './modules/attempts/marking.service.js';
 import { MediaService } from './modules/media/media.service.js';
 import { ProgressService } from './modules/progress/progress.service.js';
 import { QuestionsService } from './modules/questions/questions.service.js';
@@ -58,6 +60,10 @@ export type Services = {
   exams: ExamsService;
   /** Taking exams: attempts, autosaved answers (group commit), submission and grading, the integrity timeline. */
   attempts: AttemptsService;
+  /** Marking, overrides and regrades of submitted attempts. */
+  marking: MarkingService;
+  /** The exams' reports. */
+  examReports: ExamReportsService;
 };
 
 export async function createServices(
@@ -101,7 +107,12 @@ export async function createServices(
   users.onMembershipChange((userIds) => exams.peopleChanged(userIds));
   applicants.onEnrolled((userIds, trx) => exams.peopleChanged(userIds, trx));
   users.onRemoval((userIds, trx) => exams.within(trx).forgetPeople(userIds));
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions, exams, attempts };
+  const marking = new MarkingService({ db, clock, jobs, access, questions });
+  marking.registerJobs();
+  // A key fixed after people sat the exam rescores their answers (a job, queued with the fix).
+  questions.onKeyChanged((questionIds, by, trx) => marking.queueRegrade(questionIds, by, trx));
+  const examReports = new ExamReportsService({ db, access, questions });
+  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions, exams, attempts, marking, examReports };
 }
 
 /**

@@ -54,6 +54,12 @@ export type QuestionsOptions = {
   files: FileStore;
 };
 
+/**
+ * Called inside the transaction of an update that changed how a question is scored (its type, key,
+ * multiple-choice policy or blank rules), with the ids and who changed them.
+ */
+export type KeyChangedListener = (questionIds: number[], by: string, trx: Kysely<Database>) => Promise<void>;
+
 /** What a draw rule of an exam asks of the bank. */
 export type QuestionRule = { tags: string[]; type: QuestionType; difficulty: number | null };
 
@@ -202,11 +208,19 @@ const filterOf = ({ type, difficulty, tag, q, duplicate, exclude }: Omit<Questio
  * spreadsheet import refuses them, since a file sent twice would double the bank).
  */
 export class QuestionsService {
-  constructor(private readonly options: QuestionsOptions) {}
+  constructor(
+    private readonly options: QuestionsOptions,
+    private readonly keyListeners: KeyChangedListener[] = [],
+  ) {}
 
   /** The same service inside a transaction, for callers whose own writes go with these. */
   within(db: Kysely<Database>): QuestionsService {
-    return db === this.options.db ? this : new QuestionsService({ ...this.options, db });
+    return db === this.options.db ? this : new QuestionsService({ ...this.options, db }, this.keyListeners);
+  }
+
+  /** Listens to changes of how questions are scored (the attempts regrade the answers already given). */
+  onKeyChanged(listener: KeyChangedListener): void {
+    this.keyListeners.push(listener);
   }
 
   private get db(): Kysely<Database> {
@@ -279,8 +293,11 @@ export class QuestionsService {
   async update({ id, ...question }: QuestionUpdate, by: string): Promise<void> {
     const { row, tags } = await prepareQuestion(question);
     await this.transaction(async (trx) => {
+      const [before] = (await findQuestions(trx, { ids: [id] })).content;
       if (!(await updateQuestion(trx, id, { ...row, ...changed(by, this.options.clock.now()) }))) throw notFound(`id: no question ${id}`);
       await setQuestionTags(trx, id, tags);
+      const rescored = before !== undefined && (before.type !== row.type || before.answer !== row.answer || before.policy !== row.policy || before.blank_rules !== row.blank_rules);
+      if (rescored) for (const listener of this.keyListeners) await listener([id], by, trx);
     });
   }
 

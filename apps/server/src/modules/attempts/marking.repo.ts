@@ -1,0 +1,456 @@
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../../db/dialect.js';
+import { ReusableQuery, type Slots } from '../../db/reusable-query.js';
+import type { Database } from '../../db/schema.js';
+
+// The marking's and the regrade's SQL: answers of submitted attempts read by question or by
+// attempt within a data scope, a mark written with its audit row and the attempt's new result,
+// and the regrade's bulk reads and writes.
+
+/** Department ids bounding whose attempts are read; empty: no bound. */
+export type Scope = readonly number[];
+
+const SUBMITTED = ['marking', 'graded'] as const;
+
+export type ExamHead = { id: number; title: string; totalScore: number; passScore: number; counts: string };
+
+export async function findExamHead(db: Kysely<Database>, examId: number): Promise<ExamHead | undefined> {
+  const row = await db
+    .selectFrom('edu_exam')
+    .select(['id', 'title', 'total_score', 'pass_score', 'counts'])
+    .where('id', '=', examId)
+    .executeTakeFirst();
+  return row && { id: row.id, title: row.title, totalScore: Number(row.total_score), passScore: Number(row.pass_score), counts: row.counts };
+}
+
+/** The pass score of each of these exams. */
+export async function findPassScores(db: Kysely<Database>, examIds: readonly number[]): Promise<Map<number, number>> {
+  if (examIds.length === 0) return new Map();
+  const rows = await db.selectFrom('edu_exam').select(['id', 'pass_score']).where('id', 'in', examIds).execute();
+  return new Map(rows.map((row) => [row.id, Number(row.pass_score)]));
+}
+
+/** Every attempt id of the exam, oldest first: an attempt's place in it is its anonymous number. */
+export async function findAttemptIdsOfExam(db: Kysely<Database>, examId: number): Promise<number[]> {
+  const rows = await db.selectFrom('edu_attempt').select('id').where('exam_id', '=', examId).orderBy('id').execute();
+  return rows.map((row) => row.id);
+}
+
+function submittedAttempts(db: Kysely<Database>, examId: number, scope: Scope) {
+  let query = db
+    .selectFrom('edu_attempt as t')
+    .innerJoin('sys_user as u', 'u.id', 't.user_id')
+    .where('t.exam_id', '=', examId)
+    .where('t.state', 'in', SUBMITTED);
+  if (scope.length > 0) query = query.where('u.dept_id', 'in', scope);
+  return query;
+}
+
+export type AttemptGroupRow = { id: number; username: string; nickName: string; total: number; pending: number };
+export type QuestionGroupRow = { id: number; firstPosition: number; total: number; pending: number };
+
+const pendingCount = sql<number>`sum(case when a.score is null then 1 else 0 end)`;
+
+/** The exam's submitted attempts in scope, each with its count of answers and of answers awaiting a marker. */
+export async function findAttemptGroups(db: Kysely<Database>, examId: number, scope: Scope): Promise<AttemptGroupRow[]> {
+  const rows = await submittedAttempts(db, examId, scope)
+    .innerJoin('edu_attempt_answer as a', 'a.attempt_id', 't.id')
+    .select(['t.id', 'u.username', 'u.nick_name', (eb) => eb.fn.countAll().as('total'), pendingCount.as('pending')])
+    .groupBy(['t.id', 'u.username', 'u.nick_name'])
+    .orderBy('t.id')
+    .execute();
+  return rows.map((row) => ({ id: row.id, username: row.username, nickName: row.nick_name, total: Number(row.total), pending: Number(row.pending) }));
+}
+
+/** The questions answered in the exam's submitted attempts in scope, with their counts, by their first place in a paper. */
+export async function findQuestionGroups(db: Kysely<Database>, examId: number, scope: Scope): Promise<QuestionGroupRow[]> {
+  const rows = await submittedAttempts(db, examId, scope)
+    .innerJoin('edu_attempt_answer as a', 'a.attempt_id', 't.id')
+    .select(['a.question_id', (eb) => eb.fn.min('a.position').as('first_position'), (eb) => eb.fn.countAll().as('total'), pendingCount.as('pending')])
+    .groupBy('a.question_id')
+    .execute();
+  return rows
+    .map((row) => ({ id: row.question_id, firstPosition: Number(row.first_position), total: Number(row.total), pending: Number(row.pending) }))
+    .sort((a, b) => a.firstPosition - b.firstPosition || a.id - b.id);
+}
+
+/** How many attempts in scope are submitted, and graded. */
+export async function countSubmitted(db: Kysely<Database>, examId: number, scope: Scope): Promise<{ submitted: number; graded: number }> {
+  const row = await submittedAttempts(db, examId, scope)
+    .select([(eb) => eb.fn.countAll().as('submitted'), sql<number>`sum(case when t.state = 'graded' then 1 else 0 end)`.as('graded')])
+    .executeTakeFirstOrThrow();
+  return { submitted: Number(row.submitted), graded: Number(row.graded ?? 0) };
+}
+
+export type MarkingAnswerRow = {
+  id: number;
+  attemptId: number;
+  questionId: number;
+  position: number;
+  maxScore: number;
+  response: string | null;
+  autoScore: number | null;
+  score: number | null;
+  comment: string | null;
+  markedBy: string | null;
+  markedAt: number | null;
+  username: string;
+  nickName: string;
+};
+
+const numberOrNull = (value: number | string | null) => (value === null ? null : Number(value));
+
+/** The answers of submitted attempts in scope: to one question, or of one attempt; only those awaiting a marker when `pending`. */
+export async function findMarkingAnswers(
+  db: Kysely<Database>,
+  examId: number,
+  scope: Scope,
+  filter: { questionId?: number | undefined; attemptId?: number | undefined; pending: boolean },
+): Promise<MarkingAnswerRow[]> {
+  let query = submittedAttempts(db, examId, scope)
+    .innerJoin('edu_attempt_answer as a', 'a.attempt_id', 't.id')
+    .select([
+      'a.id',
+      'a.attempt_id',
+      'a.question_id',
+      'a.position',
+      'a.max_score',
+      'a.response',
+      'a.auto_score',
+      'a.score',
+      'a.comment',
+      'a.marked_by',
+      'a.marked_at',
+      'u.username',
+      'u.nick_name',
+    ]);
+  if (filter.questionId !== undefined) query = query.where('a.question_id', '=', filter.questionId);
+  if (filter.attemptId !== undefined) query = query.where('a.attempt_id', '=', filter.attemptId);
+  if (filter.pending) query = query.where('a.score', 'is', null);
+  const rows = await query.orderBy('a.attempt_id').orderBy('a.position').execute();
+  return rows.map(toMarkingAnswer);
+}
+
+function toMarkingAnswer(row: {
+  id: number;
+  attempt_id: number;
+  question_id: number;
+  position: number;
+  max_score: number;
+  response: string | null;
+  auto_score: number | null;
+  score: number | null;
+  comment: string | null;
+  marked_by: string | null;
+  marked_at: number | null;
+  username: string;
+  nick_name: string;
+}): MarkingAnswerRow {
+  return {
+    id: row.id,
+    attemptId: row.attempt_id,
+    questionId: row.question_id,
+    position: row.position,
+    maxScore: Number(row.max_score),
+    response: row.response,
+    autoScore: numberOrNull(row.auto_score),
+    score: numberOrNull(row.score),
+    comment: row.comment,
+    markedBy: row.marked_by,
+    markedAt: numberOrNull(row.marked_at),
+    username: row.username,
+    nickName: row.nick_name,
+  };
+}
+
+// ---- One attempt ----------------------------------------------------------------------------------
+
+export type AttemptHeadRow = {
+  id: number;
+  examId: number;
+  userId: number;
+  deptId: number | null;
+  username: string;
+  nickName: string;
+  state: string;
+  startedAt: number;
+  submittedAt: number | null;
+  submittedBy: string | null;
+  score: number | null;
+  passed: boolean | null;
+};
+
+export async function findAttemptHead(db: Kysely<Database>, attemptId: number): Promise<AttemptHeadRow | undefined> {
+  const row = await db
+    .selectFrom('edu_attempt as t')
+    .innerJoin('sys_user as u', 'u.id', 't.user_id')
+    .select(['t.id', 't.exam_id', 't.user_id', 'u.dept_id', 'u.username', 'u.nick_name', 't.state', 't.started_at', 't.submitted_at', 't.submitted_by', 't.score', 't.passed'])
+    .where('t.id', '=', attemptId)
+    .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      examId: row.exam_id,
+      userId: row.user_id,
+      deptId: row.dept_id,
+      username: row.username,
+      nickName: row.nick_name,
+      state: row.state,
+      startedAt: Number(row.started_at),
+      submittedAt: numberOrNull(row.submitted_at),
+      submittedBy: row.submitted_by,
+      score: numberOrNull(row.score),
+      passed: row.passed === null ? null : row.passed === 1,
+    }
+  );
+}
+
+/** Every answer of the attempt, in its paper's order. */
+export async function findAnswersOfAttempt(db: Kysely<Database>, attemptId: number): Promise<MarkingAnswerRow[]> {
+  const rows = await db
+    .selectFrom('edu_attempt_answer as a')
+    .innerJoin('edu_attempt as t', 't.id', 'a.attempt_id')
+    .innerJoin('sys_user as u', 'u.id', 't.user_id')
+    .select([
+      'a.id',
+      'a.attempt_id',
+      'a.question_id',
+      'a.position',
+      'a.max_score',
+      'a.response',
+      'a.auto_score',
+      'a.score',
+      'a.comment',
+      'a.marked_by',
+      'a.marked_at',
+      'u.username',
+      'u.nick_name',
+    ])
+    .where('a.attempt_id', '=', attemptId)
+    .orderBy('a.position')
+    .execute();
+  return rows.map(toMarkingAnswer);
+}
+
+export async function findEventsOfAttempt(db: Kysely<Database>, attemptId: number) {
+  const rows = await db
+    .selectFrom('edu_attempt_event')
+    .select(['type', 'at', 'question_id', 'detail'])
+    .where('attempt_id', '=', attemptId)
+    .orderBy('at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ type: row.type, at: Number(row.at), questionId: row.question_id, detail: row.detail }));
+}
+
+export async function findChangesOfAttempt(db: Kysely<Database>, attemptId: number) {
+  const rows = await db
+    .selectFrom('edu_score_change')
+    .select(['question_id', 'kind', 'old_score', 'new_score', 'reason', 'create_by', 'create_time'])
+    .where('attempt_id', '=', attemptId)
+    .orderBy('create_time')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    questionId: row.question_id,
+    kind: row.kind,
+    oldScore: numberOrNull(row.old_score),
+    newScore: numberOrNull(row.new_score),
+    reason: row.reason,
+    by: row.create_by,
+    at: Number(row.create_time),
+  }));
+}
+
+// ---- A mark -------------------------------------------------------------------------------------
+
+export type AnswerToMark = {
+  id: number;
+  attemptId: number;
+  questionId: number;
+  maxScore: number;
+  score: number | null;
+  examId: number;
+  state: string;
+  deptId: number | null;
+};
+
+export async function findAnswerToMark(db: Kysely<Database>, answerId: number): Promise<AnswerToMark | undefined> {
+  const row = await db
+    .selectFrom('edu_attempt_answer as a')
+    .innerJoin('edu_attempt as t', 't.id', 'a.attempt_id')
+    .innerJoin('sys_user as u', 'u.id', 't.user_id')
+    .select(['a.id', 'a.attempt_id', 'a.question_id', 'a.max_score', 'a.score', 't.exam_id', 't.state', 'u.dept_id'])
+    .where('a.id', '=', answerId)
+    .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      attemptId: row.attempt_id,
+      questionId: row.question_id,
+      maxScore: Number(row.max_score),
+      score: numberOrNull(row.score),
+      examId: row.exam_id,
+      state: row.state,
+      deptId: row.dept_id,
+    }
+  );
+}
+
+export async function updateMark(
+  db: Kysely<Database>,
+  answerId: number,
+  mark: { score: number; correct: boolean; comment: string | null; by: string; at: number },
+): Promise<void> {
+  await db
+    .updateTable('edu_attempt_answer')
+    .set({ manual_score: mark.score, score: mark.score, correct: mark.correct ? 1 : 0, comment: mark.comment, marked_by: mark.by, marked_at: mark.at })
+    .where('id', '=', answerId)
+    .execute();
+}
+
+export type ScoreChange = {
+  attemptId: number;
+  answerId: number;
+  questionId: number;
+  kind: 'mark' | 'override' | 'regrade';
+  oldScore: number | null;
+  newScore: number | null;
+  reason: string;
+  by: string;
+  at: number;
+};
+
+const changeRow = (change: ScoreChange) => ({
+  attempt_id: change.attemptId,
+  answer_id: change.answerId,
+  question_id: change.questionId,
+  kind: change.kind,
+  old_score: change.oldScore,
+  new_score: change.newScore,
+  reason: change.reason,
+  create_by: change.by,
+  create_time: change.at,
+});
+
+export async function insertScoreChange(db: Kysely<Database>, change: ScoreChange): Promise<void> {
+  await db.insertInto('edu_score_change').values(changeRow(change)).execute();
+}
+
+/** The scores of the attempt's answers (null: awaiting a marker). */
+export async function findScoresOfAttempt(db: Kysely<Database>, attemptId: number): Promise<(number | null)[]> {
+  const rows = await db.selectFrom('edu_attempt_answer').select('score').where('attempt_id', '=', attemptId).execute();
+  return rows.map((row) => numberOrNull(row.score));
+}
+
+export async function updateAttemptResult(
+  db: Kysely<Database>,
+  attemptId: number,
+  result: { state: 'marking' | 'graded'; score: number | null; passed: boolean | null; at: number },
+): Promise<void> {
+  await db
+    .updateTable('edu_attempt')
+    .set({ state: result.state, score: result.score, passed: result.passed === null ? null : result.passed ? 1 : 0, update_time: result.at })
+    .where('id', '=', attemptId)
+    .execute();
+}
+
+// ---- Regrade ------------------------------------------------------------------------------------
+
+/** An answer as the regrade reads it: what scoring needs, and what it may change. */
+export type RegradeRow = {
+  id: number;
+  attempt_id: number;
+  question_id: number;
+  max_score: number;
+  response: string | null;
+  auto_score: number | null;
+  manual_score: number | null;
+  score: number | null;
+  correct: 0 | 1 | null;
+};
+
+/** The answers a regrade reads: every answer of an exam's submitted attempts, or every submitted answer to some questions. */
+export type RegradeTarget = { examId: number } | { questionIds: readonly number[] };
+
+const REGRADE_COLUMNS = ['a.id', 'a.attempt_id', 'a.question_id', 'a.max_score', 'a.response', 'a.auto_score', 'a.manual_score', 'a.score', 'a.correct'] as const;
+
+/** Read in one statement per target (a few hundred thousand rows for a large exam). */
+export async function findRegradeRows(db: Kysely<Database>, target: RegradeTarget): Promise<RegradeRow[]> {
+  const base = db.selectFrom('edu_attempt as t').innerJoin('edu_attempt_answer as a', 'a.attempt_id', 't.id').select(REGRADE_COLUMNS).where('t.state', 'in', SUBMITTED);
+  if ('examId' in target) return (await base.where('t.exam_id', '=', target.examId).execute()) as RegradeRow[];
+  const rows: RegradeRow[] = [];
+  for (let start = 0; start < target.questionIds.length; start += 500) {
+    const ids = target.questionIds.slice(start, start + 500);
+    rows.push(...((await base.where('a.question_id', 'in', ids).execute()) as RegradeRow[]));
+  }
+  return rows;
+}
+
+export type AttemptRow = { id: number; exam_id: number; state: string; score: number | null; passed: 0 | 1 | null };
+
+export async function findAttemptRows(db: Kysely<Database>, attemptIds: readonly number[]): Promise<AttemptRow[]> {
+  const rows: AttemptRow[] = [];
+  for (let start = 0; start < attemptIds.length; start += 500) {
+    const ids = attemptIds.slice(start, start + 500);
+    rows.push(...((await db.selectFrom('edu_attempt').select(['id', 'exam_id', 'state', 'score', 'passed']).where('id', 'in', ids).execute()) as AttemptRow[]));
+  }
+  return rows;
+}
+
+export type AnswerRescore = { id: number; autoScore: number | null; score: number | null; correct: 0 | 1 | null };
+export type AttemptRescore = { id: number; score: number | null; passed: 0 | 1 | null; at: number };
+
+const updateAnswerQuery = new ReusableQuery<never>(4, (db, [autoScore, score, correct, id]: Slots) =>
+  db.updateTable('edu_attempt_answer').set({ auto_score: autoScore, score, correct }).where('id', '=', id),
+);
+const insertChangeQuery = new ReusableQuery<never>(8, (db, [attemptId, answerId, questionId, oldScore, newScore, reason, by, at]: Slots) =>
+  db.insertInto('edu_score_change').values({
+    attempt_id: attemptId,
+    answer_id: answerId,
+    question_id: questionId,
+    kind: 'regrade',
+    old_score: oldScore,
+    new_score: newScore,
+    reason,
+    create_by: by,
+    create_time: at,
+  }),
+);
+const updateAttemptQuery = new ReusableQuery<never>(4, (db, [score, passed, at, id]: Slots) =>
+  db.updateTable('edu_attempt').set({ score, passed, update_time: at }).where('id', '=', id),
+);
+
+const BATCH = 1000;
+
+/**
+ * Writes a regrade, inside the caller's transaction: on SQLite one prepared statement per row
+ * (each runs at once on the connection, and SQLite's cost is the commit, not the statements);
+ * on PostgreSQL a statement per thousand rows, as a round trip per row would be most of the time.
+ */
+export async function writeRegrade(trx: Kysely<Database>, answers: readonly AnswerRescore[], changes: readonly ScoreChange[], attempts: readonly AttemptRescore[]): Promise<void> {
+  if (!isPostgres(trx)) {
+    for (const answer of answers) await updateAnswerQuery.run(trx, [answer.autoScore, answer.score, answer.correct, answer.id]);
+    for (const change of changes) {
+      await insertChangeQuery.run(trx, [change.attemptId, change.answerId, change.questionId, change.oldScore, change.newScore, change.reason, change.by, change.at]);
+    }
+    for (const attempt of attempts) await updateAttemptQuery.run(trx, [attempt.score, attempt.passed, attempt.at, attempt.id]);
+    return;
+  }
+  for (let start = 0; start < answers.length; start += BATCH) {
+    const values = answers.slice(start, start + BATCH).map((answer) => sql`(${answer.id}::integer, ${answer.autoScore}::double precision, ${answer.score}::double precision, ${answer.correct}::integer)`);
+    // A marker's score saved since the read stays in force.
+    await sql`update edu_attempt_answer as a set auto_score = v.auto_score,
+        score = case when a.manual_score is null then v.score else a.score end,
+        correct = case when a.manual_score is null then v.correct else a.correct end
+      from (values ${sql.join(values)}) as v(id, auto_score, score, correct) where a.id = v.id`.execute(trx);
+  }
+  for (let start = 0; start < changes.length; start += BATCH) {
+    await trx.insertInto('edu_score_change').values(changes.slice(start, start + BATCH).map(changeRow)).execute();
+  }
+  for (let start = 0; start < attempts.length; start += BATCH) {
+    const values = attempts.slice(start, start + BATCH).map((attempt) => sql`(${attempt.id}::integer, ${attempt.score}::double precision, ${attempt.passed}::integer, ${attempt.at}::bigint)`);
+    await sql`update edu_attempt as t set score = v.score, passed = v.passed, update_time = v.at
+      from (values ${sql.join(values)}) as v(id, score, passed, at) where t.id = v.id`.execute(trx);
+  }
+}
