@@ -108,22 +108,25 @@ describe('bundle budgets (DESIGN.md §8)', () => {
     ['learner course details', '/preview/{course}', '.site-main :is(h1, .site-state)'],
     ['learner learning page', '/learning/{course}', '.site-main :is(h1, .site-state)'],
     ['learner center', '/user-center', '.site-main h1'],
+    // The exam's page before a start: the same chunk as the timed paper (which a visit must not start).
+    ['learner exam page', '/answer-exam?exam={exam}', '.site-main :is(h1, .site-state)'],
   ];
-  let learner: { token: string; course: number; siteRoutes: boolean } | undefined;
+  let learner: { token: string; course: number; exam: number; siteRoutes: boolean } | undefined;
 
-  /** learner1's session, a course of the demo catalogue, and whether the server has the learner's progress routes yet. */
+  /** learner1's session, a course of the demo catalogue, one of learner1's exams, and whether the server has the learner's progress routes yet. */
   async function learnerSession() {
     if (learner !== undefined) return learner;
     const token = await apiLogin('learner1');
     const get = (route: string) => fetch(`${baseUrl}/${route}`, { headers: { Authorization: token } });
     const catalogue = (await (await get('api/site/courses?size=1')).json()) as { content: Array<{ id: number }> };
-    learner = { token, course: catalogue.content[0]?.id ?? 1, siteRoutes: (await get('api/site/my/courses')).status !== 404 };
+    const exams = (await (await get('api/site/exams')).json()) as Array<{ id: number }>;
+    learner = { token, course: catalogue.content[0]?.id ?? 1, exam: exams[0]?.id ?? 1, siteRoutes: (await get('api/site/my/courses')).status !== 404 };
     return learner;
   }
 
   it.each(learnerPages)("%s (%s, signed in) loads at most 130 KiB of gzipped JS and CSS", async (name, pathPattern, ready) => {
-    const { token, course, siteRoutes } = await learnerSession();
-    const pagePath = pathPattern.replace('{course}', String(course));
+    const { token, course, exam, siteRoutes } = await learnerSession();
+    const pagePath = pathPattern.replace('{course}', String(course)).replace('{exam}', String(exam));
     const context = await browser.newContext({ locale: 'en-US' });
     await addTokenCookie(context, token);
     const page = await context.newPage();

@@ -1,5 +1,7 @@
 import type { SiteExam } from '@cloud-classroom/shared/exams';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, render as renderPlain, screen, within } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { MemoryRouter } from 'react-router';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse } from '../../../components/list-page/list-page-test-kit';
@@ -10,6 +12,7 @@ import { useUserStore } from '../../auth/user-store';
 import { MyExams } from './my-exams';
 import { siteExam } from './site-exam-fixture';
 
+const render = (page: ReactElement) => renderPlain(<MemoryRouter>{page}</MemoryRouter>);
 
 // Far from today either way, so that "past its due time" does not depend on when the test runs.
 const PAST = '2000-01-01 09:00:00';
@@ -76,9 +79,27 @@ describe('my exams', () => {
     expect(within(closed).queryByText('Overdue')).toBeNull();
     expect(factsOf(closed)).toMatchObject({ 'Attempts left': '0 of 2' });
 
-    // Informational: nothing to click until there is a page to sit the exam on.
-    expect(screen.queryByRole('link')).toBeNull();
-    expect(screen.queryByRole('button')).toBeNull();
+    // Upcoming: nothing to do yet; open with attempts left: start; one used: its results too; closed with one used: results only.
+    expect(within(upcoming).queryByRole('link')).toBeNull();
+    expect(linksOf(late)).toEqual([
+      ['Start', '/answer-exam?exam=2'],
+      ['Results', '/answer-exam?exam=2'],
+    ]);
+    expect(linksOf(open)).toEqual([['Start', '/answer-exam?exam=1']]);
+    expect(linksOf(closed)).toEqual([['Results', '/answer-exam?exam=0']]);
+  });
+
+  it('offers to resume my running attempt, and no start beside it', async () => {
+    exams = [
+      { ...siteExam(4, 'Running quiz', { attemptsUsed: 1, attemptsLeft: 1 }), openAttemptId: 31 } as SiteExam,
+      { ...siteExam(5, 'Second go', { attemptsUsed: 2, attemptsLeft: 0 }), openAttemptId: 40 } as SiteExam,
+    ];
+    render(<MyExams emptyTitle="Nothing yet" />);
+    expect(linksOf(await screen.findByRole('article', { name: 'Running quiz' }))).toEqual([['Resume', '/answer-exam?exam=4']]);
+    expect(linksOf(cardOf('Second go'))).toEqual([
+      ['Resume', '/answer-exam?exam=5'],
+      ['Results', '/answer-exam?exam=5'],
+    ]);
   });
 
   it("asks for one course's exams and leaves the course out of each card", async () => {
@@ -107,6 +128,13 @@ describe('my exams', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 });
+
+/** A card's links, as [text, target]. */
+function linksOf(card: HTMLElement): string[][] {
+  return within(card)
+    .queryAllByRole('link')
+    .map((link) => [link.textContent ?? '', link.getAttribute('href') ?? '']);
+}
 
 /** A card's facts, label to value. */
 function factsOf(card: HTMLElement): Record<string, string> {

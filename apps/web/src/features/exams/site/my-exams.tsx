@@ -1,4 +1,6 @@
 import type { SiteExam } from '@cloud-classroom/shared/exams';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { EmptyState } from '../../../components/site/empty-state';
 import { ErrorState } from '../../../components/site/error-state';
 import { LoadingSkeleton } from '../../../components/site/loading-skeleton';
@@ -20,7 +22,44 @@ function StateTag({ exam, t }: { exam: SiteExam; t: LocaleText }) {
   return <SiteTag>{t('myExams.closed')}</SiteTag>;
 }
 
-function ExamCard({ exam, withCourse }: { exam: SiteExam; withCourse: boolean }) {
+/** `openAttemptId` (my attempt still running) comes with the attempts module's answer. */
+type MyExam = SiteExam & { openAttemptId?: number | null };
+
+/** What I can do with the exam now: resume my running attempt, start one, see my results. */
+function ExamActions({ exam, t }: { exam: MyExam; t: LocaleText }) {
+  const page = `/answer-exam?exam=${exam.id}`;
+  const running = (exam.openAttemptId ?? null) !== null;
+  const finished = exam.attemptsUsed - (running ? 1 : 0);
+  const links: ReactNode[] = [];
+  if (running) {
+    links.push(
+      <Link key="resume" className="button button--primary button--small" to={page}>
+        {t('myExams.resume')}
+      </Link>,
+    );
+  } else if (exam.state === 'open' && exam.attemptsLeft > 0) {
+    links.push(
+      <Link key="start" className="button button--primary button--small" to={page}>
+        {t('myExams.start')}
+      </Link>,
+    );
+  }
+  if (finished > 0) {
+    links.push(
+      <Link key="results" className="button button--small" to={page}>
+        {t('myExams.results')}
+      </Link>,
+    );
+  }
+  if (links.length === 0) return null;
+  return (
+    <div className="exam-site-card__actions" role="group" aria-label={t('myExams.actions', { title: exam.title })}>
+      {links}
+    </div>
+  );
+}
+
+function ExamCard({ exam, withCourse }: { exam: MyExam; withCourse: boolean }) {
   const { t } = useLocaleText();
   const titleId = `my-exam-${exam.id}`;
   return (
@@ -62,6 +101,7 @@ function ExamCard({ exam, withCourse }: { exam: SiteExam; withCourse: boolean })
             <dd>{t('myExams.attemptsOf', { left: exam.attemptsLeft, allowed: exam.attemptsAllowed })}</dd>
           </div>
         </dl>
+        <ExamActions exam={exam} t={t} />
       </article>
     </li>
   );
@@ -69,10 +109,10 @@ function ExamCard({ exam, withCourse }: { exam: SiteExam; withCourse: boolean })
 
 /**
  * The published exams assigned to me (`courseId`: those of one course), with my window, limit
- * and attempts. Informational: sitting an exam has its own page.
+ * and attempts, and the way to sit it (`/answer-exam`): start, resume, or see my results.
  */
 export function MyExams({ courseId, emptyTitle }: { courseId?: number; emptyTitle: string }) {
-  const mine = useSiteData<SiteExam[]>('api/site/exams', courseId === undefined ? undefined : { courseId });
+  const mine = useSiteData<MyExam[]>('api/site/exams', courseId === undefined ? undefined : { courseId });
   if (mine.loading) return <LoadingSkeleton lines={3} />;
   if (mine.error !== undefined) return <ErrorState error={mine.error} onRetry={mine.reload} section />;
   const exams = mine.data ?? [];
