@@ -63,7 +63,7 @@ describe('journeys: edit dialogs show and send the row that was clicked', () => 
     const before = sent.length;
     await closeDialog(/确\s*定/);
     await expect.poll(() => sent.length).toBe(before + 1);
-    const teacher = (await (await page.request.get(`${baseUrl}/api/users?username=teacher`, { headers: { authorization: sharedAdminToken } })).json()) as {
+    const teacher = (await (await page.request.get(`${baseUrl}/api/users?blurry=teacher`, { headers: { authorization: sharedAdminToken } })).json()) as {
       content: { id: number; username: string; nickName: string }[];
     };
     const row = teacher.content.find((user) => user.username === 'teacher')!;

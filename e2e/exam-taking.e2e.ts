@@ -34,8 +34,15 @@ const DESKTOP = { width: 1440, height: 900 };
 type Saved = { questionId: number; response: unknown; revision: number };
 type Start = { id: number; questions: { id: number; type: string }[]; answers: Saved[] };
 
+/**
+ * The learner's browser's user agent: the journey's own look at the server goes as that browser,
+ * or the attempt's integrity timeline would note a device change that no learner made.
+ */
+let browserAgent: string | undefined;
+
 async function api<T>(token: string, method: 'GET' | 'POST', path: string): Promise<T> {
-  const response = await fetch(`${baseUrl}${path}`, { method, headers: { authorization: token } });
+  const headers: Record<string, string> = { authorization: token, ...(browserAgent === undefined ? {} : { 'user-agent': browserAgent }) };
+  const response = await fetch(`${baseUrl}${path}`, { method, headers });
   if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as T;
 }
@@ -124,6 +131,7 @@ describe('journeys: a learner takes an exam through a network drop and a second 
 
   it('starts the demo exam', async () => {
     page = await learnerContext.newPage();
+    browserAgent = await page.evaluate(() => navigator.userAgent);
     await page.goto(`${baseUrl}/answer-exam?exam=${examId}`);
     await page.getByRole('heading', { name: EXAM_TITLE }).waitFor();
     await page.getByRole('button', { name: 'Start the exam' }).click();
@@ -235,6 +243,12 @@ describe('journeys: a learner takes an exam through a network drop and a second 
       await view.getByText(pending === 0 ? /^0 to mark$/ : new RegExp(`^${pending} to mark$`)).waitFor();
     }
     await view.getByText(/^All marked/).waitFor();
+    // The marker's timeline of the attempt has the network drop (recorded offline, sent from the browser's store), and
+    // no device other than the learner's browser.
+    const timeline = await api<{ events: { type: string }[] }>(teacherToken, 'GET', `/api/marking/attempts/${attemptId}`);
+    const types = timeline.events.map((event) => event.type);
+    expect(types).toEqual(expect.arrayContaining(['start', 'resume', 'offline', 'submit']));
+    expect(types).not.toContain('device_change');
     const result = await api<{ state: string; score: number | null }>(learnerToken, 'GET', `/api/site/attempts/${attemptId}`);
     expect(result.state).toBe('graded');
     expect(result.score).not.toBeNull();
