@@ -1,3 +1,4 @@
+import { checkPermission } from '@cloud-classroom/shared/permission';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppDatabase } from './db/database.js';
@@ -97,7 +98,12 @@ export async function createServices(
   // A person deleted takes their enrolments (and seats) and their study records along.
   users.onRemoval((userIds, trx) => applicants.within(trx).forgetPeople(userIds));
   users.onRemoval((userIds, trx) => progress.within(trx).forgetPeople(userIds));
-  const questions = new QuestionsService({ db, clock, files });
+  const questions = new QuestionsService({
+    db,
+    clock,
+    files,
+    mayListQuestions: async (userId) => checkPermission(await access.permissionsOf(userId), ['question:list']),
+  });
   // The learner's exam list counts attempts through the attempts module, built after this one.
   const exams: ExamsService = new ExamsService({ db, clock, jobs, access, questions, attempts: (): AttemptTally => (userId, examIds) => attempts.tally(userId, examIds) });
   exams.registerJobs();

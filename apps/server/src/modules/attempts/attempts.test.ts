@@ -187,6 +187,29 @@ describe('attempts', () => {
     expect(await app.services.attempts.autoSubmit(attempt.id)).toBe(false);
   });
 
+  it('fixes the deadline from the person’s overrides: extra minutes, their own window, extra attempts', async () => {
+    clock.set(START);
+    const examId = await publishedExam(app, admin, [single], ['learner1', 'learner2'], { limitMinutes: 30, closeAt: formatDateTime(START + 40 * MINUTE) });
+    const rows = (await call(app, 'GET', `/api/exams/${examId}/assignees`, admin)).json() as { content: { id: number; username: string }[] };
+    const mine = rows.content.find((row) => row.username === 'learner1')?.id as number;
+    const overridden = await call(app, 'PUT', `/api/exams/${examId}/assignees`, admin, {
+      ids: [mine],
+      extraMinutes: 20,
+      extraAttempts: 1,
+      closeAt: formatDateTime(START + 120 * MINUTE),
+    });
+    expect(overridden.statusCode, overridden.body).toBe(204);
+    const first = await startAttempt(app, learner, examId);
+    expect(first.deadline).toBe(formatDateTime(START + 50 * MINUTE));
+    expect(first.attemptsAllowed).toBe(2);
+    // The other learner has no override: the exam's limit.
+    expect((await startAttempt(app, other, examId)).deadline).toBe(formatDateTime(START + 30 * MINUTE));
+    await submitAttempt(app, learner, first.id);
+    clock.set(START + 100 * MINUTE);
+    const second = await startAttempt(app, learner, examId);
+    expect(second).toMatchObject({ number: 2, deadline: formatDateTime(START + 120 * MINUTE), remainingMs: 20 * MINUTE });
+  });
+
   it('refuses a start outside the window, or of an exam not assigned', async () => {
     clock.set(START);
     const later = await publishedExam(app, admin, [single], ['learner1'], { openAt: formatDateTime(START + 60 * MINUTE), closeAt: formatDateTime(START + 120 * MINUTE) });

@@ -242,6 +242,32 @@ export async function findQuestionImage(db: Kysely<Database>, id: number): Promi
   return db.selectFrom('edu_question_image').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * Whether the user has an attempt whose paper holds a question showing this image in its stem
+ * (sanitised HTML quotes its attributes, so the closing quote ends the id).
+ */
+export async function findImageInAttemptOf(db: Kysely<Database>, userId: number, imageId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('edu_attempt as a')
+    .innerJoin('edu_attempt_answer as aa', 'aa.attempt_id', 'a.id')
+    .innerJoin('edu_question as q', 'q.id', 'aa.question_id')
+    .select('a.id')
+    .where('a.user_id', '=', userId)
+    .where('q.stem', 'like', `%/api/questions/images/${imageId}"%`)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Which of these questions are in some attempt's paper. */
+export async function findQuestionsInAttempts(db: Kysely<Database>, questionIds: readonly number[]): Promise<number[]> {
+  const found = new Set<number>();
+  for (const ids of chunks(questionIds)) {
+    const rows = await db.selectFrom('edu_attempt_answer').select('question_id').distinct().where('question_id', 'in', ids).execute();
+    for (const row of rows) found.add(row.question_id);
+  }
+  return [...found].sort((a, b) => a - b);
+}
+
 /** Which of these file keys an image row has. */
 export async function findImageKeysAmong(db: Kysely<Database>, keys: readonly string[]): Promise<string[]> {
   if (keys.length === 0) return [];

@@ -134,9 +134,10 @@ export const questionRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   app.get(
     '/api/questions/images/:id',
     // An <img> in a stem loads it with the token cookie, as it sends no Authorization header.
-    { config: { access: { permissions: ['question:list'] }, sessionCookie: true }, schema: { params: idParamsSchema } },
+    // Staff of the bank and candidates whose paper shows it: the service decides.
+    { config: { access: { authenticated: true }, sessionCookie: true }, schema: { params: idParamsSchema } },
     async (request, reply) => {
-      const image = await questions.image(request.params.id);
+      const image = await questions.image(request.params.id, principalOf(request));
       const headers = { 'content-type': image.mime, 'cache-control': IMAGE_CACHE_CONTROL, 'x-content-type-options': 'nosniff' };
       return (await sendStoredFile(request, reply, services.files, image.key, headers)) ? reply : sendNotFound(request, reply);
     },

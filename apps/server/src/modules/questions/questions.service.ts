@@ -21,7 +21,8 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import { changed, created } from '../../db/audit-columns.js';
 import type { Database, QuestionTable } from '../../db/schema.js';
-import { conflict, DomainError, invalidInput, notFound } from '../../domain-error.js';
+import { conflict, DomainError, forbidden, invalidInput, notFound } from '../../domain-error.js';
+import type { Principal } from '../auth/session.service.js';
 import type { FileStore } from '../../files/file-store.js';
 import type { FileType } from '../../files/file-type.js';
 import type { FileOwner } from '../../files/orphan-files.js';
@@ -32,6 +33,8 @@ import { headerOf, htmlOfCell, readQuestionWorkbook, writeQuestionWorkbook, type
 import {
   deleteQuestions,
   findExamsUsing,
+  findImageInAttemptOf,
+  findQuestionsInAttempts,
   findImageKeysAmong,
   findMatchingIds,
   findQuestionIdsAmong,
@@ -52,6 +55,8 @@ export type QuestionsOptions = {
   db: Kysely<Database>;
   clock: Clock;
   files: FileStore;
+  /** Whether the user may use the bank (holds `question:list`, or is an administrator). */
+  mayListQuestions: (userId: number) => Promise<boolean>;
 };
 
 /**
@@ -301,7 +306,10 @@ export class QuestionsService {
     });
   }
 
-  /** Refused (409, naming the exams) while an exam has any of them as a fixed question. */
+  /**
+   * Refused (409) while an exam has any of them as a fixed question (naming the exams), or an
+   * attempt's paper holds any (its answers are scored and reviewed against it).
+   */
   async delete(ids: readonly number[]): Promise<void> {
     await this.transaction(async (trx) => {
       const found = await findQuestionIdsAmong(trx, ids);
@@ -309,6 +317,8 @@ export class QuestionsService {
       if (missing.length > 0) throw notFound(`ids: no question ${missing.join(', ')}`);
       const exams = await findExamsUsing(trx, ids);
       if (exams.length > 0) throw conflict(`ids: still in the paper of ${exams.map((title) => `'${title}'`).join(', ')}`);
+      const taken = await findQuestionsInAttempts(trx, ids);
+      if (taken.length > 0) throw conflict(`ids: question ${taken.join(', ')} ${taken.length === 1 ? 'is' : 'are'} in exam attempts already`);
       await deleteQuestions(trx, ids);
     });
   }
@@ -414,7 +424,14 @@ export class QuestionsService {
     }
   }
 
-  async image(id: number): Promise<{ key: string; mime: string }> {
+  /**
+   * An image for the bank's users, and for a candidate whose attempt shows it in a question's
+   * stem (analyses are shown only in reviews, through the same attempt); 403 to anyone else.
+   */
+  async image(id: number, caller: Principal): Promise<{ key: string; mime: string }> {
+    if (!caller.isAdmin && !(await this.options.mayListQuestions(caller.userId)) && !(await findImageInAttemptOf(this.db, caller.userId, id))) {
+      throw forbidden(`id: question image ${id} is not in a paper of yours`);
+    }
     const row = await findQuestionImage(this.db, id);
     if (row === undefined) throw notFound(`id: no question image ${id}`);
     return { key: row.file_key, mime: row.mime };

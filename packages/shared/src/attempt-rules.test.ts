@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { acceptsAnswersAt, attemptDeadline, attemptScore, countingAttempt, passes, reviewOpensAt, scoreReleased, type CountsRule, type ReviewRule } from './attempt-rules.js';
+
+const MINUTE = 60_000;
+const T = 1_700_000_000_000;
+
+describe('attemptDeadline', () => {
+  it.each([
+    ['no limit, no close', null, 0, null, null],
+    ['limit only', 30, 0, null, T + 30 * MINUTE],
+    ['limit and extra minutes', 30, 15, null, T + 45 * MINUTE],
+    ['close only', null, 10, T + 5 * MINUTE, T + 5 * MINUTE],
+    ['close earlier than the limit', 30, 0, T + 10 * MINUTE, T + 10 * MINUTE],
+    ['limit earlier than the close', 30, 0, T + 60 * MINUTE, T + 30 * MINUTE],
+    ['extra minutes never pass the close', 30, 60, T + 60 * MINUTE, T + 60 * MINUTE],
+  ] as const)('%s', (_, limitMinutes, extraMinutes, closeAt, expected) => {
+    expect(attemptDeadline({ startedAt: T, limitMinutes, extraMinutes, closeAt })).toBe(expected);
+  });
+});
+
+describe('acceptsAnswersAt', () => {
+  it.each([
+    [null, T, true],
+    [T + 1, T, true],
+    [T, T, false],
+    [T - 1, T, false],
+  ] as const)('deadline %s at %s: %s', (deadline, now, expected) => {
+    expect(acceptsAnswersAt(deadline, now)).toBe(expected);
+  });
+});
+
+describe('countingAttempt', () => {
+  const a = { id: 1, startedAt: T, score: 60 };
+  const b = { id: 2, startedAt: T + 1, score: 80 };
+  const c = { id: 3, startedAt: T + 2, score: 80 };
+  const marking = { id: 4, startedAt: T + 3, score: null };
+  it.each([
+    ['best', [a, b, c], 2],
+    ['best, given out of order', [c, a, b], 2],
+    ['best, ungraded left out', [a, marking], 1],
+    ['best, none graded: the last', [marking, { id: 5, startedAt: T - 1, score: null }], 4],
+    ['last', [a, b, marking], 4],
+    ['first', [b, a, c], 1],
+  ] as const)('%s', (_, attempts, expected) => {
+    const counts = _.split(',')[0] as CountsRule;
+    expect(countingAttempt(attempts, counts)?.id).toBe(expected);
+  });
+  it('none of none', () => {
+    expect(countingAttempt([], 'best')).toBeUndefined();
+  });
+});
+
+describe('reviewOpensAt', () => {
+  it.each([
+    ['never', T, T + MINUTE, null],
+    ['after_submit', null, null, null],
+    ['after_submit', T, T + MINUTE, T],
+    ['after_close', T, T + MINUTE, T + MINUTE],
+    ['after_close', T + 2 * MINUTE, T + MINUTE, T + 2 * MINUTE],
+    ['after_close', T, null, T],
+  ] as const)('%s, submitted %s, closing %s: %s', (review, submittedAt, closeAt, expected) => {
+    expect(reviewOpensAt(review as ReviewRule, submittedAt, closeAt)).toBe(expected);
+  });
+});
+
+describe('scores', () => {
+  it.each([
+    ['in_progress', false],
+    ['marking', false],
+    ['graded', true],
+  ] as const)('released when %s: %s', (state, expected) => {
+    expect(scoreReleased(state)).toBe(expected);
+  });
+  it.each([
+    [[], 0],
+    [[1, 2.5, 0], 3.5],
+    [[0.1, 0.2], 0.3],
+    [[1.005, 0], 1.01],
+    [[2, null, 3], null],
+  ] as const)('attemptScore(%j) = %s', (scores, expected) => {
+    expect(attemptScore(scores)).toBe(expected);
+  });
+  it.each([
+    [60, 60, true],
+    [59.99, 60, false],
+    [0, 0, true],
+  ] as const)('passes(%s, %s) = %s', (score, passScore, expected) => {
+    expect(passes(score, passScore)).toBe(expected);
+  });
+});
