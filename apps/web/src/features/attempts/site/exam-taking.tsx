@@ -75,7 +75,8 @@ export function ExamTaking({ session, onSubmitted }: { session: AttemptSession; 
   const [responses, setResponses] = useState<Map<number, AttemptResponse>>(() => new Map(session.responses));
   const [current, setCurrent] = useState(0);
   const [flagged, setFlagged] = useState<Set<number>>(() => readFlags(start.id));
-  const [remaining, setRemaining] = useState(() => remainingAt(start.remainingMs, session.receivedAt, performance.now()));
+  // No deadline (no limit, no window close): nothing counts down.
+  const [remaining, setRemaining] = useState(() => (start.remainingMs === null ? Infinity : remainingAt(start.remainingMs, session.receivedAt, performance.now())));
   const [phase, setPhase] = useState<Phase>(() => (remaining <= 0 ? 'time-up' : 'answering'));
   const [confirming, setConfirming] = useState(false);
   const [submitProblem, setSubmitProblem] = useState<string>();
@@ -144,9 +145,11 @@ export function ExamTaking({ session, onSubmitted }: { session: AttemptSession; 
 
   // The countdown: the server's remaining time less what this page's monotonic clock has counted.
   useEffect(() => {
-    const timer = setInterval(() => setRemaining(remainingAt(start.remainingMs, session.receivedAt, performance.now())), TICK_MS);
+    const { remainingMs } = start;
+    if (remainingMs === null) return undefined;
+    const timer = setInterval(() => setRemaining(remainingAt(remainingMs, session.receivedAt, performance.now())), TICK_MS);
     return () => clearInterval(timer);
-  }, [start.remainingMs, session.receivedAt]);
+  }, [start, session.receivedAt]);
 
   const submit = useCallback(
     async (byTimeout: boolean) => {
@@ -273,9 +276,9 @@ export function ExamTaking({ session, onSubmitted }: { session: AttemptSession; 
     <div className={`exam-clock${low ? ' exam-clock--low' : ''}`}>
       <span className="exam-clock__label">{t('answerExam.remaining')}</span>
       <span className="exam-clock__time" role="timer" aria-live="off">
-        {formatRemaining(remaining)}
+        {start.deadline === null ? t('answerExam.noLimit') : formatRemaining(remaining)}
       </span>
-      <span className="exam-clock__deadline site-muted">{t('answerExam.endsAt', { time: clockOf(start.deadline) })}</span>
+      {start.deadline !== null && <span className="exam-clock__deadline site-muted">{t('answerExam.endsAt', { time: clockOf(start.deadline) })}</span>}
     </div>
   );
 
