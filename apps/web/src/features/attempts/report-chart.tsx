@@ -1,11 +1,11 @@
 import { BarChart, type BarSeriesOption } from 'echarts/charts';
 import { AriaComponent, GridComponent, TooltipComponent, type AriaComponentOption, type GridComponentOption, type TooltipComponentOption } from 'echarts/components';
-import { init, use, type ComposeOption } from 'echarts/core';
+import { init, use as installParts, type ComposeOption } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
 
 // Only what the report draws, so the charts add to this page's chunk alone and stay small.
-use([BarChart, GridComponent, TooltipComponent, AriaComponent, SVGRenderer]);
+installParts([BarChart, GridComponent, TooltipComponent, AriaComponent, SVGRenderer]);
 
 export type ReportChartOption = ComposeOption<BarSeriesOption | GridComponentOption | TooltipComponentOption | AriaComponentOption>;
 
