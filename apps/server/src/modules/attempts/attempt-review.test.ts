@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SettableClock } from '../../clock.js';
 import { publishedExam, readResult, saveAnswer, startAttempt, submitAttempt } from '../../test/attempt-fixtures.js';
-import { db, expectRefusal } from '../../test/course-fixtures.js';
+import { created, db, expectRefusal, userId } from '../../test/course-fixtures.js';
 import { addQuestion } from '../../test/exam-fixtures.js';
 import { buildTestApp, call, loginAs } from '../../test/test-app.js';
 
@@ -184,10 +184,19 @@ describe('attempts: review, events and races', () => {
     });
     expect(upload.statusCode, upload.body).toBe(201);
     const { url } = upload.json() as { url: string };
-    const pictured = await addQuestion(app, admin, { stem: `<p>Which sign? <img src="${url}"></p>` });
+    const pictured = await addQuestion(app, admin, { stem: `<p>Which sign? <img src="${url}"></p>`, tags: ['标志'] });
     const other = await loginAs(app, 'learner2');
     expect((await call(app, 'GET', url, learner)).statusCode).toBe(403);
-    const examId = await publishedExam(app, admin, [pictured], ['learner1'], { limitMinutes: 10 });
+    // Drawn by a rule, not a fixed question: only the attempt holds it.
+    const examId = await created(app, admin, '/api/exams', {
+      title: 'Signs',
+      status: 'published',
+      limitMinutes: 10,
+      passScore: 0,
+      paper: { sections: [{ title: 'Signs', draw: [{ tags: ['标志'], type: 'single', count: 1, score: 2 }] }] },
+    });
+    const assigned = await call(app, 'POST', `/api/exams/${examId}/assignees`, admin, { target: 'users', ids: [await userId(app, 'learner1')] });
+    expect(assigned.statusCode, assigned.body).toBe(201);
     const attempt = await startAttempt(app, learner, examId);
     expect(attempt.questions[0]?.stem).toContain(url);
     const shown = await call(app, 'GET', url, learner);
@@ -196,8 +205,8 @@ describe('attempts: review, events and races', () => {
     expect((await call(app, 'GET', url, other)).statusCode).toBe(403);
     expect((await call(app, 'GET', url, admin)).statusCode).toBe(200);
 
-    const examDeleted = await call(app, 'DELETE', '/api/exams', admin, [examId]);
-    expect(examDeleted.statusCode, examDeleted.body).toBe(200);
     expectRefusal(await call(app, 'DELETE', '/api/questions', admin, [pictured]), 409, 'ids');
+    // Nor does the exam go, with its attempts' results.
+    expectRefusal(await call(app, 'DELETE', '/api/exams', admin, [examId]), 409, 'ids');
   });
 });

@@ -366,10 +366,24 @@ export async function writeAnswers(db: Kysely<Database>, items: readonly AnswerW
       const attemptIds = [...new Set(items.map((item) => item.attemptId))].sort((a, b) => a - b);
       await trx.selectFrom('edu_attempt').select('id').where('id', 'in', attemptIds).orderBy('id').forShare().execute();
     }
-    const steps = batchSteps(trx, items, now);
+    // Rows locked in one order by every process, so two batches never wait for each other in a circle.
+    const order = items.map((_, index) => index).sort((a, b) => {
+      const x = items[a] as AnswerWrite;
+      const y = items[b] as AnswerWrite;
+      return x.attemptId - y.attemptId || x.questionId - y.questionId || a - b;
+    });
+    const steps = batchSteps(
+      trx,
+      order.map((index) => items[index] as AnswerWrite),
+      now,
+    );
     let step = steps.next([]);
     while (!step.done) step = steps.next((await trx.executeQuery(step.value)).rows);
-    return step.value;
+    const outcomes = new Array<AnswerOutcome>(items.length);
+    order.forEach((index, position) => {
+      outcomes[index] = step.value[position] as AnswerOutcome;
+    });
+    return outcomes;
   });
 }
 

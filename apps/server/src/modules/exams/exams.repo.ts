@@ -232,6 +232,19 @@ export async function deleteExams(db: Kysely<Database>, ids: readonly number[]):
   await db.deleteFrom('edu_exam').where('id', 'in', ids).execute();
 }
 
+/** The titles of those of these exams that people have attempted. */
+export async function findExamsAttempted(db: Kysely<Database>, ids: readonly number[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('edu_exam as e')
+    .select('e.title')
+    .where('e.id', 'in', ids)
+    .where((eb) => eb.exists(eb.selectFrom('edu_attempt as a').select('a.id').whereRef('a.exam_id', '=', 'e.id')))
+    .orderBy('e.id')
+    .execute();
+  return rows.map((row) => row.title);
+}
+
 export async function findCourseExists(db: Kysely<Database>, id: number): Promise<boolean> {
   return (await db.selectFrom('edu_course').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }

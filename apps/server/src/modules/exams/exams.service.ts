@@ -43,6 +43,7 @@ import {
   findCourseExists,
   findExamHead,
   findExamForPerson,
+  findExamsAttempted,
   findExamIds,
   findExamRules,
   findExams,
@@ -217,13 +218,18 @@ export class ExamsService {
     });
   }
 
-  /** Deletes the exams with their assignees and assignment rules, all or none (404 naming the first missing). */
+  /**
+   * Deletes the exams with their assignees and assignment rules, all or none (404 naming the first
+   * missing); refused (409) for an exam people have attempted, whose results and reports need it.
+   */
   async delete(ids: readonly number[]): Promise<void> {
     const unique = [...new Set(ids)];
     await this.transaction(async (trx) => {
       const found = await findExamIds(trx, unique);
       const missing = unique.find((id) => !found.has(id));
       if (missing !== undefined) throw notFound(`ids: no exam ${missing}`);
+      const attempted = await findExamsAttempted(trx, unique);
+      if (attempted.length > 0) throw conflict(`ids: ${attempted.map((title) => `'${title}'`).join(', ')} ${attempted.length === 1 ? 'has' : 'have'} attempts`);
       await deleteExams(trx, unique);
     });
   }
