@@ -311,7 +311,14 @@ export const markingAttemptSchema = z.object({
 export type MarkingAttempt = z.infer<typeof markingAttemptSchema>;
 
 /** `POST api/exams/{id}/regrade` → 200: attempts whose score changed, and answers rescored. */
-export const regradeResultSchema = z.object({ attempts: z.number().int(), answers: z.number().int(), changed: z.number().int() });
+export const regradeResultSchema = z.object({
+  /** Graded attempts whose total (or pass) changed. */
+  attempts: z.number().int(),
+  /** Answers scored again (every submitted answer of a scored type; short answers are the markers'). */
+  answers: z.number().int(),
+  /** Answers whose score in force changed (one `regrade` row each in the history). */
+  changed: z.number().int(),
+});
 export type RegradeResult = z.infer<typeof regradeResultSchema>;
 
 // ---- Report -------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import { examReportSchema, type ExamReport } from '@cloud-classroom/shared/attem
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadExcelJs } from '../../http/xlsx-export.js';
-import { insertAttempt, userIdOf } from '../../test/attempt-fixtures.js';
+import { insertAttempt, userIdOf } from '../../test/attempt-row-fixtures.js';
 import { expectRefusal } from '../../test/course-fixtures.js';
 import { addQuestion, createExam, fixedPaper } from '../../test/exam-fixtures.js';
 import { itRefusesOutsiders } from '../../test/guarded-routes.js';
@@ -70,7 +70,7 @@ describe('exam report', () => {
     await sit('learner1', 'learner1', 1, ['A', ['A'], 'Crawl out'], 8, 10, ['hidden', 'paste']);
     await sit('learner2', 'learner2', 1, ['B', ['A', 'B'], 'Run'], 5, 20);
     await sit('learner3', 'learner3', 1, ['A', ['A', 'B'], 'Stay low'], 10, 30);
-    await sit('teacher', 'teacher', 1, ['A', ['A', 'C'], null], 0, 40);
+    await sit('teacher', 'teacher', 1, ['A', ['A', 'C'], 'No idea'], 0, 40);
     await sit('learner1Again', 'learner1', 2, ['B', ['A', 'B'], 'Walk'], 3, 1000);
     await sit('admin', 'admin', 1, ['A', [], null], null, 0);
   });
@@ -129,8 +129,8 @@ describe('exam report', () => {
       ['C', false, 0.25],
       ['D', false, 0],
     ]);
-    // 8 + 5 + 10 + 0 of 40; the teacher left it blank.
-    expect(third).toMatchObject({ questionId: short, type: 'short', maxScore: 10, answered: 3, facility: 0.575, discrimination: 1, options: [], meanSeconds: 75 });
+    // 8 + 5 + 10 + 0 of 40.
+    expect(third).toMatchObject({ questionId: short, type: 'short', maxScore: 10, answered: 4, facility: 0.575, discrimination: 1, options: [], meanSeconds: 75 });
   });
 
   it('breaks the results down by department and lists the counted attempts, best first', async () => {

@@ -14,7 +14,7 @@ import type {
 } from '@cloud-classroom/shared/attempts';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import { roundTo } from '@cloud-classroom/shared/exam-statistics';
-import { DEFAULT_BLANK_RULES, scoreResponse, type ScorableQuestion, type Scored } from '@cloud-classroom/shared/question-scoring';
+import { DEFAULT_BLANK_RULES, scoreResponse, type ScorableQuestion } from '@cloud-classroom/shared/question-scoring';
 import type { Question } from '@cloud-classroom/shared/questions';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
@@ -37,13 +37,14 @@ import {
   findMarkingAnswers,
   findPassScores,
   findQuestionGroups,
-  findRegradeRows,
+  findRegradeGroups,
+  groupHolds,
   findScoresOfAttempt,
   insertScoreChange,
   updateAttemptResult,
   updateMark,
-  writeRegrade,
-  type AnswerRescore,
+  rescoreGroup,
+  writeAttemptTotals,
   type AttemptRescore,
   type MarkingAnswerRow,
   type RegradeTarget,
@@ -100,80 +101,53 @@ export function scorableOf(question: Question, maxScore: number): ScorableQuesti
   }
 }
 
-type Scorer = (maxScore: number, response: string | null) => Scored;
-
-/**
- * Scores answers to one question by its current key. Many candidates give the same answer to a
- * question (the same key, the same blank), so each stored response text is parsed and scored once
- * per paper score: this is most of what makes a regrade of half a million answers fast.
- * Short answers are people's to mark: none.
- */
-function scorerOf(question: Question): Scorer | undefined {
-  if (question.type === 'short') return undefined;
-  const byMax = new Map<number, Map<string | null, Scored>>();
-  return (maxScore, response) => {
-    let byResponse = byMax.get(maxScore);
-    if (byResponse === undefined) byMax.set(maxScore, (byResponse = new Map()));
-    let scored = byResponse.get(response);
-    if (scored === undefined) {
-      const parsed = parseResponse(response);
-      scored = scoreResponse(scorableOf(question, maxScore), Array.isArray(parsed) || typeof parsed === 'string' ? parsed : null);
-      byResponse.set(response, scored);
-    }
-    return scored;
-  };
-}
-
 const flagOf = (value: boolean | null) => (value === null ? null : value ? (1 as const) : (0 as const));
 
 /**
  * Rescores the submitted answers of `target` against the questions' current keys, in one
- * transaction (the caller's, when `db` is one): answers read in one statement, scored in memory
- * (a response text once per question), and only what changed written — the automatic score, the
- * score in force unless a marker's is, the verdict, a `regrade` row in `edu_score_change` per
- * answer whose score in force changed, and the total and pass of each graded attempt that changed
- * (an attempt still being marked gets its total when its last answer is marked). Idempotent:
- * run again, it finds nothing to change. The bench measures this (`bench/`).
+ * transaction (the caller's, when `db` is one). Answers are read as groups of alike ones (same
+ * question, paper score and response: a few hundred for half a million answers, with what they
+ * hold summed up), each group is scored once in memory, and only groups holding something else
+ * are written, by statements over the group: the automatic score, the score in force
+ * unless a marker's is, the verdict, and a `regrade` row in `edu_score_change` per answer whose
+ * score in force changed. Graded attempts with a changed answer are summed again and their pass
+ * decided again; one still being marked gets its total when its last answer is marked. Short
+ * answers are the markers' and are left alone. Idempotent: run again, it finds nothing to change.
+ * The bench measures this (`bench/`).
  */
 export async function regrade(db: Kysely<Database>, questions: QuestionSource, target: RegradeTarget, by: string, now: number): Promise<RegradeResult> {
   const work = async (trx: Kysely<Database>): Promise<RegradeResult> => {
-    const rows = await findRegradeRows(trx, target);
-    const scorers = new Map<number, Scorer>();
-    const questionIds = new Set<number>();
-    for (const row of rows) questionIds.add(row.question_id);
-    for (const question of await questions.within(trx).byIds([...questionIds])) {
-      const scorer = scorerOf(question);
-      if (scorer !== undefined) scorers.set(question.id, scorer);
+    const groups = await findRegradeGroups(trx, target);
+    const scorable = new Map<number, Question>();
+    for (const question of await questions.within(trx).byIds([...new Set(groups.map((group) => group.questionId))])) {
+      if (question.type !== 'short') scorable.set(question.id, question);
     }
-    const answers: AnswerRescore[] = [];
-    const changes: ScoreChange[] = [];
-    const deltas = new Map<number, number>();
     let rescored = 0;
-    for (const row of rows) {
-      const scorer = scorers.get(row.question_id);
-      if (scorer === undefined) continue;
-      rescored += 1;
-      const scored = scorer(row.max_score, row.response);
-      const manual = row.manual_score !== null;
-      const score = manual ? row.score : scored.score;
-      const correct = manual ? row.correct : flagOf(scored.correct);
-      if (scored.score === row.auto_score && score === row.score && correct === row.correct) continue;
-      answers.push({ id: row.id, autoScore: scored.score, score, correct });
-      if (score === row.score) continue;
-      changes.push({ attemptId: row.attempt_id, answerId: row.id, questionId: row.question_id, kind: 'regrade', oldScore: row.score, newScore: score, reason: '', by, at: now });
-      deltas.set(row.attempt_id, (deltas.get(row.attempt_id) ?? 0) + (score ?? 0) - (row.score ?? 0));
+    let changed = 0;
+    const deltas = new Map<number, number>();
+    for (const group of groups) {
+      const question = scorable.get(group.questionId);
+      if (question === undefined) continue;
+      rescored += group.count;
+      const parsed = parseResponse(group.response);
+      const scored = scoreResponse(scorableOf(question, group.maxScore), Array.isArray(parsed) || typeof parsed === 'string' ? parsed : null);
+      const next = { autoScore: scored.score ?? 0, correct: scored.correct === true ? (1 as const) : (0 as const) };
+      if (groupHolds(group, next)) continue;
+      const changes = await rescoreGroup(trx, target, group, next, { by, at: now });
+      changed += changes.length;
+      for (const change of changes) deltas.set(change.attemptId, (deltas.get(change.attemptId) ?? 0) + (change.newScore ?? 0) - (change.oldScore ?? 0));
     }
     const attempts: AttemptRescore[] = [];
     const attemptRows = await findAttemptRows(trx, [...deltas.keys()]);
     const passScores = await findPassScores(trx, [...new Set(attemptRows.map((attempt) => attempt.exam_id))]);
     for (const attempt of attemptRows) {
       if (attempt.state !== 'graded' || attempt.score === null) continue;
-      const score = roundTo(attempt.score + (deltas.get(attempt.id) as number), 2);
+      const score = roundTo(Number(attempt.score) + (deltas.get(attempt.id) as number), 2);
       const passed = flagOf(passes(score, passScores.get(attempt.exam_id) ?? 0));
-      if (score !== attempt.score || passed !== attempt.passed) attempts.push({ id: attempt.id, score, passed, at: now });
+      if (score !== Number(attempt.score) || passed !== attempt.passed) attempts.push({ id: attempt.id, score, passed, at: now });
     }
-    await writeRegrade(trx, answers, changes, attempts);
-    return { attempts: attempts.length, answers: rescored, changed: changes.length };
+    await writeAttemptTotals(trx, attempts);
+    return { attempts: attempts.length, answers: rescored, changed };
   };
   return db.isTransaction ? work(db) : db.transaction().execute(work);
 }

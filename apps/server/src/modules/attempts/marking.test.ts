@@ -1,7 +1,8 @@
 import { markingAttemptSchema, markingQueueSchema, regradeResultSchema, type MarkingQueue } from '@cloud-classroom/shared/attempts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAttempt } from '../../test/attempt-fixtures.js';
+import { publishedExam, readResult, saveAnswer, startAttempt, submitAttempt } from '../../test/attempt-fixtures.js';
+import { insertAttempt } from '../../test/attempt-row-fixtures.js';
 import { expectRefusal } from '../../test/course-fixtures.js';
 import { addQuestion, createExam, fixedPaper } from '../../test/exam-fixtures.js';
 import { itRefusesOutsiders } from '../../test/guarded-routes.js';
@@ -34,7 +35,7 @@ describe('marking', () => {
   /**
    * An exam of a single choice (5 points, key A), a multiple choice (4, key A+B, proportional)
    * and a short answer (10); pass at 12. Four candidates submitted, in this order:
-   * learner1 5 + 2 + ?, learner2 0 + 4 + ?, learner3 5 + 4 + ?, teacher 5 + 0 + ? (short unanswered).
+   * learner1 5 + 2 + ?, learner2 0 + 4 + ?, learner3 5 + 4 + ?, teacher 5 + 0 + ?.
    */
   async function sittings() {
     const single = await addQuestion(app, admin, { score: 5 });
@@ -55,7 +56,7 @@ describe('marking', () => {
     const learner1 = await sit('learner1', ['A', ['A'], 'Crawl out'], ['hidden']);
     const learner2 = await sit('learner2', ['B', ['A', 'B'], 'Run']);
     const learner3 = await sit('learner3', ['A', ['B', 'A'], 'Low, along the wall']);
-    const teacherAttempt = await sit('teacher', ['A', ['A', 'C'], null]);
+    const teacherAttempt = await sit('teacher', ['A', ['A', 'C'], 'No idea']);
     return { examId, single, multiple, short, learner1, learner2, learner3, teacher: teacherAttempt };
   }
 
@@ -98,7 +99,7 @@ describe('marking', () => {
       ['Candidate 1', 'Crawl out', true, 10],
       ['Candidate 2', 'Run', true, 10],
       ['Candidate 3', 'Low, along the wall', true, 10],
-      ['Candidate 4', null, true, 10],
+      ['Candidate 4', 'No idea', true, 10],
     ]);
     expect(shorts.items[0]).toMatchObject({ type: 'short', answer: ['Stay low'], autoScore: null, score: null, attemptId: s.learner1.id, answerId: s.learner1.answerIds[2] });
 
@@ -254,6 +255,23 @@ describe('marking', () => {
     expect((await mark(teacher, s.learner3.answerIds[2] as number, { score: 9 })).statusCode).toBe(204);
     expect(await attemptRow(s.learner3.id)).toEqual({ state: 'graded', score: 18, passed: 1 });
     expect(await changesOf(s.learner1.id)).toEqual([]);
+  });
+
+  it('marks an attempt sat through the learner\'s routes, which the learner then sees graded', async () => {
+    const single = await addQuestion(app, admin, { score: 5 });
+    const short = await addQuestion(app, admin, { type: 'short', score: 5, answer: ['Stay low'] });
+    const examId = await publishedExam(app, admin, [single, short], ['learner1'], { passScore: 8, review: 'after_submit' });
+    const learner = await loginAs(app, 'learner1');
+    const attempt = await startAttempt(app, learner, examId);
+    expect((await saveAnswer(app, learner, attempt.id, single, { response: 'A', revision: 1 })).statusCode).toBe(200);
+    expect((await saveAnswer(app, learner, attempt.id, short, { response: 'Crawl along the wall', revision: 1 })).statusCode).toBe(200);
+    expect(await submitAttempt(app, learner, attempt.id)).toMatchObject({ state: 'marking', released: false });
+
+    const waiting = await queue(admin, examId, `?questionId=${short}`);
+    expect(waiting).toMatchObject({ pendingTotal: 1, attemptCount: 1, gradedCount: 0 });
+    expect(waiting.items.map((item) => [item.candidate, item.response])).toEqual([['Candidate 1', 'Crawl along the wall']]);
+    expect((await mark(admin, waiting.items[0]?.answerId as number, { score: 4, comment: 'Good' })).statusCode).toBe(204);
+    expect(await readResult(app, learner, attempt.id)).toMatchObject({ state: 'graded', released: true, score: 9, passed: true });
   });
 
   describe('regrading', () => {
