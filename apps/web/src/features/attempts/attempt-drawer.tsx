@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Descriptions, Drawer, Empty, Flex, List, Result, Skeleton, Table, Tabs, Tag, Timeline, Typography } from 'antd';
 import { HttpError } from '../../lib/http-client';
 import { markingAttemptQuery } from './attempts-api';
-import { useAttemptMessages, type AttemptTranslate } from './attempts-messages';
+import { candidateName, useAttemptMessages, type AttemptTranslate } from './attempts-messages';
 import { formatScore, keyText, responseText } from './marking-item-view';
 
 export type AttemptTab = 'answers' | 'events' | 'changes';
@@ -183,11 +183,14 @@ export function AttemptDrawer({
   onClose: () => void;
 }) {
   const t = useAttemptMessages();
+  // Opened from an address (the report's link) the page may not know the candidate: the attempt says.
+  const loaded = useQuery({ ...markingAttemptQuery(attemptId ?? 0), enabled: attemptId !== undefined && candidate === undefined });
+  const name = candidate ?? (loaded.data === undefined ? undefined : candidateName(loaded.data.candidate, t));
   return (
     <Drawer
       open={attemptId !== undefined}
       onClose={onClose}
-      title={t('attempt.title', { candidate: candidate ?? `#${attemptId ?? ''}` })}
+      title={t('attempt.title', { candidate: name ?? `#${attemptId ?? ''}` })}
       size={720}
       styles={{ wrapper: { maxWidth: '100vw' } }}
       destroyOnHidden

@@ -23,6 +23,7 @@ const bundle = {
     'marking.nextGroup': '去下一组待阅',
     'marking.allDone': '全部阅完了，可以切换到“全部”复查或改分',
     'marking.itemN': '第 {{n}} 份',
+    'marking.candidate': '考生 {{n}}',
     'marking.questionN': '第 {{n}} 题',
     'marking.score': '得分',
     'marking.scoreOf': '得分（满分 {{max}}）',
@@ -173,6 +174,7 @@ const bundle = {
     'marking.nextGroup': 'Next group to mark',
     'marking.allDone': 'All marked: switch to “All” to revisit or change a score',
     'marking.itemN': 'Answer {{n}}',
+    'marking.candidate': 'Candidate {{n}}',
     'marking.questionN': 'Question {{n}}',
     'marking.score': 'Score',
     'marking.scoreOf': 'Score (out of {{max}})',
@@ -305,3 +307,9 @@ const bundle = {
 
 export const useAttemptMessages = registerMessages(bundle);
 export type AttemptTranslate = ReturnType<typeof useAttemptMessages>;
+
+/** A candidate as the page's language says it: the server labels anonymous ones `Candidate 7` (in English, as the API answers). */
+export function candidateName(label: string, t: AttemptTranslate): string {
+  const anonymous = /^Candidate (\d+)$/.exec(label);
+  return anonymous === null ? label : t('marking.candidate', { n: anonymous[1] });
+}

@@ -1,6 +1,6 @@
 import type { MarkingAttempt, MarkingItem, MarkingQueue } from '@cloud-classroom/shared/attempts';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { Link, MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderWithProviders, stubBrowser } from '../../components/list-page/list-page-test-kit';
 import { clickText, fill, signInAs, stubRoutes } from '../../test/page-test-kit';
@@ -230,6 +230,53 @@ describe('CorrectExamPage', () => {
     clickText('Score history (1)', drawer);
     expect(await within(drawer).findByText('Both accepted')).toBeTruthy();
     expect(within(drawer).getByText('2 → 1')).toBeTruthy();
+  });
+
+  it('opens the attempt an address names (the report links here), naming its candidate in the page language', async () => {
+    stubRoutes({
+      'GET api/marking/exams/7/queue': () =>
+        ({ examId: 7, title: 'Fire drill', by: 'question', groups: [], items: [], pendingTotal: 0, attemptCount: 0, gradedCount: 0 }) satisfies MarkingQueue,
+      'GET api/marking/attempts/4': () =>
+        ({
+          id: 4,
+          examId: 7,
+          candidate: 'Candidate 4',
+          state: 'marking',
+          startedAt: '2026-11-26 08:00:00',
+          submittedAt: '2026-11-26 08:20:00',
+          submittedBy: 'learner',
+          score: null,
+          passed: null,
+          items: [shortAnswer(104, 'Candidate 4', 'Smoke.')],
+          events: [],
+          changes: [],
+        }) satisfies MarkingAttempt,
+    });
+    renderAt('/edu/correct-exam?exam=7&attempt=4');
+    const drawer = await screen.findByRole('dialog');
+    expect(await within(drawer).findByText('Attempt: Candidate 4')).toBeTruthy();
+    expect(within(drawer).getByText('Smoke.')).toBeTruthy();
+    expect(within(drawer).getByText('Being marked')).toBeTruthy();
+  });
+
+  it('keeps its exam while hidden in the tab cache under another page’s address', async () => {
+    markingServer([shortAnswer(101, 'Candidate 1', 'It can stop.')]);
+    // As the tabs keep it: mounted whatever the address, another page shown meanwhile.
+    renderWithProviders(
+      <MemoryRouter initialEntries={['/edu/correct-exam?exam=7']}>
+        <Link to="/exam/exam">exams</Link>
+        <Routes>
+          <Route path="/exam/exam" element={<p>exam list</p>} />
+          <Route path="*" element={null} />
+        </Routes>
+        <CorrectExamPage />
+      </MemoryRouter>,
+    );
+    expect(await screen.findByText('It can stop.')).toBeTruthy();
+    fireEvent.click(screen.getByText('exams'));
+    expect(await screen.findByText('exam list')).toBeTruthy();
+    expect(screen.queryByText('No exam was named')).toBeNull();
+    expect(screen.getByText('It can stop.')).toBeTruthy();
   });
 
   it('shows the marks without a form to whoever may only list them', async () => {

@@ -13,8 +13,8 @@ import { useExamMessages } from '../exams/exams-messages';
 import { AttemptDrawer, type AttemptTab } from './attempt-drawer';
 import { CORRECT_EXAM_PATH, reportExamAddress } from './attempt-paths';
 import { attemptsKeys, markingQueueQuery, type QueueView } from './attempts-api';
-import { useAttemptMessages } from './attempts-messages';
-import { MarkingItemCard } from './marking-item-card';
+import { candidateName, useAttemptMessages } from './attempts-messages';
+import { MarkingItemCard, QuestionKeyView } from './marking-item-card';
 import './attempts.css';
 
 const MARK: readonly PermissionCheck[] = ['admin', 'mark:edit'];
@@ -124,13 +124,15 @@ function Marking({ examId, attemptParam }: { examId: number; attemptParam: numbe
   };
 
   const titleOf = (item: MarkingItem, index: number) =>
-    by === 'question' ? `${t('marking.itemN', { n: index + 1 })} · ${item.candidate}` : `${t('marking.questionN', { n: index + 1 })} · ${t(`question.type.${item.type}`)}`;
-  const candidateOf = (attemptId: number | undefined) =>
-    attemptId === undefined
-      ? undefined
-      : (items.find((item) => item.attemptId === attemptId)?.candidate ?? (by === 'attempt' ? groups.find((group) => group.id === attemptId)?.label : undefined));
+    // By attempt the question view under the title numbers it and names its type.
+    by === 'question' ? `${t('marking.itemN', { n: index + 1 })} · ${candidateName(item.candidate, t)}` : t('marking.questionN', { n: index + 1 });
+  const candidateOf = (attemptId: number | undefined) => {
+    if (attemptId === undefined) return undefined;
+    const label = items.find((item) => item.attemptId === attemptId)?.candidate ?? (by === 'attempt' ? groups.find((group) => group.id === attemptId)?.label : undefined);
+    return label === undefined ? undefined : candidateName(label, t);
+  };
 
-  const groupLabel = (group: MarkingGroup) => (by === 'question' ? group.label.replace(/<[^>]*>/g, '') : group.label);
+  const groupLabel = (group: MarkingGroup) => (by === 'question' ? group.label.replace(/<[^>]*>/g, '') : candidateName(group.label, t));
   const nextGroup = nextPendingGroup(groups, chosen);
 
   const groupPicker = screens.md ? (
@@ -260,6 +262,12 @@ function Marking({ examId, attemptParam }: { examId: number; attemptParam: numbe
                   </Space>
                 </Flex>
               )}
+              {by === 'question' && items[0] !== undefined && (
+                // Marking by question: the question and its key once, then each candidate's answer.
+                <Card size="small" className="marking-question">
+                  <QuestionKeyView item={items[0]} index={groups.findIndex((group) => group.id === items[0]?.questionId) + 1} />
+                </Card>
+              )}
               {items.length === 0 && !queue.isPlaceholderData && chosen !== undefined && (
                 <Card>
                   <Result
@@ -285,6 +293,7 @@ function Marking({ examId, attemptParam }: { examId: number; attemptParam: numbe
                   focused={item.answerId === focusedAnswer}
                   onSaved={onSaved}
                   onOpenAttempt={openAttempt}
+                  compact={by === 'question'}
                 />
               ))}
             </Flex>

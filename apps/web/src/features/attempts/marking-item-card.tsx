@@ -6,7 +6,8 @@ import { useFormSubmit } from '../../components/form/use-form-submit';
 import { QuestionView } from '../questions/site/question-view';
 import { markAnswer } from './attempts-api';
 import { useAttemptMessages, type AttemptTranslate } from './attempts-messages';
-import { formatScore, questionOfItem } from './marking-item-view';
+import { formatScore, keyText, questionOfItem } from './marking-item-view';
+import '../../components/rich-text/rich-text.css';
 
 type MarkValues = { score: number | null; comment?: string; reason?: string };
 
@@ -22,7 +23,71 @@ export type MarkingItemCardProps = {
   focused: boolean;
   onSaved: (item: MarkingItem) => void;
   onOpenAttempt: (attemptId: number, tab?: 'answers' | 'events' | 'changes') => void;
+  /** Only the response, without the question: marking by question shows the question once above the answers. */
+  compact?: boolean;
 };
+
+/** A question with its key, once above the answers of everyone who answered it. */
+export function QuestionKeyView({ item, index }: { item: MarkingItem; index: number }) {
+  const t = useAttemptMessages();
+  const right = item.answer.filter((key): key is string => typeof key === 'string');
+  return (
+    <Flex vertical gap={8} className="marking-question__body">
+      <Flex justify="space-between" wrap gap={8}>
+        <Typography.Text strong>
+          {t('marking.questionN', { n: index })} · <Tag>{t(`question.type.${item.type}`)}</Tag>
+        </Typography.Text>
+        <Typography.Text type="secondary">{t('question.points', { count: item.maxScore })}</Typography.Text>
+      </Flex>
+      <div className="rich-text" dangerouslySetInnerHTML={{ __html: item.stem }} />
+      {item.type === 'single' || item.type === 'multiple' ? (
+        <ul className="marking-question__options">
+          {item.options.map((option) => (
+            <li key={option.key} className={right.includes(option.key) ? 'marking-question__option--right' : undefined}>
+              {option.key}. {option.text}
+              {right.includes(option.key) && ` ✓`}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <div>
+          <Typography.Text type="secondary">{item.type === 'short' ? t('question.reference') : t('attempt.key')}</Typography.Text>
+          <div className="marking-response">{item.type === 'judge' ? right.map((key) => t(`question.judge.${key}` as 'question.judge.T')).join(', ') : keyText(item)}</div>
+        </div>
+      )}
+    </Flex>
+  );
+}
+
+/** The candidate's response alone: the text, the blanks, or the options picked. */
+function ResponseView({ item, t }: { item: MarkingItem; t: AttemptTranslate }) {
+  const { response } = item;
+  if (response === null || (Array.isArray(response) && response.every((text) => text === ''))) {
+    return <Typography.Text type="secondary">{t('attempt.noResponse')}</Typography.Text>;
+  }
+  const picked = typeof response === 'string' ? [response] : response;
+  switch (item.type) {
+    case 'short':
+      return <div className="marking-response">{picked.join('')}</div>;
+    case 'blank':
+      return (
+        <ol className="marking-response marking-response--blanks">
+          {picked.map((text, blank) => (
+            <li key={blank}>{text === '' ? <Typography.Text type="secondary">{t('attempt.noResponse')}</Typography.Text> : text}</li>
+          ))}
+        </ol>
+      );
+    default:
+      return (
+        <div className="marking-response">
+          {picked.map((key) => {
+            const text = item.type === 'judge' ? t(`question.judge.${key}` as 'question.judge.T') : item.options.find((option) => option.key === key)?.text;
+            return <div key={key}>{item.type === 'judge' ? text : `${key}. ${text ?? ''}`}</div>;
+          })}
+        </div>
+      );
+  }
+}
 
 function StateTag({ item, t }: { item: MarkingItem; t: AttemptTranslate }) {
   if (item.pending) return <Tag color="orange">{t('marking.state.pending')}</Tag>;
@@ -114,7 +179,7 @@ function MarkForm({ item, focused, onSaved }: Pick<MarkingItemCardProps, 'item' 
 }
 
 /** One answer of the queue: the question with its key, the candidate's response, and its mark. */
-export function MarkingItemCard({ item, index, title, canEdit, focused, onSaved, onOpenAttempt }: MarkingItemCardProps) {
+export function MarkingItemCard({ item, index, title, canEdit, focused, onSaved, onOpenAttempt, compact = false }: MarkingItemCardProps) {
   const t = useAttemptMessages();
   return (
     <Card
@@ -140,7 +205,7 @@ export function MarkingItemCard({ item, index, title, canEdit, focused, onSaved,
         </Space>
       }
     >
-      <QuestionView question={questionOfItem(item)} index={index} response={item.response} showKey showVerdict={false} />
+      {compact ? <ResponseView item={item} t={t} /> : <QuestionView question={questionOfItem(item)} index={index} response={item.response} showKey showVerdict={false} />}
       <Flex wrap gap={8} className="marking-item__facts">
         {item.score !== null && <Tag color={item.markedBy === null ? 'default' : 'blue'}>{t('marking.current', { score: formatScore(item.score), max: formatScore(item.maxScore) })}</Tag>}
         {item.autoScore !== null && <Tag>{t('marking.autoScore', { score: formatScore(item.autoScore) })}</Tag>}

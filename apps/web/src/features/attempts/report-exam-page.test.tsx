@@ -12,7 +12,7 @@ await vi.hoisted(async () => {
   await initTestI18n('en-US');
 });
 
-// jsdom lays nothing out, so ECharts has no size to draw in: the chart shows what it was given to draw instead.
+// jsdom lays nothing out, so ECharts has no size to draw in: the chart (loaded lazily, as in the app) shows what it was given to draw instead.
 vi.mock('./report-chart', () => ({
   ReportChart: ({ option, label }: { option: { series: { data: unknown[] }[] }; label: string }) => (
     <figure aria-label={label}>{JSON.stringify(option.series[0]?.data)}</figure>
@@ -108,11 +108,11 @@ describe('ReportExamPage', () => {
     expect(figureValue('Assigned')).toBe('5');
 
     // The histogram's bars: one person in bands 3, 7 and 9, those at or above the pass mark in another colour.
-    const bars = JSON.parse(screen.getByRole('figure', { name: 'Score distribution' }).textContent ?? '[]') as { value: number; itemStyle: { color: string } }[];
+    const bars = JSON.parse((await screen.findByRole('figure', { name: 'Score distribution' })).textContent ?? '[]') as { value: number; itemStyle: { color: string } }[];
     expect(bars.map((bar) => bar.value)).toEqual([0, 0, 0, 1, 0, 0, 0, 1, 0, 1]);
     expect(bars[6]?.itemStyle.color).not.toBe(bars[5]?.itemStyle.color);
     expect(bars[9]?.itemStyle.color).toBe(bars[6]?.itemStyle.color);
-    expect(screen.getByRole('figure', { name: 'Facility' }).textContent).toBe('[66.7,50]');
+    expect((await screen.findByRole('figure', { name: 'Facility' })).textContent).toBe('[66.7,50]');
 
     const exit = screen.getByText('Where is the exit?').closest('tr') as HTMLElement;
     expect(within(exit).getByText('66.7%')).toBeTruthy();
@@ -128,7 +128,7 @@ describe('ReportExamPage', () => {
     expect(within(research).getByText('100%')).toBeTruthy();
     expect(within(research).getByText('8.00')).toBeTruthy();
     expect(within(departments).getByText('No department')).toBeTruthy();
-    expect(within(departments).getByRole('figure').textContent).toBe('[8,3.5]');
+    expect((await within(departments).findByRole('figure')).textContent).toBe('[8,3.5]');
     const bob = screen.getByText('(bob)').closest('tr') as HTMLElement;
     expect(within(bob).getByText('Not passed')).toBeTruthy();
     expect(within(bob).getByText('4')).toBeTruthy();

@@ -3,7 +3,7 @@ import type { ExamReport } from '@cloud-classroom/shared/attempts';
 import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Empty, Flex, Popconfirm, Result, Row, Skeleton, Space, Statistic, Table, Tag, Tooltip, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Permission, useCheckPermission } from '../../components/permission';
 import { HttpError } from '../../lib/http-client';
@@ -14,7 +14,7 @@ import { correctExamAddress } from './attempt-paths';
 import { attemptsKeys, downloadExamReport, examReportQuery, regradeExam } from './attempts-api';
 import { useAttemptMessages, type AttemptTranslate } from './attempts-messages';
 import { formatScore } from './marking-item-view';
-import { ReportChart, type ReportChartOption } from './report-chart';
+import type { ReportChartOption } from './report-chart';
 import './attempts.css';
 
 const EDIT: readonly PermissionCheck[] = ['admin', 'exam:edit'];
@@ -28,12 +28,22 @@ type CandidateRow = ExamReport['candidates'][number];
 const percent = (share: number | null) => (share === null ? '—' : `${Math.round(share * 1000) / 10}%`);
 const twoPlaces = (value: number | null) => (value === null ? '—' : value.toFixed(2));
 
+// ECharts comes in its own chunk, after the page: the figures and tables show while it loads.
+const LazyChart = lazy(() => import('./report-chart').then((module) => ({ default: module.ReportChart })));
+
+function ReportChart(props: { option: ReportChartOption; label: string }) {
+  return (
+    <Suspense fallback={<Skeleton.Node active className="report-chart" />}>
+      <LazyChart {...props} />
+    </Suspense>
+  );
+}
+
 const PASS_COLOUR = '#52c41a';
 const BELOW_COLOUR = '#faad14';
 const BAR_COLOUR = '#1677ff';
 
 function histogramOption(report: ExamReport, t: AttemptTranslate): ReportChartOption {
-  const last = report.histogram.length - 1;
   return {
     grid: { left: 40, right: 16, top: 16, bottom: 48 },
     tooltip: { trigger: 'axis' },
@@ -42,8 +52,7 @@ function histogramOption(report: ExamReport, t: AttemptTranslate): ReportChartOp
       name: t('report.scoreBand'),
       nameLocation: 'middle',
       nameGap: 32,
-      // The last band is closed: it holds full marks.
-      data: report.histogram.map((band, index) => `${formatScore(band.from)}–${formatScore(band.to)}${index === last ? '' : ')'}`),
+      data: report.histogram.map((band) => `${formatScore(band.from)}–${formatScore(band.to)}`),
       axisLabel: { interval: 0, rotate: report.histogram.length > 6 ? 30 : 0, fontSize: 11 },
     },
     yAxis: { type: 'value', minInterval: 1, name: t('report.people') },
