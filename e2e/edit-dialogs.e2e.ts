@@ -45,6 +45,10 @@ describe('journeys: edit dialogs show and send the row that was clicked', () => 
   it('users: learner2, cancel, learner3, cancel, admin, then confirm teacher', async () => {
     await page.goto(`${baseUrl}/system/user`);
     await waitForShell(page);
+    // The demo has more people than a page of ten (the demo exam's candidates, newest first): all on one page.
+    await view().locator('.ant-pagination-options .ant-select').click();
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: /^20/ }).click();
+    await view().locator('.ant-table-row').filter({ hasText: 'admin@example.com' }).waitFor();
     await view().locator('.ant-table-row').filter({ hasText: 'learner3' }).waitFor();
 
     for (const username of ['learner2', 'learner3', 'admin']) {
@@ -59,7 +63,7 @@ describe('journeys: edit dialogs show and send the row that was clicked', () => 
     const before = sent.length;
     await closeDialog(/确\s*定/);
     await expect.poll(() => sent.length).toBe(before + 1);
-    const teacher = (await (await page.request.get(`${baseUrl}/api/users?username=teacher`, { headers: { authorization: sharedAdminToken } })).json()) as {
+    const teacher = (await (await page.request.get(`${baseUrl}/api/users?blurry=teacher`, { headers: { authorization: sharedAdminToken } })).json()) as {
       content: { id: number; username: string; nickName: string }[];
     };
     const row = teacher.content.find((user) => user.username === 'teacher')!;

@@ -11,7 +11,8 @@ import type { AppDatabase } from '../db/database.js';
 import { created } from '../db/audit-columns.js';
 import type { Database } from '../db/schema.js';
 import { EMPTIED_ON_RESET, KEPT_ON_RESET } from '../db/seed/seed.js';
-import { databaseContent, FIRST_START_CONTENT, withoutCourseMenus, type DatabaseContent } from '../test/database-content.js';
+import { DEMO_CANDIDATES } from '../db/seed/demo-candidates.js';
+import { databaseContent, FIRST_START_CONTENT, withoutCourseMenus, withoutDemoCandidates, type DatabaseContent } from '../test/database-content.js';
 import { buildTestApp, call, loginAs, openBlankTestDatabase, TEST_PASSWORD, testConfig } from '../test/test-app.js';
 import { seedCommand, SEED_USAGE } from './seed-command.js';
 
@@ -106,11 +107,16 @@ async function expectDemoExam(database: Kysely<Database>, now: number): Promise<
     .where('a.exam_id', '=', exam.id)
     .orderBy('u.username')
     .execute();
-  expect(assignees).toEqual([
+  // The demo learners, and the candidates who sat it (demo-attempts.ts): those of 学员服务组 by the rule.
+  const candidates = new Map(DEMO_CANDIDATES.map((user) => [user.username, user]));
+  expect(assignees.filter((row) => !candidates.has(row.username))).toEqual([
     { username: 'learner1', source: 'staff', target: null, exam_id: null },
     { username: 'learner2', source: 'staff', target: null, exam_id: null },
     { username: 'learner3', source: 'rule', target: 'dept', exam_id: exam.id },
   ]);
+  expect(assignees.filter((row) => candidates.has(row.username)).map((row) => [row.username, row.source])).toEqual(
+    [...candidates.values()].map((user) => [user.username, user.dept === '学员服务组' ? 'rule' : 'staff']).sort(([a], [b]) => (a as string).localeCompare(b as string)),
+  );
 }
 
 describe('npm run seed', () => {
@@ -159,7 +165,10 @@ describe('npm run seed', () => {
       roles: FIRST_START_CONTENT.roles.map((role) => ({ ...role, menus: role.menus.map(renamed).sort() })),
     };
     const content = await databaseContent(db());
-    expect(byTitle(withoutCourseMenus(content))).toEqual(byTitle(expected as DatabaseContent));
+    expect(byTitle(withoutDemoCandidates(withoutCourseMenus(content)))).toEqual(byTitle(expected as DatabaseContent));
+    expect(content.users.filter((user) => !expected.users.some((first) => first.username === user.username)).map((user) => user.username)).toEqual(
+      DEMO_CANDIDATES.map((user) => user.username),
+    );
     expect(content.roles.find((role) => role.name === 'teacher')?.menus).toContain('课程列表');
 
     expect((await call(app, 'GET', '/auth/info', admin)).statusCode).toBe(401);
@@ -182,7 +191,24 @@ describe('npm run seed', () => {
       expect(first.out).toMatch(/^Migrated the database: 0001-app-setting, 0002-identity, .*0009-system-data/);
       expect(first.out).toContain('Seeded the demo organisation. The accounts');
       const password = /^│\s+(\S{16})\s+│$/m.exec(first.out)?.[1] ?? '';
-      expect(withoutCourseMenus(await databaseContent(blank.db))).toEqual(FIRST_START_CONTENT);
+      // With the demo exam's candidates, learners of the demo departments like learner1..3.
+      const content = await databaseContent(blank.db);
+      expect(withoutDemoCandidates(withoutCourseMenus(content))).toEqual(FIRST_START_CONTENT);
+      expect(content.users.slice(FIRST_START_CONTENT.users.length)).toEqual(
+        DEMO_CANDIDATES.map((user) => ({
+          username: user.username,
+          nickName: user.nickName,
+          dept: user.dept,
+          gender: user.gender,
+          phone: user.phone,
+          email: user.email,
+          avatarName: null,
+          isAdmin: 0,
+          enabled: 1,
+          by: ['system', 'system'],
+          roles: ['learner'],
+        })),
+      );
       // The demo catalogue: three published courses and a draft, owned by the teacher, with the
       // demo media stored in the data folder and their facts read from the files.
       const courses = await blank.db.selectFrom('edu_course').select(['title', 'status', 'owner_id', 'cover_media_id']).orderBy('id').execute();
@@ -213,13 +239,20 @@ describe('npm run seed', () => {
       expect(rule?.target).toBe('dept');
       const now = Date.now();
       // learner1 and learner2 have studied (DEMO_STUDY), so their enrolments are in progress.
-      expect(enrolments.map(({ username, name, status, source, rule_id }) => [username, name, status, source, rule_id])).toEqual([
+      const candidates = new Set(DEMO_CANDIDATES.map((user) => user.username));
+      expect(enrolments.filter((row) => !candidates.has(row.username)).map(({ username, name, status, source, rule_id }) => [username, name, status, source, rule_id])).toEqual([
         ['learner1', '2026 年度全员培训', 'applied', 'self', null],
         ['learner1', '2026 年第四季度', 'in_progress', 'self', null],
         ['learner2', '2026 年度全员培训', 'in_progress', 'rule', rule?.id],
         ['learner3', '2026 年度全员培训', 'approved', 'rule', rule?.id],
         ['teacher', '2026 年度全员培训', 'approved', 'rule', rule?.id],
       ]);
+      // The exam's candidates in the rule's departments are enrolled by it like everyone there.
+      expect(enrolments.filter((row) => candidates.has(row.username)).map(({ username, status, rule_id }) => [username, status, rule_id])).toEqual(
+        DEMO_CANDIDATES.filter((user) => user.dept !== '研发部')
+          .map((user) => [user.username, 'approved', rule?.id])
+          .sort(([a], [b]) => String(a).localeCompare(String(b))),
+      );
       expect(enrolments.filter((row) => row.due_at !== null && row.due_at < now).map((row) => row.username)).toEqual(['learner2']);
       expect(rule?.due_at).toBeGreaterThan(now);
       const progress = await blank.db

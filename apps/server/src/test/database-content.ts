@@ -6,6 +6,7 @@ import { ENROLMENT_MENUS } from '../db/migrations/0011-enrolment.js';
 import { EXAM_MENUS } from '../db/migrations/0012-exams.js';
 import { MARKING_BUTTONS } from '../db/migrations/0013-attempts.js';
 import type { Database } from '../db/schema.js';
+import { DEMO_CANDIDATES } from '../db/seed/demo-candidates.js';
 
 /**
  * What a database holds of reference and demo data, without ids or times: rows refer to each
@@ -173,4 +174,14 @@ export function withoutCourseMenus(content: DatabaseContent): DatabaseContent {
     menus: content.menus.filter((menu) => !COURSE_MENU_TITLES.has(menu.title)),
     roles: content.roles.map((role) => ({ ...role, menus: role.menus.filter((title) => title === undefined || !COURSE_MENU_TITLES.has(title)) })),
   };
+}
+
+const CANDIDATE_NAMES = new Set(DEMO_CANDIDATES.map((user) => user.username));
+
+/**
+ * The content without the demo exam's candidates (demo-candidates.ts), who come with the demo
+ * catalogue: what a first start made of people before them, which FIRST_START_CONTENT records.
+ */
+export function withoutDemoCandidates(content: DatabaseContent): DatabaseContent {
+  return { ...content, users: content.users.filter((user) => !CANDIDATE_NAMES.has(user.username)) };
 }

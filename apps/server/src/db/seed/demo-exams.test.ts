@@ -43,10 +43,14 @@ describe('the demo question bank', () => {
     expect(new Set(DEMO_QUESTIONS.map((question) => demoQuestionRow(question).stem_key)).size).toBe(DEMO_QUESTIONS.length);
   });
 
-  it('has the exam’s fixed questions on the course’s subject', () => {
-    const fixed = DEMO_QUESTIONS.filter((question) => question.inExam === true);
-    expect(fixed.length).toBe(5);
-    expect(new Set(fixed.map((question) => question.type)).size).toBeGreaterThanOrEqual(4);
-    expect(fixed.every((question) => question.type !== 'short')).toBe(true);
+  it('has the exam’s fixed questions on the course’s subject: five of four types, then two short answers', () => {
+    const required = DEMO_QUESTIONS.filter((question) => question.inExam === 'required');
+    expect(required.length).toBe(5);
+    expect(new Set(required.map((question) => question.type)).size).toBeGreaterThanOrEqual(4);
+    expect(required.every((question) => question.type !== 'short')).toBe(true);
+    const short = DEMO_QUESTIONS.filter((question) => question.inExam === 'short');
+    expect(short.map((question) => question.type)).toEqual(['short', 'short']);
+    const fireSafety = ['灭火器', '火灾逃生', '火灾预防', '消防设施'];
+    expect([...required, ...short].every((question) => question.tags.some((tag) => fireSafety.includes(tag)))).toBe(true);
   });
 });

@@ -8,8 +8,9 @@ import type { Database } from '../schema.js';
 import { DEMO_QUESTIONS, DEMO_TYPE_SCORES, type DemoQuestion } from './demo-questions.js';
 
 // The demo question bank and one exam on it, so the question bank, the exam editor and the
-// learner's exams have something real: the fire-safety course's final exam, open now, of a
-// fixed section and a section drawn at random from the bank, assigned to two learners by hand
+// learner's exams have something real: the fire-safety course's final exam, open since a few days
+// (the demo's candidates sat it meanwhile: demo-attempts.ts), of a fixed section, a section drawn
+// at random from the bank and two short answers a teacher marks, assigned to two learners by hand
 // and to a department by a rule.
 
 const DAY_MS = 86_400_000;
@@ -20,7 +21,9 @@ const DRAW_TAGS = ['灭火器', '火灾逃生'];
 export const DEMO_EXAM = {
   title: '消防安全基础 结业考试',
   course: '消防安全基础',
-  description: '共 15 题，满分 50 分，30 分及格。限时 30 分钟，可作答 2 次，取最高分。第二部分的题目随机抽取，每次作答都不同。',
+  description: '共 15 题，满分 50 分，30 分及格。限时 30 分钟，可作答 2 次，取最高分。第二部分的题目随机抽取，每次作答都不同；第三部分为简答题，由老师阅卷后公布成绩。',
+  /** Opened at the start of the day this many days ago, so the demo's attempts fall inside the window. */
+  openedDaysAgo: 3,
   daysOpen: 30,
   limitMinutes: 30,
   attempts: 2,
@@ -31,16 +34,19 @@ export const DEMO_EXAM = {
   shuffleOptions: true,
   review: 'after_submit',
   sections: [
-    /** The questions marked `inExam`, 4 points each. */
-    { title: '一、必答题', fixedScore: 4, draw: [] },
+    /** The questions marked `inExam: 'required'`, 4 points each. */
+    { title: '一、必答题', fixed: 'required', fixedScore: 4, draw: [] },
     {
       title: '二、随机抽题',
+      fixed: null,
       fixedScore: null,
       draw: [
-        { tags: DRAW_TAGS, type: 'single', difficulty: null, count: 5, score: 4 },
-        { tags: DRAW_TAGS, type: 'judge', difficulty: null, count: 5, score: 2 },
+        { tags: DRAW_TAGS, type: 'single', difficulty: null, count: 4, score: 3 },
+        { tags: DRAW_TAGS, type: 'judge', difficulty: null, count: 4, score: 2 },
       ],
     },
+    /** The questions marked `inExam: 'short'`, 5 points each. */
+    { title: '三、简答题', fixed: 'short', fixedScore: 5, draw: [] },
   ],
   staff: ['learner1', 'learner2'],
   rule: { depts: ['学员服务组'], dueInDays: 14 },
@@ -64,15 +70,15 @@ export function demoQuestionRow(question: DemoQuestion) {
   };
 }
 
-/** Inserts the demo question bank and exam; inside the seed's transaction, after the demo catalogue. */
-export async function insertDemoExams(trx: Transaction<Database>, now: number): Promise<void> {
+/** Inserts the demo question bank and exam, answering the exam's id; inside the seed's transaction, after the demo catalogue. */
+export async function insertDemoExams(trx: Transaction<Database>, now: number): Promise<number> {
   const audit = created('system', now);
   const tagIds = new Map<string, number>();
   for (const name of new Set(DEMO_QUESTIONS.flatMap((question) => question.tags))) {
     const { id } = await trx.insertInto('edu_tag').values({ name }).returning('id').executeTakeFirstOrThrow();
     tagIds.set(name, id);
   }
-  const fixed: { id: number; score: number }[] = [];
+  const fixed = { required: [] as { id: number; score: number }[], short: [] as { id: number; score: number }[] };
   for (const question of DEMO_QUESTIONS) {
     const row = demoQuestionRow(question);
     const { id } = await trx
@@ -84,7 +90,7 @@ export async function insertDemoExams(trx: Transaction<Database>, now: number): 
       .insertInto('edu_question_tag')
       .values(question.tags.map((tag) => ({ question_id: id, tag_id: tagIds.get(tag) as number })))
       .execute();
-    if (question.inExam === true) fixed.push({ id, score: row.score });
+    if (question.inExam !== undefined) fixed[question.inExam].push({ id, score: row.score });
   }
 
   const exam = DEMO_EXAM;
@@ -93,22 +99,22 @@ export async function insertDemoExams(trx: Transaction<Database>, now: number): 
     course === undefined
       ? undefined
       : await trx.selectFrom('edu_term').select('id').where('course_id', '=', course.id).where('enrol_mode', '=', 'open').orderBy('start_at').executeTakeFirst();
+  const fixedOf = (section: (typeof exam.sections)[number]) => (section.fixed === null ? [] : fixed[section.fixed]);
   const sections = exam.sections.map((section) => ({
     title: section.title,
-    questionIds: section.draw.length === 0 ? fixed.map((question) => question.id) : [],
+    questionIds: fixedOf(section).map((question) => question.id),
     score: section.fixedScore,
     draw: section.draw.map((rule) => ({ ...rule, tags: [...rule.tags] })),
   }));
   const totalScore = exam.sections.reduce(
     (sum, section) =>
       sum +
-      (section.draw.length === 0 ? fixed.reduce((fixedSum, question) => fixedSum + (section.fixedScore ?? question.score), 0) : 0) +
+      fixedOf(section).reduce((fixedSum, question) => fixedSum + (section.fixedScore ?? question.score), 0) +
       section.draw.reduce((drawSum, rule) => drawSum + rule.count * rule.score, 0),
     0,
   );
-  const questionCount = fixed.length + exam.sections.flatMap((section) => section.draw).reduce((sum, rule) => sum + rule.count, 0);
-  // Open since the start of today, as the demo terms are.
-  const openAt = Math.floor(now / DAY_MS) * DAY_MS;
+  const questionCount = exam.sections.reduce((sum, section) => sum + fixedOf(section).length + section.draw.reduce((drawSum, rule) => drawSum + rule.count, 0), 0);
+  const openAt = Math.floor(now / DAY_MS) * DAY_MS - exam.openedDaysAgo * DAY_MS;
   const { id: examId } = await trx
     .insertInto('edu_exam')
     .values({
@@ -135,7 +141,7 @@ export async function insertDemoExams(trx: Transaction<Database>, now: number): 
     .executeTakeFirstOrThrow();
   await trx
     .insertInto('edu_exam_question')
-    .values(fixed.map((question) => ({ exam_id: examId, question_id: question.id })))
+    .values([...fixed.required, ...fixed.short].map((question) => ({ exam_id: examId, question_id: question.id })))
     .execute();
 
   const users = await trx.selectFrom('sys_user').select(['id', 'username', 'dept_id']).execute();
@@ -159,7 +165,7 @@ export async function insertDemoExams(trx: Transaction<Database>, now: number): 
   // The rule as the exams service would have made it: everyone in the departments' subtrees not assigned already.
   const depts = await trx.selectFrom('sys_dept').select(['id', 'pid', 'name']).execute();
   const roots = depts.filter((dept) => (exam.rule.depts as readonly string[]).includes(dept.name)).map((dept) => dept.id);
-  if (roots.length === 0) return;
+  if (roots.length === 0) return examId;
   const covered = descendantIds(depts, roots);
   const dueAt = now + exam.rule.dueInDays * DAY_MS;
   const { id: ruleId } = await trx
@@ -169,4 +175,5 @@ export async function insertDemoExams(trx: Transaction<Database>, now: number): 
     .executeTakeFirstOrThrow();
   const members = users.filter((user) => user.dept_id !== null && covered.includes(user.dept_id) && !staff.includes(user));
   if (members.length > 0) await trx.insertInto('edu_exam_assignee').values(members.map((user) => assignee(user.id, 'rule', ruleId, dueAt))).execute();
+  return examId;
 }

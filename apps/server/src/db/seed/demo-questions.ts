@@ -11,8 +11,11 @@ type Common = {
   tags: string[];
   /** The default score; the type's usual one when absent. */
   score?: number;
-  /** A fixed question of the demo exam's first section, in this order. */
-  inExam?: true;
+  /**
+   * A fixed question of the demo exam, in this order: of its first section (`required`) or of
+   * its last, the short answers a teacher marks (`short`).
+   */
+  inExam?: 'required' | 'short';
 };
 
 export type DemoQuestion = Common &
@@ -35,7 +38,7 @@ const fireSafety: DemoQuestion[] = [
     analysis: '二氧化碳不导电、不留痕迹，适用于电气设备和精密仪器；水基型、泡沫和清水灭火器导电，不能用于带电设备。',
     difficulty: 2,
     tags: ['灭火器'],
-    inExam: true,
+    inExam: 'required',
   },
   {
     type: 'single',
@@ -81,7 +84,7 @@ const fireSafety: DemoQuestion[] = [
     analysis: '火灾时电梯可能断电停运、井道会成为烟囱，应沿疏散指示经楼梯撤离。',
     difficulty: 1,
     tags: ['火灾逃生'],
-    inExam: true,
+    inExam: 'required',
   },
   {
     type: 'single',
@@ -164,7 +167,7 @@ const fireSafety: DemoQuestion[] = [
     analysis: 'ABC 干粉灭火器适用于固体、液体、气体及带电设备火灾；金属火灾需要专用灭火剂。',
     difficulty: 4,
     tags: ['灭火器'],
-    inExam: true,
+    inExam: 'required',
   },
   {
     type: 'multiple',
@@ -203,7 +206,7 @@ const fireSafety: DemoQuestion[] = [
     analysis: '火灾时电梯随时可能断电，电梯井还会迅速充满烟气。',
     difficulty: 1,
     tags: ['火灾逃生'],
-    inExam: true,
+    inExam: 'required',
   },
   {
     type: 'judge',
@@ -294,7 +297,7 @@ const fireSafety: DemoQuestion[] = [
     analysis: '提起灭火器，拔掉保险销，握住喷管对准火焰根部，压下压把。',
     difficulty: 2,
     tags: ['灭火器'],
-    inExam: true,
+    inExam: 'required',
   },
   {
     type: 'blank',
@@ -311,9 +314,22 @@ const fireSafety: DemoQuestion[] = [
     answer: [
       '一提：提起灭火器，站在上风方向距火源约 2～3 米处；二拔：拔掉保险销；三握：一手握住喷管，对准火焰根部；四压：另一手压下压把，左右扫射，由近及远推进。注意：使用前查看压力表是否在绿区，不要倒置使用，不要对人喷射，扑救液体火灾时不要直接冲击液面。',
     ],
-    analysis: '评分要点：四个步骤各 1.5 分，站位（上风、距离）2 分，注意事项 2 分。',
+    analysis: '评分要点（按分值比例）：四个步骤约占六成，站位（上风、距离）约占两成，注意事项约占两成。',
     difficulty: 4,
     tags: ['灭火器'],
+    inExam: 'short',
+  },
+  {
+    type: 'short',
+    stem: '你在办公楼 12 层加班时楼内发生火灾，楼道里已有浓烟。请简述你应当如何自救和求救。',
+    answer: [
+      '不乘电梯，先判断火势：门把手发烫就不要开门。用湿毛巾、湿衣物堵住门缝，关闭门窗阻挡烟气；用湿毛巾捂住口鼻，低姿行动。拨打 119，讲清楼层、房间和被困人数；在窗口挥动颜色鲜艳的衣物或用手电筒发出求救信号。不要盲目跳楼；烟气不大时可沿疏散楼梯向下撤离，或转移到避难层等待救援。',
+    ],
+    analysis: '评分要点（按分值比例）：不乘电梯、不盲目跳楼约占两成，防烟（堵门缝、湿毛巾捂口鼻、低姿）约占四成，报警讲清位置约占两成，发出求救信号约占两成。',
+    difficulty: 3,
+    tags: ['火灾逃生'],
+    score: 5,
+    inExam: 'short',
   },
 ];
 

@@ -7,9 +7,11 @@ import { reapplyReferenceData } from '../migrate.js';
 import { addMenus, addRole, grantMenusToRole } from '../migration-helpers.js';
 import type { FileStore } from '../../files/file-store.js';
 import { storeDemoMedia } from '../../modules/media/demo-media.js';
+import { insertDemoAttempts } from './demo-attempts.js';
+import { DEMO_CANDIDATES } from './demo-candidates.js';
 import { insertDemoCourses } from './demo-courses.js';
 import { insertDemoExams } from './demo-exams.js';
-import { seedDepts, seedRoles, seedUsers, type SeedDept } from './seed-data.js';
+import { seedDepts, seedRoles, seedUsers, type SeedDept, type SeedUser } from './seed-data.js';
 
 export type Seeded = { seeded: true; adminPassword: string; passwordWasGenerated: boolean; usernames: string[] };
 export type SeedResult = { seeded: false } | Seeded;
@@ -133,8 +135,8 @@ const seededWith = (account: AccountPassword): Seeded => ({
 
 /**
  * `files`: where the demo courses' media go. Without it (most server tests, which need the
- * organisation but not a copy of the demo video each) the demo catalogue, and the question bank
- * and exam that go with it, are left out.
+ * organisation but not a copy of the demo video each) the demo catalogue, and the question bank,
+ * exam and the exam's candidates with their attempts that go with it, are left out.
  */
 async function seedDemo(trx: Transaction<Database>, passwordHash: string, files: FileStore | undefined): Promise<void> {
   const now = Date.now();
@@ -167,37 +169,42 @@ async function seedDemo(trx: Transaction<Database>, passwordHash: string, files:
   const roles = await trx.selectFrom('sys_role').select(['id', 'name']).execute();
   const roleIds = new Map(roles.map((role) => [role.name, role.id]));
 
-  for (const user of seedUsers) {
-    const { id } = await trx
-      .insertInto('sys_user')
-      .values({
-        ...audit,
-        dept_id: deptIds.get(user.dept) ?? null,
-        username: user.username,
-        nick_name: user.nickName,
-        gender: user.gender,
-        phone: user.phone,
-        email: user.email,
-        avatar_name: null,
-        password_hash: passwordHash,
-        is_admin: user.isAdmin ? 1 : 0,
-        enabled: 1,
-        pwd_reset_time: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    // A system role an operator has removed is not brought back for an account: is_admin alone
-    // makes the administrator one.
-    const userRoles = user.roles.flatMap((name) => {
-      const roleId = roleIds.get(name);
-      return roleId === undefined ? [] : [{ user_id: id, role_id: roleId }];
-    });
-    if (userRoles.length > 0) await trx.insertInto('sys_users_roles').values(userRoles).execute();
-  }
+  const insertUsers = async (users: readonly SeedUser[]): Promise<void> => {
+    for (const user of users) {
+      const { id } = await trx
+        .insertInto('sys_user')
+        .values({
+          ...audit,
+          dept_id: deptIds.get(user.dept) ?? null,
+          username: user.username,
+          nick_name: user.nickName,
+          gender: user.gender,
+          phone: user.phone,
+          email: user.email,
+          avatar_name: null,
+          password_hash: passwordHash,
+          is_admin: user.isAdmin ? 1 : 0,
+          enabled: 1,
+          pwd_reset_time: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      // A system role an operator has removed is not brought back for an account: is_admin alone
+      // makes the administrator one.
+      const userRoles = user.roles.flatMap((name) => {
+        const roleId = roleIds.get(name);
+        return roleId === undefined ? [] : [{ user_id: id, role_id: roleId }];
+      });
+      if (userRoles.length > 0) await trx.insertInto('sys_users_roles').values(userRoles).execute();
+    }
+  };
+  await insertUsers(seedUsers);
 
   if (files !== undefined) {
     const teacher = await trx.selectFrom('sys_user').select('id').where('username', '=', 'teacher').executeTakeFirst();
+    // Before the catalogue and the exam, whose department rules enrol and assign them as they do anyone in those departments.
+    await insertUsers(DEMO_CANDIDATES);
     await insertDemoCourses(trx, await storeDemoMedia(trx, files, now), teacher?.id ?? null, now);
-    await insertDemoExams(trx, now);
+    await insertDemoAttempts(trx, await insertDemoExams(trx, now), now);
   }
 }
