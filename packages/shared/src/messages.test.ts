@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { LOCALES } from './locale.js';
-import { auditDescription, auditKeyOfDescription, fieldOfMessage, localizeMessage, messages, translate, type MessageKey } from './messages.js';
+import { fieldOfMessage, localizeMessage, messages, translate, type MessageKey } from './messages.js';
 
 describe('messages', () => {
   it('has the same keys in every locale', () => {
@@ -75,28 +75,5 @@ describe('fieldOfMessage', () => {
     ['body: is not valid JSON', { field: 'body', text: 'is not valid JSON' }],
   ] as const)('%j -> %j', (message, expected) => {
     expect(fieldOfMessage(message)).toEqual(expected);
-  });
-});
-
-describe('auditDescription', () => {
-  it.each([
-    ['en-US', '新增用户', 'Add user'],
-    ['en-US', '用户登录', 'Log in'],
-    ['zh-CN', '新增用户', '新增用户'],
-    // Unknown or older text is shown as it was stored.
-    ['en-US', '导入考卷', '导入考卷'],
-    ['en-US', 'POST /api/questions', 'POST /api/questions'],
-    ['zh-CN', 'create department', 'create department'],
-    ['en-US', '', ''],
-  ] as const)('%s %j -> %j', (locale, stored, expected) => {
-    expect(auditDescription(locale, stored)).toBe(expected);
-  });
-
-  it('gives every audit text one key, so a stored description is never ambiguous', () => {
-    const texts = Object.entries(messages['zh-CN'])
-      .filter(([key]) => key.startsWith('audit.'))
-      .map(([, text]) => text);
-    expect(new Set(texts).size).toBe(texts.length);
-    for (const text of texts) expect(auditKeyOfDescription(text)).toMatch(/^audit\./);
   });
 });

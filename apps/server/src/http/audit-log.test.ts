@@ -1,4 +1,4 @@
-import { auditDescription, auditKeyOfDescription } from '@cloud-classroom/shared/messages';
+import { auditDescription, auditKeyOfDescription } from '@cloud-classroom/shared/audit-messages';
 import { describe, expect, it } from 'vitest';
 import { buildTestApp, loginAs } from '../test/test-app.js';
 

@@ -7,7 +7,7 @@ import {
   WifiOutlined,
 } from '@ant-design/icons';
 import { DEFAULT_LOCALE, isLocale } from '@cloud-classroom/shared/locale';
-import { auditDescription } from '@cloud-classroom/shared/messages';
+import { auditDescription } from '@cloud-classroom/shared/audit-messages';
 import { timeAgo } from '@cloud-classroom/shared/display';
 import type { Log } from '@cloud-classroom/shared/logs';
 import { useQuery } from '@tanstack/react-query';

@@ -1,6 +1,6 @@
 import type { Locale } from '@cloud-classroom/shared/locale';
 import type { Log } from '@cloud-classroom/shared/logs';
-import { auditDescription } from '@cloud-classroom/shared/messages';
+import { auditDescription } from '@cloud-classroom/shared/audit-messages';
 import { Descriptions, Tag, Typography } from 'antd';
 import type { ListColumn } from '../../components/list-page/list-page';
 import type { LogsTranslate } from './logs-messages';

@@ -1,5 +1,5 @@
 import type { Log } from '@cloud-classroom/shared/logs';
-import { auditDescription } from '@cloud-classroom/shared/messages';
+import { auditDescription } from '@cloud-classroom/shared/audit-messages';
 import { Tag } from 'antd';
 import { KeywordSearchBar, type KeywordFilter } from '../../components/list-page/keyword-search-bar';
 import { ListPage, type ListColumn } from '../../components/list-page/list-page';

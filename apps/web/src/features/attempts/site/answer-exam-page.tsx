@@ -1,6 +1,7 @@
-import type { AttemptResponse, AttemptResult, MyAttempt } from '@cloud-classroom/shared/attempts';
+import type { AttemptResult, MyAttempt } from '@cloud-classroom/shared/attempts';
+import type { SiteExam } from '@cloud-classroom/shared/exams';
 import { localizeMessage } from '@cloud-classroom/shared/messages';
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/site/empty-state';
 import { ErrorState } from '../../../components/site/error-state';
@@ -10,13 +11,12 @@ import { SiteTag } from '../../../components/site/site-tag';
 import { useDocumentTitle } from '../../../components/site/use-document-title';
 import { HttpError } from '../../../lib/http-client';
 import { useLocaleText, type LocaleText } from '../../../lib/use-locale-text';
-import { AnswerQueue } from './answer-queue';
-import { getAttempt, getMyAttempts, getMyExams, saveAnswer, sendEvents, startAttempt, type MyExam } from './attempt-api';
-import { openAttemptStores } from './attempt-db';
+import { getAttempt, getMyAttempts, getMyExams } from './attempt-api';
 import { minuteOf } from './attempt-paper';
-import { AttemptResultView } from './attempt-result-view';
-import { EventBuffer } from './event-buffer';
-import { ExamTaking, type AttemptSession } from './exam-taking';
+import type { AttemptSession } from './exam-taking';
+
+const ExamTaking = lazy(async () => ({ default: (await import('./exam-taking')).ExamTaking }));
+const AttemptResultView = lazy(async () => ({ default: (await import('./attempt-result-view')).AttemptResultView }));
 import '../../exams/site/exam-site.css';
 import './answer-exam.css';
 
@@ -67,7 +67,13 @@ function ResultLoader({ attemptId }: { attemptId: number }) {
     return () => abort.abort();
   }, [attemptId, round]);
   if (answer === undefined) return <LoadingSkeleton lines={8} />;
-  if (answer.result !== undefined) return <AttemptResultView result={answer.result} />;
+  if (answer.result !== undefined) {
+    return (
+      <Suspense fallback={<LoadingSkeleton lines={8} />}>
+        <AttemptResultView result={answer.result} />
+      </Suspense>
+    );
+  }
   return (
     <ErrorState
       error={answer.error}
@@ -79,7 +85,7 @@ function ResultLoader({ attemptId }: { attemptId: number }) {
   );
 }
 
-type HubState = { kind: 'loading' } | { kind: 'error'; error: unknown } | { kind: 'unassigned' } | { kind: 'ready'; exam: MyExam; attempts: MyAttempt[] };
+type HubState = { kind: 'loading' } | { kind: 'error'; error: unknown } | { kind: 'unassigned' } | { kind: 'ready'; exam: SiteExam; attempts: MyAttempt[] };
 
 function ExamHub({ examId }: { examId: number }) {
   const { t } = useLocaleText();
@@ -96,7 +102,7 @@ function ExamHub({ examId }: { examId: number }) {
         else {
           setState({ kind: 'ready', exam, attempts });
           // My attempt is running (started here, on another device, or before a reload): back to it, same clock.
-          if ((exam.openAttemptId ?? null) !== null || attempts.some((attempt) => attempt.state === 'in_progress')) setRunning(true);
+          if (exam.openAttemptId !== null || attempts.some((attempt) => attempt.state === 'in_progress')) setRunning(true);
         }
       },
       (error: unknown) => {
@@ -135,7 +141,7 @@ function ExamHub({ examId }: { examId: number }) {
   return <ExamIntro exam={state.exam} attempts={state.attempts} onStart={() => setRunning(true)} t={t} />;
 }
 
-function ExamIntro({ exam, attempts, onStart, t }: { exam: MyExam; attempts: MyAttempt[]; onStart: () => void; t: LocaleText }) {
+function ExamIntro({ exam, attempts, onStart, t }: { exam: SiteExam; attempts: MyAttempt[]; onStart: () => void; t: LocaleText }) {
   let action: ReactNode;
   if (exam.state === 'upcoming') action = <p className="site-notice site-notice--warning">{exam.openAt === null ? t('answerExam.notOpen') : t('answerExam.opensAt', { time: minuteOf(exam.openAt) })}</p>;
   else if (exam.state === 'closed') action = <p className="site-notice">{t('answerExam.closedExam')}</p>;
@@ -233,20 +239,10 @@ function AttemptRunner({ examId, onBack }: { examId: number; onBack: () => void 
     const abort = new AbortController();
     let made: AttemptSession | undefined;
     (async () => {
-      const start = await startAttempt(examId, abort.signal);
-      const receivedAt = performance.now();
-      const stores = await openAttemptStores();
-      const queue = new AnswerQueue({
-        attemptId: start.id,
-        store: stores.answers,
-        send: (save) => saveAnswer(save.attemptId, save.questionId, { response: save.response, revision: save.revision, seconds: save.seconds }),
-      });
-      const events = new EventBuffer(start.id, stores.events, sendEvents);
-      const responses = new Map<number, AttemptResponse>(start.answers.map((saved) => [saved.questionId, saved.response]));
-      const pending = await queue.restore(new Map(start.answers.map((saved) => [saved.questionId, saved.revision])));
-      for (const save of pending) responses.set(save.questionId, save.response);
-      made = { start, receivedAt, queue, events, responses, durable: stores.durable };
-      if (abort.signal.aborted) queue.dispose();
+      // The paper's code (the queue, the offline store, the navigator) loads once an attempt runs: the exam's page before it stays light.
+      const { openAttemptSession } = await import('./attempt-session');
+      made = await openAttemptSession(examId, abort.signal);
+      if (abort.signal.aborted) made.queue.dispose();
       else setState({ kind: 'running', session: made });
     })().catch((error: unknown) => {
       if (!abort.signal.aborted) setState({ kind: 'refused', error });
@@ -259,7 +255,11 @@ function AttemptRunner({ examId, onBack }: { examId: number; onBack: () => void 
 
   if (state.kind === 'starting') return <LoadingSkeleton lines={8} />;
   if (state.kind === 'running') {
-    return <ExamTaking session={state.session} onSubmitted={(attemptId) => void navigate(`/answer-exam?attempt=${attemptId}`, { replace: true })} />;
+    return (
+      <Suspense fallback={<LoadingSkeleton lines={8} />}>
+        <ExamTaking session={state.session} onSubmitted={(attemptId) => void navigate(`/answer-exam?attempt=${attemptId}`, { replace: true })} />
+      </Suspense>
+    );
   }
   const status = state.error instanceof HttpError ? state.error.status : 0;
   if (status === 404 || status === 403) {

@@ -22,13 +22,11 @@ function StateTag({ exam, t }: { exam: SiteExam; t: LocaleText }) {
   return <SiteTag>{t('myExams.closed')}</SiteTag>;
 }
 
-/** `openAttemptId` (my attempt still running) comes with the attempts module's answer. */
-type MyExam = SiteExam & { openAttemptId?: number | null };
 
 /** What I can do with the exam now: resume my running attempt, start one, see my results. */
-function ExamActions({ exam, t }: { exam: MyExam; t: LocaleText }) {
+function ExamActions({ exam, t }: { exam: SiteExam; t: LocaleText }) {
   const page = `/answer-exam?exam=${exam.id}`;
-  const running = (exam.openAttemptId ?? null) !== null;
+  const running = exam.openAttemptId !== null;
   const finished = exam.attemptsUsed - (running ? 1 : 0);
   const links: ReactNode[] = [];
   if (running) {
@@ -59,7 +57,7 @@ function ExamActions({ exam, t }: { exam: MyExam; t: LocaleText }) {
   );
 }
 
-function ExamCard({ exam, withCourse }: { exam: MyExam; withCourse: boolean }) {
+function ExamCard({ exam, withCourse }: { exam: SiteExam; withCourse: boolean }) {
   const { t } = useLocaleText();
   const titleId = `my-exam-${exam.id}`;
   return (
@@ -112,7 +110,7 @@ function ExamCard({ exam, withCourse }: { exam: MyExam; withCourse: boolean }) {
  * and attempts, and the way to sit it (`/answer-exam`): start, resume, or see my results.
  */
 export function MyExams({ courseId, emptyTitle }: { courseId?: number; emptyTitle: string }) {
-  const mine = useSiteData<MyExam[]>('api/site/exams', courseId === undefined ? undefined : { courseId });
+  const mine = useSiteData<SiteExam[]>('api/site/exams', courseId === undefined ? undefined : { courseId });
   if (mine.loading) return <LoadingSkeleton lines={3} />;
   if (mine.error !== undefined) return <ErrorState error={mine.error} onRetry={mine.reload} section />;
   const exams = mine.data ?? [];
