@@ -17,7 +17,7 @@ import type { AttemptSession } from './exam-taking';
 
 const ExamTaking = lazy(async () => ({ default: (await import('./exam-taking')).ExamTaking }));
 const AttemptResultView = lazy(async () => ({ default: (await import('./attempt-result-view')).AttemptResultView }));
-import '../../exams/site/exam-site.css';
+import { ExamFacts } from '../../exams/site/exam-facts';
 import './answer-exam.css';
 
 const ID_MAX = 2_147_483_647;
@@ -164,34 +164,7 @@ function ExamIntro({ exam, attempts, onStart, t }: { exam: SiteExam; attempts: M
       {exam.courseTitle !== null && <p className="site-muted">{t('myExams.course', { title: exam.courseTitle })}</p>}
       <div className="site-card exam-intro__card">
         {exam.description !== '' && <p className="exam-intro__description">{exam.description}</p>}
-        <dl className="exam-site-facts">
-          {exam.closeAt !== null && (
-            <div>
-              <dt>{t('answerExam.closesAt')}</dt>
-              <dd>{minuteOf(exam.closeAt)}</dd>
-            </div>
-          )}
-          <div>
-            <dt>{t('myExams.limit')}</dt>
-            <dd>{exam.limitMinutes === null ? t('myExams.noLimit') : t('site.minutes', { count: exam.limitMinutes })}</dd>
-          </div>
-          <div>
-            <dt>{t('myExams.questions')}</dt>
-            <dd>{exam.questionCount}</dd>
-          </div>
-          <div>
-            <dt>{t('myExams.totalScore')}</dt>
-            <dd>{exam.totalScore}</dd>
-          </div>
-          <div>
-            <dt>{t('myExams.passScore')}</dt>
-            <dd>{exam.passScore}</dd>
-          </div>
-          <div>
-            <dt>{t('myExams.attemptsLeft')}</dt>
-            <dd>{t('myExams.attemptsOf', { left: exam.attemptsLeft, allowed: exam.attemptsAllowed })}</dd>
-          </div>
-        </dl>
+        <ExamFacts exam={exam} t={t} lead={exam.closeAt === null ? undefined : { term: t('answerExam.closesAt'), time: exam.closeAt }} />
         {action}
       </div>
       {attempts.length > 0 && (

@@ -7,6 +7,7 @@ import { LoadingSkeleton } from '../../../components/site/loading-skeleton';
 import { SiteTag } from '../../../components/site/site-tag';
 import { useSiteData } from '../../../components/site/use-site-data';
 import { useLocaleText, type LocaleText } from '../../../lib/use-locale-text';
+import { ExamFacts } from './exam-facts';
 import './exam-site.css';
 
 /** The server's local `yyyy-mm-dd hh:mm:ss`, to the minute: exam windows are set to the minute. */
@@ -71,34 +72,7 @@ function ExamCard({ exam, withCourse }: { exam: SiteExam; withCourse: boolean })
           <StateTag exam={exam} t={t} />
           {exam.overdue && <SiteTag tone="danger">{t('site.overdue')}</SiteTag>}
         </p>
-        <dl className="exam-site-facts">
-          {exam.dueAt !== null && (
-            <div>
-              <dt>{t('myExams.due')}</dt>
-              <dd>{toMinute(exam.dueAt)}</dd>
-            </div>
-          )}
-          <div>
-            <dt>{t('myExams.limit')}</dt>
-            <dd>{exam.limitMinutes === null ? t('myExams.noLimit') : t('site.minutes', { count: exam.limitMinutes })}</dd>
-          </div>
-          <div>
-            <dt>{t('myExams.questions')}</dt>
-            <dd>{exam.questionCount}</dd>
-          </div>
-          <div>
-            <dt>{t('myExams.totalScore')}</dt>
-            <dd>{exam.totalScore}</dd>
-          </div>
-          <div>
-            <dt>{t('myExams.passScore')}</dt>
-            <dd>{exam.passScore}</dd>
-          </div>
-          <div>
-            <dt>{t('myExams.attemptsLeft')}</dt>
-            <dd>{t('myExams.attemptsOf', { left: exam.attemptsLeft, allowed: exam.attemptsAllowed })}</dd>
-          </div>
-        </dl>
+        <ExamFacts exam={exam} t={t} lead={exam.dueAt === null ? undefined : { term: t('myExams.due'), time: exam.dueAt }} />
         <ExamActions exam={exam} t={t} />
       </article>
     </li>
