@@ -100,6 +100,23 @@ export type MarkingAnswerRow = {
 
 const numberOrNull = (value: number | string | null) => (value === null ? null : Number(value));
 
+/** What the marking queue and the attempt view read of an answer and its candidate. */
+const MARKING_ANSWER_COLUMNS = [
+  'a.id',
+  'a.attempt_id',
+  'a.question_id',
+  'a.position',
+  'a.max_score',
+  'a.response',
+  'a.auto_score',
+  'a.score',
+  'a.comment',
+  'a.marked_by',
+  'a.marked_at',
+  'u.username',
+  'u.nick_name',
+] as const;
+
 /** The answers of submitted attempts in scope: to one question, or of one attempt; only those awaiting a marker when `pending`. */
 export async function findMarkingAnswers(
   db: Kysely<Database>,
@@ -109,21 +126,7 @@ export async function findMarkingAnswers(
 ): Promise<MarkingAnswerRow[]> {
   let query = submittedAttempts(db, examId, scope)
     .innerJoin('edu_attempt_answer as a', 'a.attempt_id', 't.id')
-    .select([
-      'a.id',
-      'a.attempt_id',
-      'a.question_id',
-      'a.position',
-      'a.max_score',
-      'a.response',
-      'a.auto_score',
-      'a.score',
-      'a.comment',
-      'a.marked_by',
-      'a.marked_at',
-      'u.username',
-      'u.nick_name',
-    ]);
+    .select(MARKING_ANSWER_COLUMNS);
   if (filter.questionId !== undefined) query = query.where('a.question_id', '=', filter.questionId);
   if (filter.attemptId !== undefined) query = query.where('a.attempt_id', '=', filter.attemptId);
   if (filter.pending) query = query.where('a.score', 'is', null);
@@ -211,21 +214,7 @@ export async function findAnswersOfAttempt(db: Kysely<Database>, attemptId: numb
     .selectFrom('edu_attempt_answer as a')
     .innerJoin('edu_attempt as t', 't.id', 'a.attempt_id')
     .innerJoin('sys_user as u', 'u.id', 't.user_id')
-    .select([
-      'a.id',
-      'a.attempt_id',
-      'a.question_id',
-      'a.position',
-      'a.max_score',
-      'a.response',
-      'a.auto_score',
-      'a.score',
-      'a.comment',
-      'a.marked_by',
-      'a.marked_at',
-      'u.username',
-      'u.nick_name',
-    ])
+    .select(MARKING_ANSWER_COLUMNS)
     .where('a.attempt_id', '=', attemptId)
     .orderBy('a.position')
     .execute();
