@@ -35,6 +35,9 @@ describe('journeys: edit dialogs show and send the row that was clicked', () => 
   async function openEdit(rowText: string) {
     await view().locator('.ant-table-row').filter({ hasText: rowText }).first().getByRole('button', { name: /^修\s*改$/ }).click();
     await dialog().waitFor();
+    // A click on the dialog's buttons while it still zooms in was lost once on a loaded machine
+    // (the dialog stayed open): act only once it has settled.
+    await page.locator('.ant-modal.ant-zoom-appear').waitFor({ state: 'detached' });
   }
 
   async function closeDialog(button: RegExp) {
