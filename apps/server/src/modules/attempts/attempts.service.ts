@@ -1,4 +1,4 @@
-import { attemptDeadline, attemptScore, AUTO_SUBMIT_GRACE_MS, countingAttempt, passes, reviewOpensAt, scoreReleased } from '@cloud-classroom/shared/attempt-rules';
+import { acceptsAnswersAt, attemptDeadline, attemptScore, AUTO_SUBMIT_GRACE_MS, countingAttempt, passes, reviewOpensAt, scoreReleased } from '@cloud-classroom/shared/attempt-rules';
 import type { AnswerSave, AnswerSaved, AttemptEvents, AttemptQuestion, AttemptResponse, AttemptResult, AttemptStart, AttemptState, MyAttempt, ReviewedQuestion } from '@cloud-classroom/shared/attempts';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import { JUDGE_KEYS, scorableOf, scoreResponse, type QuestionType, type Scored } from '@cloud-classroom/shared/question-scoring';
@@ -125,7 +125,7 @@ export class AttemptsService {
     const attempts = await findMyAttempts(this.db, userId, examId);
     const open = attempts.find((attempt) => attempt.state === 'in_progress' && attempt.submittedAt === null);
     if (open !== undefined) {
-      if (open.deadline === null || this.now() < open.deadline) return { resumed: true, attempt: await this.resume(open, terms, client) };
+      if (acceptsAnswersAt(open.deadline, this.now())) return { resumed: true, attempt: await this.resume(open, terms, client) };
       await this.finish(open.id, 'server');
     }
     const now = this.now();
