@@ -576,34 +576,37 @@ export type MyExamRow = {
   shuffleOptions: boolean;
 };
 
+/** What a person's view of an exam reads: the exam with their assignment's overrides. */
+const MY_EXAM_COLUMNS = [
+  'e.id',
+  'e.title',
+  'e.description',
+  'e.course_id',
+  'c.title as course_title',
+  'e.open_at',
+  'e.close_at',
+  'e.limit_minutes',
+  'e.attempts',
+  'e.total_score',
+  'e.pass_score',
+  'e.question_count',
+  'a.due_at',
+  'a.extra_minutes',
+  'a.extra_attempts',
+  'a.open_at as my_open_at',
+  'a.close_at as my_close_at',
+  'e.counts',
+  'e.review',
+  'e.shuffle_options',
+] as const;
+
 /** The published exams assigned to the user (of a course, or one exam), with their assignee row's overrides. */
 export async function findMyExams(db: Kysely<Database>, userId: number, filter: { courseId?: number | undefined; examId?: number }): Promise<MyExamRow[]> {
   let query = db
     .selectFrom('edu_exam_assignee as a')
     .innerJoin('edu_exam as e', 'e.id', 'a.exam_id')
     .leftJoin('edu_course as c', 'c.id', 'e.course_id')
-    .select([
-      'e.id',
-      'e.title',
-      'e.description',
-      'e.course_id',
-      'c.title as course_title',
-      'e.open_at',
-      'e.close_at',
-      'e.limit_minutes',
-      'e.attempts',
-      'e.total_score',
-      'e.pass_score',
-      'e.question_count',
-      'a.due_at',
-      'a.extra_minutes',
-      'a.extra_attempts',
-      'a.open_at as my_open_at',
-      'a.close_at as my_close_at',
-      'e.counts',
-      'e.review',
-      'e.shuffle_options',
-    ])
+    .select(MY_EXAM_COLUMNS)
     .where('a.user_id', '=', userId)
     .where('e.status', '=', 'published');
   if (filter.courseId !== undefined) query = query.where('e.course_id', '=', filter.courseId);
@@ -643,28 +646,7 @@ export async function findExamForPerson(db: Kysely<Database>, userId: number, ex
     .selectFrom('edu_exam as e')
     .leftJoin('edu_exam_assignee as a', (join) => join.onRef('a.exam_id', '=', 'e.id').on('a.user_id', '=', userId))
     .leftJoin('edu_course as c', 'c.id', 'e.course_id')
-    .select([
-      'e.id',
-      'e.title',
-      'e.description',
-      'e.course_id',
-      'c.title as course_title',
-      'e.open_at',
-      'e.close_at',
-      'e.limit_minutes',
-      'e.attempts',
-      'e.total_score',
-      'e.pass_score',
-      'e.question_count',
-      'a.due_at',
-      'a.extra_minutes',
-      'a.extra_attempts',
-      'a.open_at as my_open_at',
-      'a.close_at as my_close_at',
-      'e.counts',
-      'e.review',
-      'e.shuffle_options',
-    ])
+    .select(MY_EXAM_COLUMNS)
     .where('e.id', '=', examId)
     .executeTakeFirst();
   return (
