@@ -51,7 +51,9 @@ export const median = (values: number[]): number => {
 export type Running = { baseUrl: string; headers: Record<string, string>; child: ChildProcess };
 
 export async function startServer(endpoint: Endpoint, env: Record<string, string> = {}): Promise<Running> {
-  const command = [process.execPath, '--import', 'tsx', endpoint.server];
+  // BENCH_CPU_PROFILE=<dir>: each server writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`];
+  const command = [process.execPath, ...profile, '--import', 'tsx', endpoint.server];
   const [file, ...args] = canPin ? ['taskset', '-c', '0', ...command] : command;
   const child = spawn(file as string, args, {
     cwd: import.meta.dirname,

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sqliteGroupCommitOf } from '../db/sqlite-connection.js';
 import { buildTestApp, call, loginAs, TEST_PASSWORD } from '../test/test-app.js';
 import { resetPasswordCommand, RESET_PASSWORD_USAGE } from './reset-password-command.js';
 
@@ -26,6 +27,9 @@ function serverEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 async function run(args: string[], env: NodeJS.ProcessEnv = serverEnv()) {
+  // The command is another process in life; here it shares the thread, so the server's open group
+  // commit (the audit rows of the last answers) is committed before the command's connection waits on it.
+  await sqliteGroupCommitOf(app.services.database.db)?.commit();
   const out: string[] = [];
   const err: string[] = [];
   const code = await resetPasswordCommand(args, env, { out: (text) => out.push(text), err: (text) => err.push(text) });

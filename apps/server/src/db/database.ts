@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { Database } from './schema.js';
 import { SearchPathPostgresDialect } from './search-path-introspector.js';
 import { ConnectedSqliteDialect, type SqliteConnection } from './sqlite-connection.js';
+import { SqliteGroupCommit } from './sqlite-group-commit.js';
 
 export type DatabaseDialect = 'sqlite' | 'postgres';
 
@@ -57,7 +58,8 @@ function openSqlite(dataDir: string): AppDatabase {
   const file = privateSqliteFile(dataDir);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
-  // FULL: an acknowledged write (an exam answer, say) must survive a crash, not only a restart.
+  // FULL: an acknowledged write (an exam answer, say) must survive a crash, not only a restart;
+  // the group commit (sqlite-group-commit.ts) shares each sync among the writes arriving together.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -79,7 +81,7 @@ const STATEMENT_CACHE_SIZE = 500;
 function withStatementCache(sqlite: SQLite.Database): SqliteConnection {
   const statements = new Map<string, SQLite.Statement>();
   return {
-    sqlite,
+    group: new SqliteGroupCommit(sqlite),
     prepare: (text) => {
       let statement = statements.get(text);
       if (statement === undefined) {

@@ -8,6 +8,7 @@ import type { Clock } from '../clock.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type AppDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { anotherSqliteHandle, sqliteGroupCommitOf } from '../db/sqlite-connection.js';
 import { seedIfEmpty } from '../db/seed/seed.js';
 
 /**
@@ -37,7 +38,13 @@ export async function openBlankTestDatabase(config: Config): Promise<TestDatabas
   const databaseUrl = process.env.TEST_DATABASE_URL;
   if (databaseUrl === undefined || databaseUrl === '') {
     const database = await openDatabase({ dataDir: config.dataDir });
-    return { ...database, dispose: () => removeDataDir(config), openAnother: () => openDatabase({ dataDir: config.dataDir }) };
+    // A second server on the open file shares its connection (see anotherSqliteHandle); once it is
+    // closed, the file is opened anew, as by a restart.
+    const openAnother = async (): Promise<AppDatabase> =>
+      sqliteGroupCommitOf(database.db)?.sqlite.open === true
+        ? { ...database, db: anotherSqliteHandle(database.db) as AppDatabase['db'] }
+        : openDatabase({ dataDir: config.dataDir });
+    return { ...database, dispose: () => removeDataDir(config), openAnother };
   }
   const schema = `test_${crypto.randomBytes(6).toString('hex')}`;
   const database = await openDatabase({ databaseUrl, dataDir: config.dataDir, schema });

@@ -360,7 +360,10 @@ export async function writeAnswers(db: Kysely<Database>, items: readonly AnswerW
     while (!step.done) step = steps.next(run(step.value));
     return step.value;
   });
-  if (quick !== undefined) return quick.value;
+  if (quick !== undefined) {
+    await quick.durable;
+    return quick.value;
+  }
   return db.transaction().execute(async (trx) => {
     if (isPostgres(db)) {
       const attemptIds = [...new Set(items.map((item) => item.attemptId))].sort((a, b) => a - b);
