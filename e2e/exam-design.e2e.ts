@@ -17,9 +17,10 @@ const RUN = Date.now().toString(36);
 const TAG = `e2e-${RUN}`;
 const TITLE = `Ladder exam ${RUN}`;
 /**
- * The learner the exam goes to. The teacher's data scope is 培训部 and its sub-departments: of the
- * demo learners only learner3 (赵磊, 学员服务组) is within it; learner1 (研发部) is neither found by
- * the people picker nor assignable by a teacher (the server answers 403).
+ * The learner the exam goes to. The teacher's data scope is 培训部 with its sub-departments, and
+ * 研发部: of the demo learners learner3 (赵磊, 学员服务组) and learner1 (研发部) are within it;
+ * learner2 (市场部) is neither found by the people picker nor assignable by a teacher (the server
+ * answers 403).
  */
 const LEARNER = { username: 'learner3', nickName: '赵磊' } as const;
 

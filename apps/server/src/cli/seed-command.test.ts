@@ -12,7 +12,7 @@ import { created } from '../db/audit-columns.js';
 import type { Database } from '../db/schema.js';
 import { EMPTIED_ON_RESET, KEPT_ON_RESET } from '../db/seed/seed.js';
 import { DEMO_CANDIDATES } from '../db/seed/demo-candidates.js';
-import { databaseContent, FIRST_START_CONTENT, withoutCourseMenus, withoutDemoCandidates, type DatabaseContent } from '../test/database-content.js';
+import { databaseContent, FIRST_START_CONTENT_NOW, withoutCourseMenus, withoutDemoCandidates, type DatabaseContent } from '../test/database-content.js';
 import { buildTestApp, call, loginAs, openBlankTestDatabase, TEST_PASSWORD, testConfig } from '../test/test-app.js';
 import { seedCommand, SEED_USAGE } from './seed-command.js';
 
@@ -157,12 +157,12 @@ describe('npm run seed', () => {
     // keeps its name, their own directory stays, and the deleted system button is back.
     const renamed = (title: string | null | undefined) => (title === '用户管理' ? '学员管理' : title);
     const expected = {
-      ...FIRST_START_CONTENT,
+      ...FIRST_START_CONTENT_NOW,
       menus: [
-        ...FIRST_START_CONTENT.menus.map((menu) => ({ ...menu, title: renamed(menu.title) ?? '', parent: renamed(menu.parent) })),
+        ...FIRST_START_CONTENT_NOW.menus.map((menu) => ({ ...menu, title: renamed(menu.title) ?? '', parent: renamed(menu.parent) })),
         operatorsMenu,
       ],
-      roles: FIRST_START_CONTENT.roles.map((role) => ({ ...role, menus: role.menus.map(renamed).sort() })),
+      roles: FIRST_START_CONTENT_NOW.roles.map((role) => ({ ...role, menus: role.menus.map(renamed).sort() })),
     };
     const content = await databaseContent(db());
     expect(byTitle(withoutDemoCandidates(withoutCourseMenus(content)))).toEqual(byTitle(expected as DatabaseContent));
@@ -193,8 +193,8 @@ describe('npm run seed', () => {
       const password = /^│\s+(\S{16})\s+│$/m.exec(first.out)?.[1] ?? '';
       // With the demo exam's candidates, learners of the demo departments like learner1..3.
       const content = await databaseContent(blank.db);
-      expect(withoutDemoCandidates(withoutCourseMenus(content))).toEqual(FIRST_START_CONTENT);
-      expect(content.users.slice(FIRST_START_CONTENT.users.length)).toEqual(
+      expect(withoutDemoCandidates(withoutCourseMenus(content))).toEqual(FIRST_START_CONTENT_NOW);
+      expect(content.users.slice(FIRST_START_CONTENT_NOW.users.length)).toEqual(
         DEMO_CANDIDATES.map((user) => ({
           username: user.username,
           nickName: user.nickName,

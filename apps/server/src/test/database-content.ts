@@ -84,6 +84,21 @@ export type DatabaseContent = Awaited<ReturnType<typeof databaseContent>>;
 export const FIRST_START_CONTENT = JSON.parse(fs.readFileSync(new URL('first-start-content.json', import.meta.url), 'utf8')) as DatabaseContent;
 
 /**
+ * FIRST_START_CONTENT as the seed makes it now: since then the demo teacher's custom scope took in
+ * 研发部, so that the teacher marks learner1's demo exam (issue 13). An install seeded before keeps
+ * its teacher as it was (the role is the operators' to change), so upgrades start from
+ * FIRST_START_CONTENT; a first start and a reset make this.
+ */
+export const FIRST_START_CONTENT_NOW: DatabaseContent = {
+  ...FIRST_START_CONTENT,
+  roles: FIRST_START_CONTENT.roles.map((role) =>
+    role.name === 'teacher'
+      ? { ...role, description: 'Teachers: content, exams, marking and certificates of the training department and R&D', depts: ['培训部', '研发部'] }
+      : role,
+  ),
+};
+
+/**
  * Writes content as databaseContent reads it, in its order, into tables that hold none of it:
  * a database as an earlier version's first start left it, whatever the seed has become since.
  */

@@ -1,8 +1,10 @@
 import { attemptScore, passes } from '@cloud-classroom/shared/attempt-rules';
+import { examReportSchema, markingQueueSchema } from '@cloud-classroom/shared/attempts';
 import { scoreResponse, type BlankRules, type MultiplePolicy, type QuestionType, type ScorableQuestion } from '@cloud-classroom/shared/question-scoring';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalFileStore } from '../../files/local-file-store.js';
+import { saveAnswer, startAttempt, submitAttempt } from '../../test/attempt-fixtures.js';
 import { buildTestApp, call, loginAs, TEST_PASSWORD } from '../../test/test-app.js';
 import { DEMO_CANDIDATES } from './demo-candidates.js';
 import { DEMO_MARKER, DEMO_SITTINGS } from './demo-attempts.js';
@@ -151,5 +153,55 @@ describe('the demo attempts', () => {
     // The same sections of the same points and types; the drawn ones in an order of their own.
     const shape = (questions: { type: string; section: string; score: number }[]) => questions.map((question) => `${question.section} ${question.type} ${question.score}`).sort();
     expect(shape(sittingPaper.questions)).toEqual(shape(paper.questions));
+  });
+});
+
+// Issue 13's "done": on a fresh start learner1 can take the demo exam, a teacher can mark it by
+// question, and the report shows it; which needs learner1 (研发部) within the demo teacher's data
+// scope, while heqian (市场部), who sat it too, stays outside.
+describe('the demo exam, taken on a fresh start', () => {
+  let fresh: FastifyInstance;
+
+  beforeAll(async () => {
+    fresh = await buildTestApp();
+    await reseed(fresh.services.database.db, TEST_PASSWORD, new LocalFileStore(fresh.services.config.dataDir));
+  }, 90_000);
+  afterAll(async () => {
+    await fresh?.close();
+  });
+
+  it('is sat by learner1, marked by the teacher question by question, and in the teacher’s report', async () => {
+    const exam = await fresh.services.database.db.selectFrom('edu_exam').select('id').where('title', '=', DEMO_EXAM.title).executeTakeFirstOrThrow();
+    const learner1 = await loginAs(fresh, 'learner1');
+    const attempt = await startAttempt(fresh, learner1, exam.id);
+    const shorts = attempt.questions.filter((question) => question.type === 'short');
+    expect(shorts).toHaveLength(2);
+    for (const question of shorts) {
+      const saved = await saveAnswer(fresh, learner1, attempt.id, question.id, { response: `李明的回答 ${question.id}`, revision: 1 });
+      expect(saved.statusCode, saved.body).toBe(200);
+    }
+    expect(await submitAttempt(fresh, learner1, attempt.id)).toMatchObject({ state: 'marking' });
+
+    const teacher = await loginAs(fresh, 'teacher');
+    for (const question of shorts) {
+      const response = await call(fresh, 'GET', `/api/marking/exams/${exam.id}/queue?questionId=${question.id}&reveal=true`, teacher);
+      expect(response.statusCode, response.body).toBe(200);
+      const { items } = markingQueueSchema.parse(response.json());
+      const mine = items.find((item) => item.attemptId === attempt.id);
+      expect(mine).toMatchObject({ candidate: '李明 (learner1)', response: `李明的回答 ${question.id}`, pending: true });
+      // heqian's answers await a marker too, but not this one.
+      expect(items.map((item) => item.candidate)).not.toContain('何倩 (heqian)');
+      const marked = await call(fresh, 'PUT', `/api/marking/answers/${mine?.answerId}`, teacher, { score: 3, comment: '要点基本写到了。' });
+      expect(marked.statusCode, marked.body).toBe(204);
+    }
+    // The administrator's queue holds heqian's answers: out of the teacher's scope, not missing.
+    const everyone = await call(fresh, 'GET', `/api/marking/exams/${exam.id}/queue?questionId=${shorts[0]?.id}&reveal=true`, await loginAs(fresh, 'admin'));
+    expect(markingQueueSchema.parse(everyone.json()).items.map((item) => item.candidate)).toContain('何倩 (heqian)');
+
+    const response = await call(fresh, 'GET', `/api/exams/${exam.id}/report`, teacher);
+    expect(response.statusCode, response.body).toBe(200);
+    const { candidates } = examReportSchema.parse(response.json());
+    expect(candidates.find((candidate) => candidate.username === 'learner1')).toMatchObject({ attemptId: attempt.id, deptName: '研发部', state: 'graded' });
+    expect(candidates.map((candidate) => candidate.username)).not.toContain('heqian');
   });
 });

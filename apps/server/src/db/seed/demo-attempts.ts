@@ -168,6 +168,7 @@ export const DEMO_SITTINGS: readonly DemoSitting[] = [
     ip: '10.12.5.31',
     agent: EDGE_WINDOWS,
   },
+  // 市场部, outside the demo teacher's data scope: left for the administrator to mark.
   {
     username: 'heqian',
     startedHoursAgo: 4,

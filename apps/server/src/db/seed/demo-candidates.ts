@@ -1,9 +1,10 @@
 import type { SeedUser } from './seed-data.js';
 
 // The people who have sat the demo exam (demo-attempts.ts), so the marking queue, the report and
-// the learner statistics have a class to show: most in the training department's groups, which
-// the demo teacher's data scope covers, a few elsewhere, which only the administrator sees.
-// Learners like learner1..3, with the same password; they come with the demo catalogue.
+// the learner statistics have a class to show: most in the training department's groups and one
+// in 研发部, which the demo teacher's data scope covers (seed-data.ts), and one in 市场部, which
+// only the administrator sees. Learners like learner1..3, with the same password; they come with
+// the demo catalogue.
 
 export const DEMO_CANDIDATES: readonly SeedUser[] = [
   { username: 'chenjing', nickName: '陈静', dept: '学员服务组', roles: ['learner'], gender: '女', email: 'chenjing@example.com', phone: '13800000011' },

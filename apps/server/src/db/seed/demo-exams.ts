@@ -11,6 +11,7 @@ import { DEMO_QUESTIONS, DEMO_TYPE_SCORES, type DemoQuestion } from './demo-ques
 // learner's exams have something real: the fire-safety course's final exam, open since a few days
 // (the demo's candidates sat it meanwhile: demo-attempts.ts), of a fixed section, a section drawn
 // at random from the bank and two short answers a teacher marks, assigned to two learners by hand
+// (learner1, whom the demo teacher marks, and learner2 of 市场部, outside the teacher's data scope)
 // and to a department by a rule.
 
 const DAY_MS = 86_400_000;

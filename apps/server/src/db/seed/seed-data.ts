@@ -31,12 +31,14 @@ export type SeedRole = RoleSpec & { depts?: string[]; menus?: MenuSpec[] };
 
 /** The demo roles; `admin`, the administrators' role, is system data (migration 0009). */
 export const seedRoles: SeedRole[] = [
+  // The training department's teachers also train R&D, so the demo teacher can mark learner1's
+  // exam (issue 13); 市场部 (learner2, heqian) stays outside: the demo's example of "out of scope".
   {
     name: 'teacher',
     level: 2,
     dataScope: '自定义',
-    description: 'Teachers: content, exams, marking and certificates of the training department',
-    depts: ['培训部'],
+    description: 'Teachers: content, exams, marking and certificates of the training department and R&D',
+    depts: ['培训部', '研发部'],
     menus: [...COURSE_MENUS, ...ENROLMENT_MENUS, ...EXAM_MENUS, ...MARKING_MENUS],
   },
   { name: 'learner', level: 3, dataScope: '本级', description: 'Learners: no back office' },

@@ -58,10 +58,11 @@ describe('applicants', () => {
       expect((await call(app, 'GET', path, teacher)).statusCode, path).toBe(200);
       expect((await call(app, 'GET', path, learner)).statusCode, path).toBe(403);
     }
-    // Within the teacher's data scope (培训部 and below).
-    const people = (await call(app, 'GET', '/api/users?size=100', teacher)).json() as { content: { dept: { name: string } | null }[] };
+    // Within the teacher's data scope (培训部 and below, and 研发部): not learner2 of 市场部.
+    const people = (await call(app, 'GET', '/api/users?size=100', teacher)).json() as { content: { username: string; dept: { name: string } | null }[] };
     expect(people.content.length).toBeGreaterThan(0);
-    expect(people.content.every((person) => ['培训部', '讲师组', '学员服务组'].includes(person.dept?.name ?? ''))).toBe(true);
+    expect(people.content.every((person) => ['培训部', '讲师组', '学员服务组', '研发部'].includes(person.dept?.name ?? ''))).toBe(true);
+    expect(people.content.map((person) => person.username)).not.toContain('learner2');
   });
 
   it('deletes a person’s enrolments, progress and study days with them, in one go, freeing their seat', async () => {

@@ -163,11 +163,13 @@ describe('exam report', () => {
   });
 
   it('reports only the candidates within the caller\'s data scope', async () => {
-    // The training department: learner3 and the teacher.
+    // The training department and 研发部: learner3, learner1 and the teacher; learner2 (市场部) and
+    // admin (云课堂, still sitting it) are outside. 19, 15, 5: mean 13, spread √((36 + 4 + 64) / 3).
     const figures = await report(teacher);
-    expect(figures).toMatchObject({ assigned: 2, graded: 2, passed: 1, mean: 12, median: 12, stdDev: 7, inProgress: 0 });
-    expect(figures.candidates.map((candidate) => candidate.username)).toEqual(['learner3', 'teacher']);
-    // Groups of 1 of 2 candidates: 19 and 5.
+    expect(figures).toMatchObject({ assigned: 3, graded: 3, passed: 2, mean: 13, median: 15, stdDev: 5.89, inProgress: 0 });
+    expect(figures.candidates.map((candidate) => candidate.username)).toEqual(['learner3', 'learner1', 'teacher']);
+    expect(figures.departments.map((department) => department.deptName)).not.toContain('市场部');
+    // Groups of 1 of 3 candidates: 19 and 5.
     expect(figures.questions[0]).toMatchObject({ facility: 1, discrimination: 0 });
   });
 

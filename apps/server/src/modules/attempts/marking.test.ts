@@ -242,19 +242,21 @@ describe('marking', () => {
 
   it('shows and lets staff mark only the candidates within their data scope', async () => {
     const s = await sittings();
-    // The teacher's scope is the training department: 讲师组 (the teacher) and 学员服务组 (learner3).
+    // The teacher's scope is the training department and 研发部: 研发部 (learner1), 学员服务组
+    // (learner3) and 讲师组 (the teacher); learner2 of 市场部 is outside.
     const seen = await queue(teacher, s.examId, '?by=attempt');
     expect(seen.groups.map((group) => [group.id, group.label])).toEqual([
+      [s.learner1.id, 'Candidate 1'],
       [s.learner3.id, 'Candidate 3'],
       [s.teacher.id, 'Candidate 4'],
     ]);
-    expect(seen).toMatchObject({ attemptCount: 2, pendingTotal: 2 });
-    expect((await queue(teacher, s.examId, `?questionId=${s.short}`)).items.map((item) => item.attemptId)).toEqual([s.learner3.id, s.teacher.id]);
-    expect((await mark(teacher, s.learner1.answerIds[2] as number, { score: 3 })).statusCode).toBe(403);
-    expect((await call(app, 'GET', `/api/marking/attempts/${s.learner1.id}`, teacher)).statusCode).toBe(403);
+    expect(seen).toMatchObject({ attemptCount: 3, pendingTotal: 3 });
+    expect((await queue(teacher, s.examId, `?questionId=${s.short}`)).items.map((item) => item.attemptId)).toEqual([s.learner1.id, s.learner3.id, s.teacher.id]);
+    expect((await mark(teacher, s.learner2.answerIds[2] as number, { score: 3 })).statusCode).toBe(403);
+    expect((await call(app, 'GET', `/api/marking/attempts/${s.learner2.id}`, teacher)).statusCode).toBe(403);
     expect((await mark(teacher, s.learner3.answerIds[2] as number, { score: 9 })).statusCode).toBe(204);
     expect(await attemptRow(s.learner3.id)).toEqual({ state: 'graded', score: 18, passed: 1 });
-    expect(await changesOf(s.learner1.id)).toEqual([]);
+    expect(await changesOf(s.learner2.id)).toEqual([]);
   });
 
   it('marks an attempt sat through the learner\'s routes, which the learner then sees graded', async () => {

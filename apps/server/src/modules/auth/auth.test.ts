@@ -130,11 +130,11 @@ describe('auth', () => {
       expect(body.dataScopes).toEqual([dept?.id]);
     });
 
-    it('gives the teacher the training department subtree as data scope', async () => {
+    it('gives the teacher the training department subtree and 研发部 as data scope, not 市场部', async () => {
       app = await buildTestApp();
       const body = authInfoSchema.parse((await info(app, await loginAs(app, 'teacher'))).json());
       const depts = await app.services.database.db.selectFrom('sys_dept').select(['id', 'name']).execute();
-      const ids = depts.filter((d) => ['培训部', '讲师组', '学员服务组'].includes(d.name)).map((d) => d.id).sort((a, b) => a - b);
+      const ids = depts.filter((d) => ['培训部', '讲师组', '学员服务组', '研发部'].includes(d.name)).map((d) => d.id).sort((a, b) => a - b);
       expect(body.dataScopes).toEqual(ids);
     });
 

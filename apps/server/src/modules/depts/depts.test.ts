@@ -42,7 +42,7 @@ async function create(app: FastifyInstance, token: string, name: string, pid: nu
   return idOf(app, name);
 }
 
-/** The seeded teacher role gets the department page: its scope is '自定义' = 培训部 and below. */
+/** The seeded teacher role gets the department page: its scope is '自定义' = 培训部 and below, and 研发部. */
 async function teacherWithDeptList(app: FastifyInstance, admin: string): Promise<string> {
   const role = await db(app).selectFrom('sys_role').select('id').where('name', '=', 'teacher').executeTakeFirstOrThrow();
   const menu = await db(app).selectFrom('sys_menu').select('id').where('title', '=', '部门管理').executeTakeFirstOrThrow();
@@ -196,23 +196,23 @@ describe('depts: data scope', () => {
     await app.close();
   });
 
-  it('shows the seeded teacher (scope 自定义 = 培训部) only 培训部 and below', async () => {
+  it('shows the seeded teacher (scope 自定义 = 培训部, 研发部) only 培训部 and below and 研发部, not 市场部', async () => {
     const teacher = await teacherWithDeptList(app, admin);
     const top = await list(app, teacher);
-    expect(names(top.content)).toEqual(['培训部']);
-    expect(top.totalElements).toBe(1);
+    expect(names(top.content)).toEqual(['研发部', '培训部']);
+    expect(top.totalElements).toBe(2);
     expect(names((await list(app, teacher, `?pid=${await idOf(app, '培训部')}`)).content)).toEqual(['讲师组', '学员服务组']);
-    expect(names((await list(app, teacher, `?pid=${await idOf(app, '云课堂')}`)).content)).toEqual(['培训部']);
-    expect(names((await list(app, teacher, `?name=${encodeURIComponent('部')}`)).content)).toEqual(['培训部']);
-    expect((await list(app, teacher, '?enabled=true')).totalElements).toBe(3);
+    expect(names((await list(app, teacher, `?pid=${await idOf(app, '云课堂')}`)).content)).toEqual(['研发部', '培训部']);
+    expect(names((await list(app, teacher, `?name=${encodeURIComponent('部')}`)).content)).toEqual(['研发部', '培训部']);
+    expect((await list(app, teacher, '?enabled=true')).totalElements).toBe(4);
 
     const tree = await superior(app, teacher, [await idOf(app, '讲师组')]);
-    expect(shape(tree)).toEqual([{ 培训部: ['讲师组', '学员服务组'] }]);
+    expect(shape(tree)).toEqual(['研发部', { 培训部: ['讲师组', '学员服务组'] }]);
 
     const download = await call(app, 'GET', '/api/dept/download', teacher);
     const rows = await sheetRows(download.rawPayload);
-    expect(rows.slice(1).map((row) => row[0])).toEqual(expect.arrayContaining(['培训部', '讲师组', '学员服务组']));
-    expect(rows).toHaveLength(4);
+    expect(rows.slice(1).map((row) => row[0])).toEqual(expect.arrayContaining(['研发部', '培训部', '讲师组', '学员服务组']));
+    expect(rows).toHaveLength(5);
   });
 
   it('follows a change of the role’s data scope at once', async () => {

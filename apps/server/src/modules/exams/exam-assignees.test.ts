@@ -319,12 +319,12 @@ describe('exam assignment', () => {
   });
 
   describe('data scope', () => {
-    // The teacher's scope is 培训部 with 讲师组 and 学员服务组.
+    // The teacher's scope is 培训部 with 讲师组 and 学员服务组, and 研发部; not 市场部 (learner2).
     it('lets staff see and assign only the people of their departments', async () => {
       const exam = await published();
-      await assign(admin, exam, { target: 'users', ids: [await userId(app, 'learner1'), await userId(app, 'learner3')] });
+      await assign(admin, exam, { target: 'users', ids: [await userId(app, 'learner2'), await userId(app, 'learner3')] });
       expect(await usernames(exam, teacher)).toEqual(['learner3']);
-      expect(await usernames(exam, admin)).toEqual(['learner1', 'learner3']);
+      expect(await usernames(exam, admin)).toEqual(['learner2', 'learner3']);
 
       const outside = await call(app, 'POST', `/api/exams/${exam}/assignees`, teacher, { target: 'users', ids: [await userId(app, 'learner2')] });
       expect(expectRefusal(outside, 403, 'ids')).toBe('ids: learner2 is outside the departments you manage');
@@ -332,10 +332,10 @@ describe('exam assignment', () => {
       expect(expectRefusal(outsideDept, 403, 'ids')).toBe('ids: the department 市场部 is outside the departments you manage');
       expect(await assign(teacher, exam, { target: 'users', ids: [await userId(app, 'teacher')] })).toMatchObject({ created: 1 });
 
-      const learner1Row = (await assignees(exam)).find((row) => row.username === 'learner1')!.id;
-      expectRefusal(await call(app, 'PUT', `/api/exams/${exam}/assignees`, teacher, { ids: [learner1Row], extraMinutes: 5 }), 403, 'ids');
-      expectRefusal(await call(app, 'DELETE', `/api/exams/${exam}/assignees`, teacher, [learner1Row]), 403, 'ids');
-      expect(await usernames(exam, admin)).toEqual(['learner1', 'learner3', 'teacher']);
+      const learner2Row = (await assignees(exam)).find((row) => row.username === 'learner2')!.id;
+      expectRefusal(await call(app, 'PUT', `/api/exams/${exam}/assignees`, teacher, { ids: [learner2Row], extraMinutes: 5 }), 403, 'ids');
+      expectRefusal(await call(app, 'DELETE', `/api/exams/${exam}/assignees`, teacher, [learner2Row]), 403, 'ids');
+      expect(await usernames(exam, admin)).toEqual(['learner2', 'learner3', 'teacher']);
     });
 
     it('bounds a role or term rule by its author’s departments, now and for people who come later', async () => {

@@ -121,7 +121,10 @@ describe('roles: reading', () => {
     expect(teacher).toMatchObject({
       level: 2,
       dataScope: '自定义',
-      depts: [{ id: await deptId(app, '培训部'), name: '培训部' }],
+      depts: [
+        { id: await deptId(app, '研发部'), name: '研发部' },
+        { id: await deptId(app, '培训部'), name: '培训部' },
+      ],
       createBy: 'system',
       updateBy: 'system',
     });
@@ -313,7 +316,7 @@ describe('roles: writing', () => {
     const customWithout = await call(app, 'PUT', '/api/roles', admin, { ...role('teacher', { dataScope: '自定义' }), id: await roleId(app, 'teacher') });
     expect(customWithout.statusCode).toBe(400);
     expect(customWithout.json().message).toMatch(/^depts: /);
-    expect((await getRole(app, admin, await roleId(app, 'teacher'))).depts).toHaveLength(1);
+    expect((await getRole(app, admin, await roleId(app, 'teacher'))).depts).toHaveLength(2);
   });
 
   it('replaces a role’s menus, and its holders’ permissions follow at once', async () => {

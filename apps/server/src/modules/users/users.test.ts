@@ -85,7 +85,7 @@ async function createBoss(): Promise<number> {
   return idOf('sys_user', 'boss');
 }
 
-/** The teacher (level 2, scope 培训部 and below) with every user permission. */
+/** The teacher (level 2, scope 培训部 and below, and 研发部) with every user permission. */
 async function teacherWithUserPermissions(): Promise<string> {
   await grant('teacher', USER_PERMISSIONS);
   return loginAs(app, 'teacher');
@@ -132,11 +132,11 @@ describe('GET /api/users', () => {
   it('shows a caller only the departments of their data scope', async () => {
     await grant('teacher', ['user:list']);
     const teacher = await loginAs(app, 'teacher');
-    // The teacher's role covers 培训部 and everything below it.
-    expect(usernames(await list('', teacher))).toEqual(['learner3', 'teacher']);
+    // The teacher's role covers 培训部 and everything below it, and 研发部; not 市场部 (learner2).
+    expect(usernames(await list('', teacher))).toEqual(['learner3', 'learner1', 'teacher']);
     expect(usernames(await list(`?deptId=${await idOf('sys_dept', '讲师组')}`, teacher))).toEqual(['teacher']);
-    expect((await list(`?deptId=${await idOf('sys_dept', '研发部')}`, teacher)).totalElements).toBe(0);
-    expect((await list(`?deptId=${await idOf('sys_dept', '云课堂')}`, teacher)).totalElements).toBe(2);
+    expect((await list(`?deptId=${await idOf('sys_dept', '市场部')}`, teacher)).totalElements).toBe(0);
+    expect((await list(`?deptId=${await idOf('sys_dept', '云课堂')}`, teacher)).totalElements).toBe(3);
   });
 
   it('needs a session and user:list', async () => {
@@ -249,7 +249,7 @@ describe('POST /api/users', () => {
     const tooPowerful = await call('POST', '/api/users', teacher, await newUserBody({ roles: [{ id: await idOf('sys_role', 'admin') }] }));
     expect(tooPowerful.statusCode).toBe(403);
     expect(tooPowerful.json().message).toMatch(/^roles: .*admin.*level 1/);
-    const elsewhere = await call('POST', '/api/users', teacher, await newUserBody({ dept: { id: await idOf('sys_dept', '研发部') } }));
+    const elsewhere = await call('POST', '/api/users', teacher, await newUserBody({ dept: { id: await idOf('sys_dept', '市场部') } }));
     expect(elsewhere.statusCode).toBe(403);
     expect(elsewhere.json().message).toMatch(/^dept: /);
     expect((await call('POST', '/api/users', teacher, await newUserBody())).statusCode).toBe(201);
@@ -350,7 +350,7 @@ describe('PUT /api/users', () => {
     const administrator = await call('PUT', '/api/users', teacher, await editBody('admin', { enabled: false }));
     expect(administrator.statusCode).toBe(403);
     expect(administrator.json().message).toMatch(/administrator/);
-    expect((await call('PUT', '/api/users', teacher, await editBody('learner1', { nickName: '改名' }))).statusCode).toBe(403);
+    expect((await call('PUT', '/api/users', teacher, await editBody('learner2', { nickName: '改名' }))).statusCode).toBe(403);
     // Within reach: a learner in the teacher's departments, but not promoted beyond the teacher.
     expect((await call('PUT', '/api/users', teacher, await editBody('learner3', { nickName: '赵磊磊' }))).statusCode).toBe(204);
     const promote = await call('PUT', '/api/users', teacher, await editBody('learner3', { roles: [{ id: await idOf('sys_role', 'admin') }] }));
