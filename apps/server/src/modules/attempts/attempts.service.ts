@@ -134,13 +134,14 @@ export class AttemptsService {
     if (attempts.length >= terms.attemptsAllowed) {
       throw conflict(`attempts: all ${terms.attemptsAllowed} attempt${terms.attemptsAllowed === 1 ? '' : 's'} used`);
     }
-    const paper = await this.freezePaper(examId, terms);
+    const { paper, bank } = await this.freezePaper(examId, terms);
     const deadline = attemptDeadline({ startedAt: now, limitMinutes: terms.limitMinutes, extraMinutes: terms.extraMinutes, closeAt: terms.closeAt });
     const number = Math.max(0, ...attempts.map((attempt) => attempt.number)) + 1;
     const agent = client.agent.slice(0, AGENT_MAX);
+    const frozen = JSON.stringify(paper);
     try {
       const id = await this.db.transaction().execute(async (trx) => {
-        const attemptId = await insertAttempt(trx, { examId, userId, number, startedAt: now, deadline, paper: JSON.stringify(paper), ip: client.ip, agent });
+        const attemptId = await insertAttempt(trx, { examId, userId, number, startedAt: now, deadline, paper: frozen, ip: client.ip, agent });
         await insertAnswerRows(
           trx,
           attemptId,
@@ -156,8 +157,23 @@ export class AttemptsService {
         }
         return attemptId;
       });
-      const attempt = await findAttempt(this.db, id);
-      return { resumed: false, attempt: await this.startView(attempt as AttemptRow, terms) };
+      const attempt: AttemptRow = {
+        id,
+        examId,
+        userId,
+        number,
+        state: 'in_progress',
+        startedAt: now,
+        deadline,
+        submittedAt: null,
+        submittedBy: null,
+        score: null,
+        passed: null,
+        paper: frozen,
+        ip: client.ip,
+        agent,
+      };
+      return { resumed: false, attempt: await this.startView(attempt, terms, { bank }) };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       const winner = await findAttemptByNumber(this.db, examId, userId, number);
@@ -166,12 +182,17 @@ export class AttemptsService {
     }
   }
 
-  /** Draws the paper and freezes it: question order, sections, points and, per question, option order. */
-  private async freezePaper(examId: number, terms: ExamTerms): Promise<FrozenPaper> {
+  /**
+   * Draws the paper and freezes it: question order, sections, points and, per question, option
+   * order; with the questions as drawn (texts included).
+   */
+  private async freezePaper(examId: number, terms: ExamTerms): Promise<{ paper: FrozenPaper; bank: Map<number, Question> }> {
     const { sections } = await this.options.exams.drawPaper(examId);
     const questions: FrozenQuestion[] = [];
+    const bank = new Map<number, Question>();
     for (const section of sections) {
       for (const { question, score } of section.questions) {
+        bank.set(question.id, question);
         questions.push({
           id: question.id,
           type: question.type,
@@ -185,7 +206,7 @@ export class AttemptsService {
         });
       }
     }
-    return { questions };
+    return { paper: { questions }, bank };
   }
 
   private async resume(attempt: AttemptRow, terms: ExamTerms, client: Client): Promise<AttemptStart> {
@@ -194,11 +215,15 @@ export class AttemptsService {
     return this.startView(attempt, terms);
   }
 
-  /** The attempt as its taker sees it: the frozen paper with the bank's current texts (no key, no analysis), my answers, the time left. */
-  private async startView(attempt: AttemptRow, terms: ExamTerms): Promise<AttemptStart> {
+  /**
+   * The attempt as its taker sees it: the frozen paper with the bank's current texts (no key, no
+   * analysis), my answers, the time left. `fresh`: the attempt was just started from these
+   * questions as drawn, and has no answer yet.
+   */
+  private async startView(attempt: AttemptRow, terms: ExamTerms, fresh?: { bank: ReadonlyMap<number, Question> }): Promise<AttemptStart> {
     const paper = parsePaper(attempt.paper);
-    const bank = new Map((await this.options.questions.byIds(paper.questions.map((question) => question.id))).map((question) => [question.id, question]));
-    const answers = await findAnswers(this.db, attempt.id);
+    const bank = fresh?.bank ?? new Map((await this.options.questions.byIds(paper.questions.map((question) => question.id))).map((question) => [question.id, question]));
+    const answers = fresh === undefined ? await findAnswers(this.db, attempt.id) : [];
     const now = this.now();
     return {
       id: attempt.id,
