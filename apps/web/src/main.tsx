@@ -1,7 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router';
-import { createAppRoutes } from './app/routes';
+import { BrowserRouter } from 'react-router';
+import { navigateOutsideReact } from './app/root-layout';
+import { AppRoutes } from './app/routes';
 import { expireSession } from './features/auth/expire-session';
 import { storedTheme } from './features/layout/settings-store';
 import { configureHttpClient } from './lib/http-client';
@@ -11,11 +12,9 @@ import { getLocale, setLocale } from './lib/use-locale-text';
 import { translate } from '@cloud-classroom/shared/messages';
 import './styles.css';
 
-const router = createBrowserRouter(createAppRoutes());
-
 configureHttpClient({
   onUnauthorized: expireSession,
-  onForbidden: () => void router.navigate('/401'),
+  onForbidden: () => navigateOutsideReact('/401'),
   notifyError: (message) => showToast(message),
   translate: (key) => translate(getLocale(), key),
 });
@@ -38,6 +37,8 @@ const container = document.getElementById('root');
 if (container === null) throw new Error('index.html has no #root element');
 createRoot(container).render(
   <StrictMode>
-    <RouterProvider router={router} />
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>
   </StrictMode>,
 );
