@@ -75,6 +75,9 @@ describe('bundle budgets (DESIGN.md §8)', () => {
   type Language = (typeof languages)[number];
   /** A fresh context (nothing cached) whose browser prefers `language`, as a first visit in it. */
   const contextIn = (language: Language, options: Parameters<Browser['newContext']>[0] = {}) => browser.newContext({ ...options, locale: language });
+  /** The shared catalogue's languages among the files loaded: the page's own only. */
+  const expectOneCatalogue = (measured: { files: Array<{ file: string }> }, language: Language) =>
+    expect(measured.files.map((file) => /\/messages-(zh-cn|en-us)-[^/]*\.js$/.exec(file.file)?.[1]).filter((found) => found !== undefined)).toEqual([language.toLowerCase()]);
 
   it.each(languages)('the login page, on a first visit in %s, loads at most 130 KiB of gzipped JS and CSS', async (language) => {
     const context = await contextIn(language);
@@ -87,6 +90,7 @@ describe('bundle budgets (DESIGN.md §8)', () => {
     const measurement = { name: `login page (${language})`, budgetKiB: 130, ...measured };
     report(measurement);
     expect(measured.files.length).toBeGreaterThan(0);
+    expectOneCatalogue(measured, language);
     expect(measurement.gzipKiB, `login page over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
   });
 
@@ -152,6 +156,7 @@ describe('bundle budgets (DESIGN.md §8)', () => {
     await context.close();
     const measurement = { name: `${name} (${language})`, budgetKiB: 130, ...measured };
     report(measurement);
+    if (siteRoutes) expectOneCatalogue(measured, language);
     expect(measurement.gzipKiB, `${name} over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
   });
 
@@ -188,6 +193,7 @@ describe('bundle budgets (DESIGN.md §8)', () => {
     const measurement = { name: `learner taking screen, attempt running (${language})`, budgetKiB: 130, ...measured };
     report(measurement);
     expect(measured.files.some((file) => /exam-taking/.test(file.file)), 'the taking screen was not reached').toBe(true);
+    expectOneCatalogue(measured, language);
     expect(measurement.gzipKiB, `taking screen over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
   });
 
@@ -222,6 +228,7 @@ describe('bundle budgets (DESIGN.md §8)', () => {
     const measurement = { name: `learner player (video, ${language})`, budgetKiB: 130, ...measured };
     report(measurement);
     expect(requested.filter((file) => /pdf/i.test(file))).toEqual([]);
+    if (lessonRoute.status !== 404) expectOneCatalogue(measured, language);
     expect(measurement.gzipKiB, `player over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
   });
 });
