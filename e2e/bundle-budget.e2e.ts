@@ -74,7 +74,7 @@ describe('bundle budgets (DESIGN.md §8)', () => {
   const languages = ['en-US', 'zh-CN'] as const;
   type Language = (typeof languages)[number];
   /** A fresh context (nothing cached) whose browser prefers `language`, as a first visit in it. */
-  const contextIn = (language: Language, options: Parameters<Browser['newContext']>[0] = {}) => browser.newContext({ ...options, locale: language });
+  const contextIn = (language: Language) => browser.newContext({ locale: language });
   /** The shared catalogue's languages among the files loaded: the page's own only. */
   const expectOneCatalogue = (measured: { files: Array<{ file: string }> }, language: Language) =>
     expect(measured.files.map((file) => /\/messages-(zh-cn|en-us)-[^/]*\.js$/.exec(file.file)?.[1]).filter((found) => found !== undefined)).toEqual([language.toLowerCase()]);
@@ -186,7 +186,7 @@ describe('bundle budgets (DESIGN.md §8)', () => {
     const page = await context.newPage();
     const measured = await measure(page, `${baseUrl}/answer-exam?exam=${exam}`, async (opened) => {
       // Answerable: the question's fieldset enabled, its choices drawn, the clock running.
-      await opened.locator('.exam-taking__question:not([disabled]) input').first().waitFor();
+      await opened.locator('.exam-taking__question:not([disabled]) :is(input, textarea)').first().waitFor();
       await opened.getByRole('timer').waitFor();
     });
     await context.close();
