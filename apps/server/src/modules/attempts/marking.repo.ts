@@ -379,15 +379,6 @@ function ofTarget(eb: AnswerFilter, target: RegradeTarget) {
   ]);
 }
 
-function inGroup(eb: AnswerFilter, target: RegradeTarget, group: RegradeGroup) {
-  return eb.and([
-    eb('edu_attempt_answer.question_id', '=', group.questionId),
-    eb('edu_attempt_answer.max_score', '=', group.maxScore),
-    group.response === null ? eb('edu_attempt_answer.response', 'is', null) : eb('edu_attempt_answer.response', '=', group.response),
-    ofTarget(eb, target),
-  ]);
-}
-
 export async function findRegradeGroups(db: Kysely<Database>, target: RegradeTarget): Promise<RegradeGroup[]> {
   // DISTINCT, not GROUP BY with aggregates: SQLite keeps the few hundred distinct rows in a
   // b-tree as it goes, where a GROUP BY sorted all half a million answers first (more than half
@@ -444,18 +435,39 @@ export function groupHolds(group: RegradeGroup, next: GroupRescore): boolean {
   return group.holding.every((held) => held.autoScore === next.autoScore && (!held.unmarked || held.correct === next.correct));
 }
 
+/** A group to rescore: its paper score and response, and what its answers become. */
+export type GroupToRescore = { maxScore: number; response: string | null; next: GroupRescore };
+
 /**
- * Writes a group's new automatic score: first a `regrade` row per answer without a marker's score
- * whose score changes (answered, to sum the attempts again), then the answers that differ from
- * what they should hold. A marker's score stays in force, also one saved since the group was read.
+ * Writes the new automatic scores of a question's groups: first a `regrade` row per answer
+ * without a marker's score whose score changes (answered, to sum the attempts again), then the
+ * answers that differ from what they should hold. One statement of each for all the question's
+ * groups, each answer finding its group's score in a CASE: every statement reads all the
+ * target's answers to the question, whatever the size of the groups. A marker's score stays in
+ * force, also one saved since the groups were read.
  */
-export async function rescoreGroup(
+export async function rescoreQuestion(
   trx: Kysely<Database>,
   target: RegradeTarget,
-  group: RegradeGroup,
-  next: GroupRescore,
+  questionId: number,
+  groups: readonly GroupToRescore[],
   audit: { by: string; at: number },
 ): Promise<{ attemptId: number; oldScore: number | null; newScore: number | null }[]> {
+  if (groups.length === 0) return [];
+  // Typed, as PostgreSQL takes an untyped parameter in a CASE or a select list for text.
+  const ofGroup = <T>(value: (next: GroupRescore) => ReturnType<typeof sql<T>>) =>
+    sql<T | null>`case ${sql.join(
+      groups.map(
+        (group) =>
+          sql`when edu_attempt_answer.max_score = ${group.maxScore} and ${
+            group.response === null ? sql`edu_attempt_answer.response is null` : sql`edu_attempt_answer.response = ${group.response}`
+          } then ${value(group.next)}`,
+      ),
+      sql` `,
+    )} end`;
+  const autoScore = ofGroup<number>((next) => sql`cast(${next.autoScore} as double precision)`);
+  const correct = ofGroup<0 | 1>((next) => sql`cast(${next.correct} as integer)`);
+  const ofQuestion = (eb: AnswerFilter) => eb.and([eb('edu_attempt_answer.question_id', '=', questionId), ofTarget(eb, target), eb(autoScore, 'is not', null)]);
   const changed = await trx
     .insertInto('edu_score_change')
     .columns(['attempt_id', 'answer_id', 'question_id', 'kind', 'old_score', 'new_score', 'reason', 'create_by', 'create_time'])
@@ -468,31 +480,30 @@ export async function rescoreGroup(
           'edu_attempt_answer.question_id',
           sql<string>`${'regrade'}`.as('kind'),
           'edu_attempt_answer.score',
-          // Typed, as PostgreSQL takes an untyped parameter in a select list for text.
-          sql<number>`cast(${next.autoScore} as double precision)`.as('new_score'),
+          autoScore.as('new_score'),
           sql<string>`${''}`.as('reason'),
           sql<string>`${audit.by}`.as('create_by'),
           sql<number>`cast(${audit.at} as bigint)`.as('create_time'),
         ])
-        .where((eb) => eb.and([inGroup(eb, target, group), eb('edu_attempt_answer.manual_score', 'is', null), eb('edu_attempt_answer.score', 'is distinct from', next.autoScore)])),
+        .where((eb) => eb.and([ofQuestion(eb), eb('edu_attempt_answer.manual_score', 'is', null), eb('edu_attempt_answer.score', 'is distinct from', autoScore)])),
     )
     .returning(['attempt_id', 'old_score', 'new_score'])
     .execute();
   await trx
     .updateTable('edu_attempt_answer')
     .set({
-      auto_score: next.autoScore,
-      score: sql<number | null>`case when manual_score is null then ${next.autoScore} else score end`,
-      correct: sql<0 | 1 | null>`case when manual_score is null then ${next.correct} else correct end`,
+      auto_score: autoScore,
+      score: sql<number | null>`case when manual_score is null then ${autoScore} else score end`,
+      correct: sql<0 | 1 | null>`case when manual_score is null then ${correct} else correct end`,
     })
     .where((eb) =>
       eb.and([
-        inGroup(eb, target, group),
+        ofQuestion(eb),
         eb.or([
-          eb('edu_attempt_answer.auto_score', 'is distinct from', next.autoScore),
+          eb('edu_attempt_answer.auto_score', 'is distinct from', autoScore),
           eb.and([
             eb('edu_attempt_answer.manual_score', 'is', null),
-            eb.or([eb('edu_attempt_answer.score', 'is distinct from', next.autoScore), eb('edu_attempt_answer.correct', 'is distinct from', next.correct)]),
+            eb.or([eb('edu_attempt_answer.score', 'is distinct from', autoScore), eb('edu_attempt_answer.correct', 'is distinct from', correct)]),
           ]),
         ]),
       ]),

@@ -44,9 +44,10 @@ import {
   insertScoreChange,
   updateAttemptResult,
   updateMark,
-  rescoreGroup,
+  rescoreQuestion,
   writeAttemptTotals,
   type AttemptRescore,
+  type GroupToRescore,
   type MarkingAnswerRow,
   type RegradeTarget,
   type Scope,
@@ -96,9 +97,9 @@ const flagOf = (value: boolean | null) => (value === null ? null : value ? (1 as
  * transaction (the caller's, when `db` is one). Answers are read as groups of alike ones (same
  * question, paper score and response: a few hundred for half a million answers, with the few
  * distinct things they hold), each group is scored once in memory, and only groups holding
- * something else are written, by statements over the group: the automatic score, the score in
- * force unless a marker's is, the verdict, and a `regrade` row in `edu_score_change` per answer whose
- * score in force changed. Graded attempts with a changed answer are summed again and their pass
+ * something else are written, by statements over a question's groups: the automatic score, the
+ * score in force unless a marker's is, the verdict, and a `regrade` row in `edu_score_change` per
+ * answer whose score in force changed. Graded attempts with a changed answer are summed again and their pass
  * decided again; one still being marked gets its total when its last answer is marked. Short
  * answers are the markers' and are left alone. Idempotent: run again, it finds nothing to change.
  * The bench measures this (`bench/`).
@@ -112,8 +113,7 @@ export async function regrade(db: Kysely<Database>, questions: QuestionSource, t
       if (question.type !== 'short') scorable.set(question.id, question);
     }
     const rescored = await countTargetAnswers(trx, target, questionIds.filter((id) => !scorable.has(id)));
-    let changed = 0;
-    const deltas = new Map<number, number>();
+    const toRescore = new Map<number, GroupToRescore[]>();
     for (const group of groups) {
       const question = scorable.get(group.questionId);
       if (question === undefined) continue;
@@ -121,7 +121,12 @@ export async function regrade(db: Kysely<Database>, questions: QuestionSource, t
       const scored = scoreResponse(scorableOf(question, group.maxScore), Array.isArray(parsed) || typeof parsed === 'string' ? parsed : null);
       const next = { autoScore: scored.score ?? 0, correct: scored.correct === true ? (1 as const) : (0 as const) };
       if (groupHolds(group, next)) continue;
-      const changes = await rescoreGroup(trx, target, group, next, { by, at: now });
+      toRescore.set(group.questionId, [...(toRescore.get(group.questionId) ?? []), { maxScore: group.maxScore, response: group.response, next }]);
+    }
+    let changed = 0;
+    const deltas = new Map<number, number>();
+    for (const [questionId, ofQuestion] of toRescore) {
+      const changes = await rescoreQuestion(trx, target, questionId, ofQuestion, { by, at: now });
       changed += changes.length;
       for (const change of changes) deltas.set(change.attemptId, (deltas.get(change.attemptId) ?? 0) + (change.newScore ?? 0) - (change.oldScore ?? 0));
     }
