@@ -16,11 +16,15 @@ import type { MeasuredScenario } from '../scenario.js';
 // in one transaction, durably) is timed. The key goes back and forth, so each timed regrade has
 // the same work to do; the median of the runs is reported against the 1 s target, beside a bare
 // read of the same rows timed in the same run (what no regrade can go below, and how slow the
-// machine is at that moment). In this process: the regrade is the server's work, done in one go.
+// machine is at that moment): SQLite visiting every column a regrade needs of every one of those
+// answers, summed up in the statement, not handed to JavaScript one object per row (half a
+// million objects, which no regrade makes, took longer than the regrade itself). Beside the time,
+// the CPU time of the regrade, which the other processes of a shared machine disturb far less.
+// In this process: the regrade is the server's work, done in one go.
 
 const ATTEMPTS = 10_000;
 const TARGET_SECONDS = 1;
-const RUNS = 3;
+const RUNS = 5;
 const KEYS = ['A', 'B', 'C', 'D'];
 
 type BenchQuestion = { id: number; scorable: ScorableQuestion; responses: (attempt: number) => QuestionResponse };
@@ -151,25 +155,29 @@ export const regrade: MeasuredScenario = {
       if (settled.changed !== 0) throw new Error(`bench: the answers were not scored as the product scores them (${settled.changed} changed)`);
 
       const keyUpdate = new Database(sqliteFileOf(dataDir));
-      // The reference, in the same run: only reading the rows a regrade must read, with a prepared
-      // statement, into objects. A busy machine slows both alike; the 1 s target is absolute.
+      // The reference, in the same run: only reading the rows a regrade must read, every column it
+      // needs of them, with a prepared statement. A busy machine slows both alike; the 1 s target is absolute.
       const bareRead = keyUpdate.prepare(
-        `select a.id, a.attempt_id, a.question_id, a.max_score, a.response, a.auto_score, a.manual_score, a.score, a.correct
+        `select count(*) as answers, max(a.question_id), max(a.max_score), sum(length(a.response)), max(a.auto_score), max(a.manual_score), max(a.correct)
          from edu_attempt t join edu_attempt_answer a on a.attempt_id = t.id where t.exam_id = ? and t.state in ('marking', 'graded')`,
       );
       const readSeconds: number[] = [];
       const seconds: number[] = [];
+      const cpuSeconds: number[] = [];
       let changedAnswers = 0;
       try {
         for (let run = 0; run < RUNS; run += 1) {
           const key = run % 2 === 0 ? KEYS[(KEYS.indexOf(changed.key) + 1) % KEYS.length] : changed.key;
           keyUpdate.prepare('update edu_question set answer = ? where id = ?').run(JSON.stringify([key]), changed.id);
           const readBegan = performance.now();
-          if (bareRead.all(examId).length !== ATTEMPTS * 50) throw new Error('bench: the bare read found other rows');
+          if ((bareRead.get(examId) as { answers: number }).answers !== ATTEMPTS * 50) throw new Error('bench: the bare read found other rows');
           readSeconds.push((performance.now() - readBegan) / 1000);
+          const cpuBefore = process.cpuUsage();
           const began = performance.now();
           const result = await services.marking.regradeExam(examId, 'bench');
           seconds.push((performance.now() - began) / 1000);
+          const cpu = process.cpuUsage(cpuBefore);
+          cpuSeconds.push((cpu.user + cpu.system) / 1e6);
           if (result.answers !== ATTEMPTS * 50 || result.changed === 0) throw new Error(`bench: the regrade did not do the work: ${JSON.stringify(result)}`);
           changedAnswers = result.changed;
           process.stdout.write('.');
@@ -182,7 +190,7 @@ export const regrade: MeasuredScenario = {
       return {
         subject: `${time.toFixed(2)} s (runs: ${seconds.map((value) => value.toFixed(2)).join(', ')} s)`,
         reference: `bare read of the same rows ${read.toFixed(2)} s`,
-        detail: `${(ATTEMPTS * 50).toLocaleString('en-US')} rescored, ${changedAnswers.toLocaleString('en-US')} changed; read ÷ regrade ${(read / time).toFixed(2)}`,
+        detail: `${(ATTEMPTS * 50).toLocaleString('en-US')} rescored, ${changedAnswers.toLocaleString('en-US')} changed; read ÷ regrade ${(read / time).toFixed(2)}; regrade CPU ${median(cpuSeconds).toFixed(2)} s`,
         ratio: `${(TARGET_SECONDS / time).toFixed(2)} (target ÷ time)`,
         target: `≤ ${TARGET_SECONDS} s`,
         met: time <= TARGET_SECONDS,

@@ -79,6 +79,7 @@ describe('migrations', () => {
       '0011-enrolment',
       '0012-exams',
       '0013-attempts',
+      '0014-attempt-paper-last',
     ]);
   });
 
@@ -88,7 +89,7 @@ describe('migrations', () => {
     const blank = await openBlankTestDatabase(testConfig());
     try {
       expect(await blank.db.introspection.getTables({ withInternalKyselyTables: true })).toEqual([]);
-      expect(await migrateToLatest(blank)).toHaveLength(11);
+      expect(await migrateToLatest(blank)).toHaveLength(12);
       const tables = await blank.db.introspection.getTables({ withInternalKyselyTables: true });
       expect(tables.map((table) => table.name)).toContain('kysely_migration');
       expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([blank.schema]));
@@ -229,7 +230,7 @@ describe('migrations', () => {
     await insertDatabaseContent(db, FIRST_START_CONTENT);
     await migrateUpTo(database, '0009-system-data');
     const before = await databaseContent(db);
-    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams', '0013-attempts']);
+    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams', '0013-attempts', '0014-attempt-paper-last']);
     const after = await databaseContent(db);
     expect(withoutCourseMenus(after)).toEqual(before);
     for (const name of ['admin', 'teacher']) {
@@ -271,5 +272,45 @@ describe('migrations', () => {
       dicts: FIRST_START_CONTENT.dicts,
       roles: FIRST_START_CONTENT.roles.filter((role) => role.name === 'admin'),
     });
+  });
+
+  it('0014 keeps every attempt, its indexes and the ids still to come, with the paper stored last on SQLite', async () => {
+    database = await openBlankTestDatabase(testConfig());
+    await migrateUpTo(database, '0013-attempts');
+    const { db } = database;
+    const attempt = (number: number) => ({
+      exam_id: 7,
+      user_id: 3,
+      number,
+      state: 'graded',
+      started_at: 1_000,
+      deadline: 2_000,
+      submitted_at: 1_500,
+      submitted_by: 'learner',
+      score: 12.5,
+      passed: 1 as const,
+      paper: JSON.stringify({ questions: [{ id: 1, score: 5 }] }).repeat(200),
+      ip: '127.0.0.1',
+      agent: 'Firefox',
+      update_time: 1_600,
+    });
+    await db.insertInto('edu_attempt').values([attempt(1), attempt(2), { ...attempt(3), state: 'in_progress', score: null, passed: null, submitted_at: null, submitted_by: null }]).execute();
+    // The last attempt made is gone: its id is still not to be given again.
+    const { id: gone } = await db.selectFrom('edu_attempt').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow();
+    await db.deleteFrom('edu_attempt').where('id', '=', gone).execute();
+    const before = await db.selectFrom('edu_attempt').selectAll().orderBy('id').execute();
+
+    expect(await migrateToLatest(database)).toEqual(['0014-attempt-paper-last']);
+
+    expect(await db.selectFrom('edu_attempt').selectAll().orderBy('id').execute()).toEqual(before);
+    const { id: next } = await db.insertInto('edu_attempt').values(attempt(4)).returning('id').executeTakeFirstOrThrow();
+    expect(next).toBeGreaterThan(gone as number);
+    await expect(db.insertInto('edu_attempt').values(attempt(4)).execute()).rejects.toThrow();
+    if (database.dialect === 'sqlite') {
+      const columns = await sql<{ name: string }>`select name from pragma_table_info('edu_attempt')`.execute(db);
+      expect(columns.rows.at(-1)?.name).toBe('paper');
+      const indexes = await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'edu_attempt' and sql is not null order by name`.execute(db);
+      expect(indexes.rows.map((row) => row.name)).toEqual(['edu_attempt_person', 'edu_attempt_state', 'edu_attempt_user']);
+    }
   });
 });

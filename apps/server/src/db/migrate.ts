@@ -12,6 +12,7 @@ import * as courses from './migrations/0010-courses.js';
 import * as enrolment from './migrations/0011-enrolment.js';
 import * as exams from './migrations/0012-exams.js';
 import * as attempts from './migrations/0013-attempts.js';
+import * as attemptPaperLast from './migrations/0014-attempt-paper-last.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -34,6 +35,7 @@ const migrations = {
   '0011-enrolment': enrolment,
   '0012-exams': exams,
   '0013-attempts': attempts,
+  '0014-attempt-paper-last': attemptPaperLast,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

@@ -350,27 +350,21 @@ export async function updateAttemptResult(
 export type RegradeTarget = { examId: number } | { questionIds: readonly number[] };
 
 /**
- * Answers alike for scoring: the same question, paper score and response text, with what they hold
- * now summed up. A large exam's half a million answers are a few hundred of these, which is what
- * makes a regrade fast: each is scored once, and a group whose answers already hold its score is
- * neither read row by row nor written.
+ * Answers alike for scoring: the same question, paper score and response text, with the few
+ * distinct things they hold now. A large exam's half a million answers are a few hundred of
+ * these, which is what makes a regrade fast: each is scored once, and a group whose answers
+ * already hold its score is neither read row by row nor written.
  */
 export type RegradeGroup = {
   questionId: number;
   maxScore: number;
   response: string | null;
-  count: number;
-  /** The least and greatest automatic score, and how many answers have one. */
-  minAuto: number | null;
-  maxAuto: number | null;
-  autoCount: number;
-  /** Over the answers without a marker's score: the least and greatest verdict, and how many have one. */
-  minCorrect: number | null;
-  maxCorrect: number | null;
-  correctCount: number;
-  /** Answers with a marker's score in force. */
-  manualCount: number;
+  /** Each distinct state of the group's answers: the automatic score, and the verdict of those without a marker's score. */
+  holding: AnswerHolding[];
 };
+
+/** What some answers of a group hold: `correct` only counts where no marker's score is in force (`unmarked`). */
+export type AnswerHolding = { autoScore: number | null; unmarked: boolean; correct: number | null };
 
 type AnswerFilter = ExpressionBuilder<Database, 'edu_attempt_answer'>;
 
@@ -385,51 +379,52 @@ function ofTarget(eb: AnswerFilter, target: RegradeTarget) {
   ]);
 }
 
-function inGroup(eb: AnswerFilter, target: RegradeTarget, group: RegradeGroup) {
-  return eb.and([
-    eb('edu_attempt_answer.question_id', '=', group.questionId),
-    eb('edu_attempt_answer.max_score', '=', group.maxScore),
-    group.response === null ? eb('edu_attempt_answer.response', 'is', null) : eb('edu_attempt_answer.response', '=', group.response),
-    ofTarget(eb, target),
-  ]);
-}
-
 export async function findRegradeGroups(db: Kysely<Database>, target: RegradeTarget): Promise<RegradeGroup[]> {
-  // Grouped by these three alone (what the answers hold now summed up beside them): a narrower
-  // sort key made the grouping of half a million answers a third cheaper than grouping by all.
-  const unmarked = <T>(column: ReturnType<typeof sql<T>>) => sql<T>`case when edu_attempt_answer.manual_score is null then ${column} end`;
-  const correct = unmarked<number | null>(sql`edu_attempt_answer.correct`);
+  // DISTINCT, not GROUP BY with aggregates: SQLite keeps the few hundred distinct rows in a
+  // b-tree as it goes, where a GROUP BY sorted all half a million answers first (more than half
+  // of the regrade's time); whether a group holds its score needs only what its answers hold,
+  // not how many hold it.
+  const unmarked = sql<number>`case when edu_attempt_answer.manual_score is null then 1 else 0 end`;
   const rows = await db
     .selectFrom('edu_attempt_answer')
-    .select((eb) => [
+    .select([
       'question_id',
       'max_score',
       'response',
-      eb.fn.countAll().as('n'),
-      eb.fn.min('auto_score').as('min_auto'),
-      eb.fn.max('auto_score').as('max_auto'),
-      eb.fn.count('auto_score').as('auto_count'),
-      sql<number | null>`min(${correct})`.as('min_correct'),
-      sql<number | null>`max(${correct})`.as('max_correct'),
-      sql<number>`count(${correct})`.as('correct_count'),
-      eb.fn.count('manual_score').as('manual_count'),
+      'auto_score',
+      unmarked.as('unmarked'),
+      sql<number | null>`case when edu_attempt_answer.manual_score is null then edu_attempt_answer.correct end`.as('correct'),
     ])
+    .distinct()
     .where((eb) => ofTarget(eb, target))
-    .groupBy(['question_id', 'max_score', 'response'])
     .execute();
-  return rows.map((row) => ({
-    questionId: row.question_id,
-    maxScore: Number(row.max_score),
-    response: row.response,
-    count: Number(row.n),
-    minAuto: numberOrNull(row.min_auto),
-    maxAuto: numberOrNull(row.max_auto),
-    autoCount: Number(row.auto_count),
-    minCorrect: numberOrNull(row.min_correct),
-    maxCorrect: numberOrNull(row.max_correct),
-    correctCount: Number(row.correct_count),
-    manualCount: Number(row.manual_count),
-  }));
+  const groups = new Map<string, RegradeGroup>();
+  for (const row of rows) {
+    const maxScore = Number(row.max_score);
+    const key = JSON.stringify([row.question_id, maxScore, row.response]);
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = { questionId: row.question_id, maxScore, response: row.response, holding: [] };
+      groups.set(key, group);
+    }
+    group.holding.push({ autoScore: numberOrNull(row.auto_score), unmarked: Number(row.unmarked) === 1, correct: numberOrNull(row.correct) });
+  }
+  return [...groups.values()];
+}
+
+/** How many of the target's submitted answers there are, leaving out those to some questions. */
+export async function countTargetAnswers(db: Kysely<Database>, target: RegradeTarget, except: readonly number[]): Promise<number> {
+  const count = async (questionIds?: readonly number[]) => {
+    const row = await db
+      .selectFrom('edu_attempt_answer')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where((eb) => (questionIds === undefined ? ofTarget(eb, target) : eb.and([ofTarget(eb, target), eb('edu_attempt_answer.question_id', 'in', questionIds)])))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  // Two counts, not one over the questions kept: with that list SQLite looks up every attempt's
+  // answer to every question (half a million index searches) instead of reading each attempt's.
+  return (await count()) - (except.length === 0 ? 0 : await count(except));
 }
 
 /** What a group's answers become: their automatic score and verdict (the score in force follows unless a marker's is). */
@@ -437,24 +432,42 @@ export type GroupRescore = { autoScore: number; correct: 0 | 1 };
 
 /** Whether every answer of the group already holds what it would be given. */
 export function groupHolds(group: RegradeGroup, next: GroupRescore): boolean {
-  const unmarked = group.count - group.manualCount;
-  const autoHolds = group.autoCount === group.count && group.minAuto === next.autoScore && group.maxAuto === next.autoScore;
-  const correctHolds = unmarked === 0 || (group.correctCount === unmarked && group.minCorrect === next.correct && group.maxCorrect === next.correct);
-  return autoHolds && correctHolds;
+  return group.holding.every((held) => held.autoScore === next.autoScore && (!held.unmarked || held.correct === next.correct));
 }
 
+/** A group to rescore: its paper score and response, and what its answers become. */
+export type GroupToRescore = { maxScore: number; response: string | null; next: GroupRescore };
+
 /**
- * Writes a group's new automatic score: first a `regrade` row per answer without a marker's score
- * whose score changes (answered, to sum the attempts again), then the answers that differ from
- * what they should hold. A marker's score stays in force, also one saved since the group was read.
+ * Writes the new automatic scores of a question's groups: first a `regrade` row per answer
+ * without a marker's score whose score changes (answered, to sum the attempts again), then the
+ * answers that differ from what they should hold. One statement of each for all the question's
+ * groups, each answer finding its group's score in a CASE: every statement reads all the
+ * target's answers to the question, whatever the size of the groups. A marker's score stays in
+ * force, also one saved since the groups were read.
  */
-export async function rescoreGroup(
+export async function rescoreQuestion(
   trx: Kysely<Database>,
   target: RegradeTarget,
-  group: RegradeGroup,
-  next: GroupRescore,
+  questionId: number,
+  groups: readonly GroupToRescore[],
   audit: { by: string; at: number },
 ): Promise<{ attemptId: number; oldScore: number | null; newScore: number | null }[]> {
+  if (groups.length === 0) return [];
+  // Typed, as PostgreSQL takes an untyped parameter in a CASE or a select list for text.
+  const ofGroup = <T>(value: (next: GroupRescore) => ReturnType<typeof sql<T>>) =>
+    sql<T | null>`case ${sql.join(
+      groups.map(
+        (group) =>
+          sql`when edu_attempt_answer.max_score = ${group.maxScore} and ${
+            group.response === null ? sql`edu_attempt_answer.response is null` : sql`edu_attempt_answer.response = ${group.response}`
+          } then ${value(group.next)}`,
+      ),
+      sql` `,
+    )} end`;
+  const autoScore = ofGroup<number>((next) => sql`cast(${next.autoScore} as double precision)`);
+  const correct = ofGroup<0 | 1>((next) => sql`cast(${next.correct} as integer)`);
+  const ofQuestion = (eb: AnswerFilter) => eb.and([eb('edu_attempt_answer.question_id', '=', questionId), ofTarget(eb, target), eb(autoScore, 'is not', null)]);
   const changed = await trx
     .insertInto('edu_score_change')
     .columns(['attempt_id', 'answer_id', 'question_id', 'kind', 'old_score', 'new_score', 'reason', 'create_by', 'create_time'])
@@ -467,31 +480,30 @@ export async function rescoreGroup(
           'edu_attempt_answer.question_id',
           sql<string>`${'regrade'}`.as('kind'),
           'edu_attempt_answer.score',
-          // Typed, as PostgreSQL takes an untyped parameter in a select list for text.
-          sql<number>`cast(${next.autoScore} as double precision)`.as('new_score'),
+          autoScore.as('new_score'),
           sql<string>`${''}`.as('reason'),
           sql<string>`${audit.by}`.as('create_by'),
           sql<number>`cast(${audit.at} as bigint)`.as('create_time'),
         ])
-        .where((eb) => eb.and([inGroup(eb, target, group), eb('edu_attempt_answer.manual_score', 'is', null), eb('edu_attempt_answer.score', 'is distinct from', next.autoScore)])),
+        .where((eb) => eb.and([ofQuestion(eb), eb('edu_attempt_answer.manual_score', 'is', null), eb('edu_attempt_answer.score', 'is distinct from', autoScore)])),
     )
     .returning(['attempt_id', 'old_score', 'new_score'])
     .execute();
   await trx
     .updateTable('edu_attempt_answer')
     .set({
-      auto_score: next.autoScore,
-      score: sql<number | null>`case when manual_score is null then ${next.autoScore} else score end`,
-      correct: sql<0 | 1 | null>`case when manual_score is null then ${next.correct} else correct end`,
+      auto_score: autoScore,
+      score: sql<number | null>`case when manual_score is null then ${autoScore} else score end`,
+      correct: sql<0 | 1 | null>`case when manual_score is null then ${correct} else correct end`,
     })
     .where((eb) =>
       eb.and([
-        inGroup(eb, target, group),
+        ofQuestion(eb),
         eb.or([
-          eb('edu_attempt_answer.auto_score', 'is distinct from', next.autoScore),
+          eb('edu_attempt_answer.auto_score', 'is distinct from', autoScore),
           eb.and([
             eb('edu_attempt_answer.manual_score', 'is', null),
-            eb.or([eb('edu_attempt_answer.score', 'is distinct from', next.autoScore), eb('edu_attempt_answer.correct', 'is distinct from', next.correct)]),
+            eb.or([eb('edu_attempt_answer.score', 'is distinct from', autoScore), eb('edu_attempt_answer.correct', 'is distinct from', correct)]),
           ]),
         ]),
       ]),

@@ -25,6 +25,7 @@ import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../auth/session.service.js';
 import {
   countSubmitted,
+  countTargetAnswers,
   findAnswersOfAttempt,
   findAnswerToMark,
   findAttemptGroups,
@@ -43,9 +44,10 @@ import {
   insertScoreChange,
   updateAttemptResult,
   updateMark,
-  rescoreGroup,
+  rescoreQuestion,
   writeAttemptTotals,
   type AttemptRescore,
+  type GroupToRescore,
   type MarkingAnswerRow,
   type RegradeTarget,
   type Scope,
@@ -93,11 +95,11 @@ const flagOf = (value: boolean | null) => (value === null ? null : value ? (1 as
 /**
  * Rescores the submitted answers of `target` against the questions' current keys, in one
  * transaction (the caller's, when `db` is one). Answers are read as groups of alike ones (same
- * question, paper score and response: a few hundred for half a million answers, with what they
- * hold summed up), each group is scored once in memory, and only groups holding something else
- * are written, by statements over the group: the automatic score, the score in force
- * unless a marker's is, the verdict, and a `regrade` row in `edu_score_change` per answer whose
- * score in force changed. Graded attempts with a changed answer are summed again and their pass
+ * question, paper score and response: a few hundred for half a million answers, with the few
+ * distinct things they hold), each group is scored once in memory, and only groups holding
+ * something else are written, by statements over a question's groups: the automatic score, the
+ * score in force unless a marker's is, the verdict, and a `regrade` row in `edu_score_change` per
+ * answer whose score in force changed. Graded attempts with a changed answer are summed again and their pass
  * decided again; one still being marked gets its total when its last answer is marked. Short
  * answers are the markers' and are left alone. Idempotent: run again, it finds nothing to change.
  * The bench measures this (`bench/`).
@@ -105,22 +107,26 @@ const flagOf = (value: boolean | null) => (value === null ? null : value ? (1 as
 export async function regrade(db: Kysely<Database>, questions: QuestionSource, target: RegradeTarget, by: string, now: number): Promise<RegradeResult> {
   const work = async (trx: Kysely<Database>): Promise<RegradeResult> => {
     const groups = await findRegradeGroups(trx, target);
+    const questionIds = [...new Set(groups.map((group) => group.questionId))];
     const scorable = new Map<number, Question>();
-    for (const question of await questions.within(trx).byIds([...new Set(groups.map((group) => group.questionId))])) {
+    for (const question of await questions.within(trx).byIds(questionIds)) {
       if (question.type !== 'short') scorable.set(question.id, question);
     }
-    let rescored = 0;
-    let changed = 0;
-    const deltas = new Map<number, number>();
+    const rescored = await countTargetAnswers(trx, target, questionIds.filter((id) => !scorable.has(id)));
+    const toRescore = new Map<number, GroupToRescore[]>();
     for (const group of groups) {
       const question = scorable.get(group.questionId);
       if (question === undefined) continue;
-      rescored += group.count;
       const parsed = parseResponse(group.response);
       const scored = scoreResponse(scorableOf(question, group.maxScore), Array.isArray(parsed) || typeof parsed === 'string' ? parsed : null);
       const next = { autoScore: scored.score ?? 0, correct: scored.correct === true ? (1 as const) : (0 as const) };
       if (groupHolds(group, next)) continue;
-      const changes = await rescoreGroup(trx, target, group, next, { by, at: now });
+      toRescore.set(group.questionId, [...(toRescore.get(group.questionId) ?? []), { maxScore: group.maxScore, response: group.response, next }]);
+    }
+    let changed = 0;
+    const deltas = new Map<number, number>();
+    for (const [questionId, ofQuestion] of toRescore) {
+      const changes = await rescoreQuestion(trx, target, questionId, ofQuestion, { by, at: now });
       changed += changes.length;
       for (const change of changes) deltas.set(change.attemptId, (deltas.get(change.attemptId) ?? 0) + (change.newScore ?? 0) - (change.oldScore ?? 0));
     }

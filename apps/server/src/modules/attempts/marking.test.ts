@@ -341,6 +341,21 @@ describe('marking', () => {
       expect(await regrade(s.examId)).toEqual({ attempts: 0, answers: 8, changed: 0 });
     });
 
+    it('rescores the one answer of a group of alike answers that holds something else, and leaves a marker\'s score among them', async () => {
+      const s = await sittings();
+      // learner1, learner3 and the teacher all chose A (5 points). learner3's is overridden to 4;
+      // the teacher's holds a stale 0, as if scored against an older key.
+      expect((await mark(admin, s.learner3.answerIds[0] as number, { score: 4, reason: 'Half right' })).statusCode).toBe(204);
+      await app.services.database.db.updateTable('edu_attempt_answer').set({ auto_score: 0, score: 0, correct: 0 }).where('id', '=', s.teacher.answerIds[0] as number).execute();
+      expect(await regrade(s.examId)).toEqual({ attempts: 0, answers: 8, changed: 1 });
+      expect((await changesOf(s.teacher.id)).map((change) => [change.answer_id, change.kind, change.old_score, change.new_score])).toEqual([[s.teacher.answerIds[0], 'regrade', 0, 5]]);
+      expect((await changesOf(s.learner1.id)).filter((change) => change.kind === 'regrade')).toEqual([]);
+      expect((await changesOf(s.learner3.id)).filter((change) => change.kind === 'regrade')).toEqual([]);
+      const learner3 = markingAttemptSchema.parse((await call(app, 'GET', `/api/marking/attempts/${s.learner3.id}`, admin)).json());
+      expect(learner3.items[0]).toMatchObject({ autoScore: 5, score: 4 });
+      expect(await regrade(s.examId)).toEqual({ attempts: 0, answers: 8, changed: 0 });
+    });
+
     it('answers 400 for a malformed id and 404 for an unknown exam', async () => {
       expectRefusal(await call(app, 'POST', '/api/exams/abc/regrade', admin), 400, 'id');
       expect((await call(app, 'POST', '/api/exams/999999/regrade', admin)).statusCode).toBe(404);
