@@ -110,12 +110,20 @@ export async function openFromSidebar(page: Page, directory: string, item: strin
   const sidebar = page.locator('.sidebar-container');
   const entry = sidebar.locator('.ant-menu-item').filter({ hasText: new RegExp(`^${item}$`) });
   const settled = () => expect.poll(() => sidebar.locator('[class*="ant-motion-collapse"]').count()).toBe(0);
-  // With unique-opened, the route change before this may still be folding the section away.
-  await settled();
-  if (!(await entry.isVisible())) await sidebar.locator('.ant-menu-submenu-title').filter({ hasText: new RegExp(`^${directory}$`) }).click();
-  await entry.waitFor();
-  await settled();
-  await entry.click();
+  // With unique-opened, the route change before this may still be folding the section away, and
+  // on a loaded machine it can fold the section again just after we unfolded it: then unfold again.
+  for (let attempt = 1; ; attempt += 1) {
+    await settled();
+    if (!(await entry.isVisible())) await sidebar.locator('.ant-menu-submenu-title').filter({ hasText: new RegExp(`^${directory}$`) }).click();
+    await entry.waitFor();
+    await settled();
+    try {
+      await entry.click({ timeout: attempt < 3 ? 5_000 : 30_000 });
+      break;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
   // The router keeps the old page until the new one's chunk is in; the item is selected once the
   // new route has rendered, so the next step never races a late route change.
   await expect.poll(() => entry.getAttribute('class'), { timeout: 20_000 }).toContain('ant-menu-item-selected');
