@@ -1,5 +1,4 @@
-import { fieldOfMessage } from '@cloud-classroom/shared/message-format';
-import { localizeMessage } from '@cloud-classroom/shared/messages';
+import { fieldOfMessage, localizeMessage } from '@cloud-classroom/shared/messages';
 import type { Locale } from '@cloud-classroom/shared/locale';
 import { useMutation } from '@tanstack/react-query';
 import { App, type FormInstance } from 'antd';
