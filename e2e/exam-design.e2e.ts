@@ -218,7 +218,10 @@ describe('journeys: a teacher imports questions, designs an exam, previews, assi
     await option(page, `${TAG} (${GOOD.length})`).click();
     await picker.getByRole('button', { name: /Search$/ }).click();
     const offered = picker.locator('.ant-table-row');
-    await expect.poll(async () => (await offered.allInnerTexts()).every((text) => text.includes(RUN)) && (await offered.count()) === GOOD.length).toBe(true);
+    // The filtered list replaces the first page of the whole bank once the search answers: slow on a loaded machine.
+    await expect
+      .poll(async () => (await offered.allInnerTexts()).every((text) => text.includes(RUN)) && (await offered.count()) === GOOD.length, { timeout: 20_000 })
+      .toBe(true);
     const fixed = [await offered.nth(0).locator('.exam-question-cell .ant-typography').first().innerText(), await offered.nth(1).locator('.exam-question-cell .ant-typography').first().innerText()];
     await offered.nth(0).locator('.ant-checkbox-input').check();
     await offered.nth(1).locator('.ant-checkbox-input').check();
