@@ -20,7 +20,7 @@ import { startServer, type RunningServer } from './server-process.js';
 // its write() count, at one kill in two or three — hence many clients (a busy loop) and five kills
 // per database. What it cannot catch: SIGKILL leaves the kernel's page cache alone, so a write
 // that reached the kernel survives it even without fsync; power loss is beyond a test
-// (synchronous = FULL and PostgreSQL's commit cover that).
+// (the server's sync of the WAL before it answers, and PostgreSQL's commit, cover that).
 
 const PASSWORD = 'Durable-pass-123';
 const LEARNER = 'learner1';
@@ -191,7 +191,7 @@ describe('an acknowledged answer survives kill -9 of the server', () => {
     for (const cleanup of cleanups.splice(0)) cleanup();
   });
 
-  it('on SQLite (WAL, synchronous = FULL)', { timeout: CASE_TIMEOUT_MS }, async () => {
+  it('on SQLite (WAL, answered after its sync)', { timeout: CASE_TIMEOUT_MS }, async () => {
     await killAndRestart('SQLite', { ADMIN_PASSWORD: PASSWORD, CAPTCHA_ENABLED: 'false' });
   });
 

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, sqliteFileOf, type AppDatabase } from './database.js';
 import { ReusableQuery } from './reusable-query.js';
 import { runOnSqliteNow, sqliteGroupCommitOf, sqliteTransactionNow } from './sqlite-connection.js';
-import type { SqliteGroupCommit } from './sqlite-group-commit.js';
+import { WalSync, type SqliteGroupCommit } from './sqlite-group-commit.js';
 
 type Notes = { note: { id: Generated<number>; text: string } };
 
@@ -107,5 +107,27 @@ describe('the embedded database’s group commit', () => {
     await database.db.destroy();
     expect(committed('unawaited')).toBe(true);
     database = await openDatabase({ dataDir: parent });
+  });
+
+  it('answers a writer only after a sync of the WAL; commits made while one runs share the next', async () => {
+    const syncs = group.syncs;
+    await db.insertInto('note').values({ text: 'synced' }).execute();
+    expect(group.syncs).toBeGreaterThan(syncs);
+    expect(observer.pragma('journal_mode', { simple: true })).toBe('wal');
+
+    const wal = new WalSync(`${sqliteFileOf(parent)}-wal`);
+    const first = wal.sync();
+    // These came while the first sync ran: it may have begun before their writes, so they wait
+    // for one more, which all of them share.
+    const second = wal.sync();
+    const third = wal.sync();
+    expect(third).toBe(second);
+    await first;
+    expect(wal.syncs).toBe(1);
+    await second;
+    expect(wal.syncs).toBe(2);
+    await wal.sync();
+    expect(wal.syncs).toBe(3);
+    await wal.close();
   });
 });

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 
@@ -7,16 +9,15 @@ const TRANSACTION_SAVEPOINT = 'cc_transaction';
 type Group = { durable: Promise<void>; resolve: () => void; reject: (error: unknown) => void };
 
 /**
- * Group commit for the embedded database (DESIGN §8). With `synchronous=FULL` every COMMIT waits
- * for an fsync, on the event loop, and a commit costs far more than the writes in it: an exam
- * start spike made of one commit per start, per session touch and per audit row left the server
- * waiting on the disk rather than working. So writers share commits: the first write opens one
- * transaction (BEGIN IMMEDIATE), every write and transaction until the next turn of the event
- * loop joins it (each transaction in its own savepoint, so a failing one rolls back alone), and
- * one COMMIT then makes them all durable at once. A writer is answered only after that commit:
- * what the server acknowledges is on disk, as before, and a failed commit fails every writer in
- * it. Readers on the one connection see the group's writes before the commit, as the next
- * statement of a transaction would; only a commit that fails (the disk) can take them back.
+ * Group commit for the embedded database (DESIGN §8). A commit costs far more than the writes in
+ * it: its sync to disk. So writers share commits: the first write opens one transaction (BEGIN
+ * IMMEDIATE), every write and transaction until the next turn of the event loop joins it (each
+ * transaction in its own savepoint, so a failing one rolls back alone), and one COMMIT then ends
+ * them all. A writer is answered only once that commit is durable (`WalSync`): what the server
+ * acknowledges survives a crash of the process and of the machine, and a failed commit or sync
+ * fails every writer in it. Readers on the one connection see the group's writes before the
+ * commit, as the next statement of a transaction would; only a commit that fails (the disk) can
+ * take them back.
  *
  * It also is the connection's lock, in arrival order: a Kysely transaction holds it across its
  * awaits; the commit waits its turn, so it never lands inside one.
@@ -27,8 +28,20 @@ export class SqliteGroupCommit {
   private group: Group | undefined;
   /** Commits made (tests and benches count them). */
   commits = 0;
+  /** Syncs of the WAL that ended (tests count them). */
+  get syncs(): number {
+    return this.wal?.syncs ?? this.commits;
+  }
 
-  constructor(readonly sqlite: SQLite.Database) {}
+  /** Undefined where the file system refused WAL mode: then each COMMIT syncs (FULL). */
+  private readonly wal: WalSync | undefined;
+
+  /** Durability is the group commit's: it sets the connection's `synchronous` to match (see WalSync). */
+  constructor(readonly sqlite: SQLite.Database) {
+    const wal = sqlite.pragma('journal_mode', { simple: true }) === 'wal';
+    sqlite.pragma(wal ? 'synchronous = NORMAL' : 'synchronous = FULL');
+    this.wal = wal ? new WalSync(`${sqlite.name}-wal`) : undefined;
+  }
 
   /** No one holds the connection: a statement run now, synchronously, runs between transactions. */
   get free(): boolean {
@@ -85,7 +98,8 @@ export class SqliteGroupCommit {
     try {
       this.sqlite.exec('COMMIT');
       this.commits += 1;
-      group.resolve();
+      if (this.wal === undefined) group.resolve();
+      else this.wal.sync().then(group.resolve, group.reject);
     } catch (error) {
       if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
       group.reject(error);
@@ -96,8 +110,87 @@ export class SqliteGroupCommit {
   async close(): Promise<void> {
     await this.lock();
     this.commitHeld();
+    await this.wal?.close();
     this.sqlite.close();
   }
+}
+
+/**
+ * Makes committed transactions durable off the event loop. The connection runs with
+ * `synchronous=NORMAL`: a COMMIT writes its frames to the WAL file (so a killed process loses
+ * nothing: they are in the kernel's cache) without waiting for the disk, and this syncs the WAL
+ * (fdatasync, on libuv's thread pool) before anyone is answered: what `synchronous=FULL` does
+ * inside every COMMIT, but with the event loop free to serve requests and to build the next group
+ * meanwhile, where FULL blocked it for each sync (on a busy disk, tens of milliseconds). One sync
+ * runs at a time; commits made while it runs share the next one, which starts when it ends.
+ * Checkpoints sync the WAL before copying it into the database file, and that file after, as
+ * under FULL.
+ */
+export class WalSync {
+  private handle: Promise<fs.promises.FileHandle> | undefined;
+  private running: Promise<void> | undefined;
+  private next: Promise<void> | undefined;
+  syncs = 0;
+
+  constructor(private readonly file: string) {}
+
+  /** Settles once everything committed before the call is on disk. */
+  sync(): Promise<void> {
+    if (this.next !== undefined) return this.next;
+    if (this.running === undefined) return this.begin();
+    const next = this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        return this.begin();
+      });
+    this.next = next;
+    return next;
+  }
+
+  private begin(): Promise<void> {
+    const run = this.open()
+      .then((handle) => handle.datasync())
+      .then(() => {
+        this.syncs += 1;
+      })
+      .finally(() => {
+        if (this.running === run) this.running = undefined;
+      });
+    this.running = run;
+    return run;
+  }
+
+  /** The WAL file exists from the first commit on, for as long as the connection is open. */
+  private open(): Promise<fs.promises.FileHandle> {
+    if (this.handle === undefined) {
+      const handle = openWal(this.file);
+      handle.catch(() => {
+        if (this.handle === handle) this.handle = undefined;
+      });
+      this.handle = handle;
+    }
+    return this.handle;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.next, this.running]);
+    const handle = await this.handle?.catch(() => undefined);
+    this.handle = undefined;
+    await handle?.close();
+  }
+}
+
+async function openWal(file: string): Promise<fs.promises.FileHandle> {
+  const handle = await fs.promises.open(file, 'r');
+  // The WAL file's name in its folder must survive a crash too, once.
+  const folder = await fs.promises.open(path.dirname(file), 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
+  }
+  return handle;
 }
 
 /**
