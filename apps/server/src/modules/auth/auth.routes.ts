@@ -38,7 +38,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     // Read before the session ends, so the audit log names who logged out.
     const principal = await sessions.authenticate(request.headers.authorization);
     if (principal !== undefined) request.principal = principal;
-    const sessionId = principal?.sessionId ?? (await sessions.sessionIdOf(request.headers.authorization));
+    const sessionId = principal?.sessionId ?? sessions.sessionIdOf(request.headers.authorization);
     if (sessionId !== undefined) await sessions.end([sessionId], 'logout');
     return reply.code(200).send();
   });

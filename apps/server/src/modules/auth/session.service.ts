@@ -1,6 +1,4 @@
 import crypto, { type KeyObject } from 'node:crypto';
-import type { JOSEError } from 'jose/errors';
-import type { jwtVerify } from 'jose/jwt/verify';
 import type { SignJWT } from 'jose/jwt/sign';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
@@ -14,6 +12,7 @@ import {
   insertSession,
   touchSession,
 } from './session.repo.js';
+import { verifySessionToken } from './session-token.js';
 
 /** An idle session ends after this long; every request moves the end further out. */
 export const SESSION_IDLE_MS = 4 * 60 * 60 * 1000;
@@ -22,16 +21,11 @@ const TOUCH_INTERVAL_MS = 60 * 1000;
 /** Tokens outlive no session, but a leaked token must still stop being a token some day. */
 const TOKEN_LIFETIME_S = 30 * 24 * 60 * 60;
 const BEARER = 'Bearer ';
-/** Tokens whose signature was checked; the session row is still read on every request. */
-const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 
-// jose (some fifty modules) is loaded on the first sign-in or token check rather than at
-// start; only the parts used are loaded.
-let jose: Promise<{ SignJWT: typeof SignJWT; jwtVerify: typeof jwtVerify; JOSEError: typeof JOSEError }> | undefined;
-const loadJose = async (): Promise<Awaited<NonNullable<typeof jose>>> => {
-  const [sign, verify, errors] = await Promise.all([import('jose/jwt/sign'), import('jose/jwt/verify'), import('jose/errors')]);
-  return { SignJWT: sign.SignJWT, jwtVerify: verify.jwtVerify, JOSEError: errors.JOSEError };
-};
+// jose (some fifty modules) is loaded on the first sign-in rather than at start, and only its
+// signing: tokens are checked by `verifySessionToken`.
+let signJwt: Promise<typeof SignJWT> | undefined;
+const loadSignJwt = async (): Promise<typeof SignJWT> => (await import('jose/jwt/sign')).SignJWT;
 
 export type Principal = { sessionId: string; userId: number; username: string; isAdmin: boolean };
 
@@ -39,9 +33,6 @@ export type SessionsEndedListener = (ended: { userIds: number[]; sessionIds: str
 
 export class SessionService {
   private readonly listeners = new Set<SessionsEndedListener>();
-  // Verifying a signature through WebCrypto costs more than the rest of an authenticated request;
-  // revocation lives in the session row, so remembering a checked token weakens nothing.
-  private readonly verifiedTokens = new Map<string, { sessionId: string; expiresAt: number }>();
 
   private constructor(
     private readonly db: Kysely<Database>,
@@ -52,7 +43,7 @@ export class SessionService {
   /** The signing secret is generated on first start and kept in the database, shared by every process. */
   static async create(db: Kysely<Database>, clock: Clock): Promise<SessionService> {
     const secret = await getOrCreateSetting(db, 'jwt_secret', () => crypto.randomBytes(64).toString('base64url'));
-    // A KeyObject made once: handing jose raw bytes makes it import the key on every verify.
+    // A KeyObject made once: handing jose raw bytes makes it import the key on every signing.
     return new SessionService(db, crypto.createSecretKey(Buffer.from(secret)), clock);
   }
 
@@ -60,7 +51,7 @@ export class SessionService {
     const now = this.clock.now();
     const sessionId = crypto.randomBytes(24).toString('base64url');
     await insertSession(this.db, { id: sessionId, userId, ip, browser, now, expiresAt: now + SESSION_IDLE_MS });
-    const { SignJWT } = await (jose ??= loadJose());
+    const SignJWT = await (signJwt ??= loadSignJwt());
     const jwt = await new SignJWT({ sid: sessionId })
       .setProtectedHeader({ alg: 'HS256' })
       .setIssuedAt(Math.floor(now / 1000))
@@ -73,7 +64,7 @@ export class SessionService {
 
   /** The session an Authorization header names, if it is still alive; extends it (sliding expiry). */
   async authenticate(authorization: string | undefined): Promise<Principal | undefined> {
-    const sessionId = await this.sessionIdOf(authorization);
+    const sessionId = this.sessionIdOf(authorization);
     if (sessionId === undefined) return undefined;
     const session = await findLiveSession(this.db, sessionId);
     const now = this.clock.now();
@@ -82,24 +73,9 @@ export class SessionService {
     return { sessionId, userId: session.userId, username: session.username, isAdmin: session.isAdmin };
   }
 
-  async sessionIdOf(authorization: string | undefined): Promise<string | undefined> {
+  sessionIdOf(authorization: string | undefined): string | undefined {
     if (authorization === undefined || !authorization.startsWith(BEARER)) return undefined;
-    const token = authorization.slice(BEARER.length).trim();
-    const verified = this.verifiedTokens.get(token);
-    if (verified !== undefined && verified.expiresAt > this.clock.now()) return verified.sessionId;
-    const { jwtVerify, JOSEError } = await (jose ??= loadJose());
-    try {
-      const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'], currentDate: new Date(this.clock.now()) });
-      if (typeof payload.sid !== 'string') return undefined;
-      if (this.verifiedTokens.size >= VERIFIED_TOKEN_CACHE_SIZE) {
-        this.verifiedTokens.delete(this.verifiedTokens.keys().next().value as string);
-      }
-      this.verifiedTokens.set(token, { sessionId: payload.sid, expiresAt: (payload.exp ?? 0) * 1000 });
-      return payload.sid;
-    } catch (error) {
-      if (error instanceof JOSEError) return undefined;
-      throw error;
-    }
+    return verifySessionToken(authorization.slice(BEARER.length).trim(), this.secret, this.clock.now())?.sessionId;
   }
 
   async end(sessionIds: readonly string[], reason: string): Promise<void> {
