@@ -1,7 +1,7 @@
 import { LANGUAGE_COOKIE } from '@cloud-classroom/shared/constants';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import Cookies from 'js-cookie';
-import { Suspense } from 'react';
+import { startTransition, Suspense, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // The test setup gives the app's store both catalogues (as the back office does); these tests
@@ -38,6 +38,38 @@ describe('the light pages load only the language they show', () => {
     expect(screen.getByRole('heading', { name: '页面不存在' })).toBeTruthy();
     // English, which a server message needs, has not come: the message stays as it came.
     expect(localizeMessage('zh-CN', 'username or password is wrong')).toBe('username or password is wrong');
+  });
+
+  it('draws a page whose first render React replays once the catalogue has come, hooks after it included', async () => {
+    const { useLocaleText } = await freshStore();
+    const consoleError = vi.spyOn(console, 'error');
+    function Title() {
+      const { t } = useLocaleText();
+      // A hook after the catalogue's: the replay must mount it, as the 404 page's router hooks.
+      const [mark] = useState('!');
+      return <h1>{`${t('page.notFound.title')}${mark}`}</h1>;
+    }
+    let showTitle = () => {};
+    function Switch() {
+      const [shown, setShown] = useState(false);
+      showTitle = () => setShown(true);
+      return shown ? <Title /> : <p>before</p>;
+    }
+    const recovered: unknown[] = [];
+    render(
+      <Suspense fallback={<p>loading</p>}>
+        <Switch />
+      </Suspense>,
+      { onRecoverableError: (error) => recovered.push(error) },
+    );
+    // In a transition React keeps the page and waits for the catalogue rather than unwinding,
+    // then replays the suspended render: the path the first visit takes when the catalogue
+    // arrives within React's yield.
+    await act(async () => startTransition(showTitle));
+    await vi.waitFor(() => expect(screen.getByRole('heading').textContent).toBe('页面不存在!'));
+    expect(recovered).toEqual([]);
+    expect(consoleError).not.toHaveBeenCalled();
+    consoleError.mockRestore();
   });
 
   it("switches once the other language's catalogue has come, without showing the fallback again, and remembers it", async () => {

@@ -21,17 +21,34 @@ const loaders: Record<Locale, () => Promise<MessageCatalogue>> = {
 const catalogues: Partial<Record<Locale, MessageCatalogue>> = {};
 const loading = new Map<Locale, Promise<MessageCatalogue>>();
 
-/** `locale`'s catalogue, fetched once; a failed fetch may be tried again. */
+/**
+ * Marks a catalogue's promise as settled the way React marks a promise it has seen settle
+ * (status and value): use() then reads it in the render at hand. A promise React has not seen
+ * before would suspend that render once, and a language switch would show the placeholder.
+ */
+function markArrived(promise: Promise<MessageCatalogue>, catalogue: MessageCatalogue): Promise<MessageCatalogue> {
+  return Object.assign(promise, { status: 'fulfilled', value: catalogue });
+}
+
+/**
+ * `locale`'s catalogue, fetched once; a failed fetch may be tried again. The same promise is
+ * handed out every time: React replays a suspended render with the promise it suspended on.
+ */
 export function loadCatalogue(locale: Locale): Promise<MessageCatalogue> {
   let pending = loading.get(locale);
   if (pending === undefined) {
-    pending = loaders[locale]().then(
-      (catalogue) => (catalogues[locale] = catalogue),
+    const fetched: Promise<MessageCatalogue> = loaders[locale]().then(
+      (catalogue) => {
+        catalogues[locale] = catalogue;
+        markArrived(fetched, catalogue);
+        return catalogue;
+      },
       (error: unknown) => {
         loading.delete(locale);
         throw error;
       },
     );
+    pending = fetched;
     loading.set(locale, pending);
   }
   return pending;
@@ -41,7 +58,7 @@ export function loadCatalogue(locale: Locale): Promise<MessageCatalogue> {
 export function provideCatalogues(given: Readonly<Partial<Record<Locale, MessageCatalogue>>>): void {
   for (const [locale, catalogue] of Object.entries(given) as Array<[Locale, MessageCatalogue]>) {
     catalogues[locale] = catalogue;
-    loading.set(locale, Promise.resolve(catalogue));
+    loading.set(locale, markArrived(Promise.resolve(catalogue), catalogue));
   }
 }
 
@@ -114,7 +131,11 @@ export type LocaleText = (key: MessageKey, params?: Readonly<Record<string, stri
 /** The page's language and its text; suspends on a first visit until that language's catalogue has come. */
 export function useLocaleText(): { t: LocaleText; language: Locale } {
   const language = useSyncExternalStore(subscribeLocale, getLocale);
-  const catalogue = catalogues[language] ?? use(loadCatalogue(language));
+  // use() on every render, not only while the catalogue is missing: when the catalogue comes
+  // while React waits on a suspended first render, React replays that render, and a replay
+  // that skips use() runs the hooks after it as updates of a component never mounted ("Update
+  // hook called on initial render", React error #520 in the built app).
+  const catalogue = use(loadCatalogue(language));
   const t = useCallback<LocaleText>((key, params) => formatMessage(language, catalogue, key, params), [language, catalogue]);
   return { t, language };
 }
