@@ -27,6 +27,13 @@ const webGroups = [
   [['@cloud-classroom/server*', '**/apps/server/**', '../../server/**'], 'The web app must not import the server.'],
   [['**/packages/shared/src/**'], 'Import the shared package as @cloud-classroom/shared/<module>.'],
 ];
+// Both languages of the shared catalogue: what the first screen loads takes only the one it shows
+// (lib/use-locale-text; @cloud-classroom/shared/message-format for the rules without the text).
+const BOTH_CATALOGUES = {
+  group: ['@cloud-classroom/shared/messages'],
+  allowTypeImports: true,
+  message: 'Both languages of the catalogue: use lib/use-locale-text (t, localizeMessage) and @cloud-classroom/shared/message-format; import its types only.',
+};
 const SCHEMA_MODULES = ['applicants', 'auth', 'courses', 'depts', 'dicts', 'http', 'logs', 'media', 'menus', 'monitor', 'online', 'progress', 'roles', 'storage', 'users'];
 const learnerPageRules = {
   'no-restricted-imports': [
@@ -38,6 +45,7 @@ const learnerPageRules = {
           group: ['antd', 'antd/*', '@ant-design/*', 'i18next', 'react-i18next', '@tanstack/*', 'zod', 'zod/*'],
           message: 'Learner pages and the login page use the site kit (components/site), lib/use-locale-text and lib/http-client, not the back office’s libraries.',
         },
+        BOTH_CATALOGUES,
         {
           group: SCHEMA_MODULES.map((name) => `@cloud-classroom/shared/${name}`),
           allowTypeImports: true,
@@ -108,5 +116,11 @@ export default tseslint.config(
     files: ['apps/web/src/features/*/site/**', 'apps/web/src/components/site/**', 'apps/web/src/features/auth/login-page.tsx'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: learnerPageRules,
+  },
+  {
+    // The entry: what every first screen loads before its page.
+    files: ['apps/web/src/main.tsx', 'apps/web/src/app/routes.tsx', 'apps/web/src/app/root-layout.tsx', 'apps/web/src/app/pages/**', 'apps/web/src/lib/use-locale-text.ts', 'apps/web/src/lib/http-client.ts'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...webGroups.map(([group, message]) => ({ group, message })), BOTH_CATALOGUES] }] },
   },
 );

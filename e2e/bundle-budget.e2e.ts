@@ -70,17 +70,27 @@ describe('bundle budgets (DESIGN.md §8)', () => {
     fs.writeFileSync(reportFile, `${JSON.stringify({ measuredAt: new Date().toISOString(), measurements }, null, 2)}\n`);
   });
 
-  it('the login page, on a first visit, loads at most 130 KiB of gzipped JS and CSS', async () => {
-    const context = await browser.newContext({ locale: 'en-US' });
+  // A first visit pays for the catalogue of one language: each light page is measured in both.
+  const languages = ['en-US', 'zh-CN'] as const;
+  type Language = (typeof languages)[number];
+  /** A fresh context (nothing cached) whose browser prefers `language`, as a first visit in it. */
+  const contextIn = (language: Language) => browser.newContext({ locale: language });
+  /** The shared catalogue's languages among the files loaded: the page's own only. */
+  const expectOneCatalogue = (measured: { files: Array<{ file: string }> }, language: Language) =>
+    expect(measured.files.map((file) => /\/messages-(zh-cn|en-us)-[^/]*\.js$/.exec(file.file)?.[1]).filter((found) => found !== undefined)).toEqual([language.toLowerCase()]);
+
+  it.each(languages)('the login page, on a first visit in %s, loads at most 130 KiB of gzipped JS and CSS', async (language) => {
+    const context = await contextIn(language);
     const page = await context.newPage();
     const measured = await measure(page, `${baseUrl}/login`, async (login) => {
       await login.locator('input[name=password]').waitFor();
       await login.locator('input[name=code]').waitFor({ state: 'detached' });
     });
     await context.close();
-    const measurement = { name: 'login page', budgetKiB: 130, ...measured };
+    const measurement = { name: `login page (${language})`, budgetKiB: 130, ...measured };
     report(measurement);
     expect(measured.files.length).toBeGreaterThan(0);
+    expectOneCatalogue(measured, language);
     expect(measurement.gzipKiB, `login page over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
   });
 
@@ -124,10 +134,12 @@ describe('bundle budgets (DESIGN.md §8)', () => {
     return learner;
   }
 
-  it.each(learnerPages)("%s (%s, signed in) loads at most 130 KiB of gzipped JS and CSS", async (name, pathPattern, ready) => {
+  const learnerVisits = languages.flatMap((language) => learnerPages.map(([name, pagePath, ready]) => [name, pagePath, language, ready] as const));
+
+  it.each(learnerVisits)('%s (%s, signed in, %s) loads at most 130 KiB of gzipped JS and CSS', async (name, pathPattern, language, ready) => {
     const { token, course, exam, siteRoutes } = await learnerSession();
     const pagePath = pathPattern.replace('{course}', String(course)).replace('{exam}', String(exam));
-    const context = await browser.newContext({ locale: 'en-US' });
+    const context = await contextIn(language);
     await addTokenCookie(context, token);
     const page = await context.newPage();
     if (!siteRoutes) {
@@ -142,12 +154,50 @@ describe('bundle budgets (DESIGN.md §8)', () => {
       await opened.locator('.site-skeleton').first().waitFor({ state: 'detached' });
     });
     await context.close();
-    const measurement = { name, budgetKiB: 130, ...measured };
+    const measurement = { name: `${name} (${language})`, budgetKiB: 130, ...measured };
     report(measurement);
+    if (siteRoutes) expectOneCatalogue(measured, language);
     expect(measurement.gzipKiB, `${name} over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
   });
 
-  it("the player (/play, a video lesson, signed in as a learner) loads at most 130 KiB of gzipped JS and CSS, and no pdf.js", async () => {
+  // The exam's page with an attempt running (a reload mid-exam, or a return to it): the page, the
+  // paper's code and the question view all load before the candidate can answer, and together
+  // they keep the learner budget. learner2 sits it, so learner1's exam page above stays the
+  // page before a start; the attempt is left to its deadline, after this run's server is gone.
+  let running: Promise<{ token: string; exam: number }> | undefined;
+  async function runningAttempt() {
+    running ??= (async () => {
+      const token = await apiLogin('learner2');
+      const call = (method: string, route: string) => fetch(`${baseUrl}/${route}`, { method, headers: { Authorization: token } });
+      const exams = (await (await call('GET', 'api/site/exams')).json()) as Array<{ id: number; state: string; attemptsLeft: number; openAttemptId: number | null }>;
+      const exam = exams.find((candidate) => candidate.openAttemptId !== null || (candidate.state === 'open' && candidate.attemptsLeft > 0));
+      if (exam === undefined) throw new Error(`learner2 has no exam open to start: ${JSON.stringify(exams)}`);
+      const started = await call('POST', `api/site/exams/${exam.id}/attempts`);
+      expect(started.status, await started.clone().text()).toBeLessThan(300);
+      return { token, exam: exam.id };
+    })();
+    return running;
+  }
+
+  it.each(languages)('the taking screen of a running attempt (/answer-exam?exam=…, signed in, %s) loads at most 130 KiB of gzipped JS and CSS', async (language) => {
+    const { token, exam } = await runningAttempt();
+    const context = await contextIn(language);
+    await addTokenCookie(context, token);
+    const page = await context.newPage();
+    const measured = await measure(page, `${baseUrl}/answer-exam?exam=${exam}`, async (opened) => {
+      // Answerable: the question's fieldset enabled, its choices drawn, the clock running.
+      await opened.locator('.exam-taking__question:not([disabled]) :is(input, textarea)').first().waitFor();
+      await opened.getByRole('timer').waitFor();
+    });
+    await context.close();
+    const measurement = { name: `learner taking screen, attempt running (${language})`, budgetKiB: 130, ...measured };
+    report(measurement);
+    expect(measured.files.some((file) => /exam-taking/.test(file.file)), 'the taking screen was not reached').toBe(true);
+    expectOneCatalogue(measured, language);
+    expect(measurement.gzipKiB, `taking screen over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
+  });
+
+  it.each(languages)("the player (/play, a video lesson, signed in as a learner, %s) loads at most 130 KiB of gzipped JS and CSS, and no pdf.js", async (language) => {
     // The demo's free-preview video: every signed-in learner may open it, enrolled or not.
     const admin = { headers: { authorization: sharedAdminToken } };
     const courses = (await (await fetch(`${baseUrl}/api/courses?q=${encodeURIComponent('消防安全基础')}`, admin)).json()) as { content: { id: number }[] };
@@ -158,7 +208,7 @@ describe('bundle budgets (DESIGN.md §8)', () => {
 
     const token = await apiLogin('learner1');
     const lessonRoute = await fetch(`${baseUrl}/api/site/lessons/${lesson.id}`, { headers: { Authorization: token } });
-    const context = await browser.newContext({ locale: 'en-US' });
+    const context = await contextIn(language);
     await addTokenCookie(context, token);
     const page = await context.newPage();
     if (lessonRoute.status === 404) {
@@ -175,9 +225,10 @@ describe('bundle budgets (DESIGN.md §8)', () => {
       await player.locator(lessonRoute.status === 404 ? '.site-state' : '.play-lesson video').waitFor();
     });
     await context.close();
-    const measurement = { name: 'learner player (video)', budgetKiB: 130, ...measured };
+    const measurement = { name: `learner player (video, ${language})`, budgetKiB: 130, ...measured };
     report(measurement);
     expect(requested.filter((file) => /pdf/i.test(file))).toEqual([]);
+    if (lessonRoute.status !== 404) expectOneCatalogue(measured, language);
     expect(measurement.gzipKiB, `player over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
   });
 });

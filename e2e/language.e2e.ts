@@ -1,7 +1,19 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, baseUrl, chooseMenuItem, collectErrors, expectPath, openFromSidebar, sharedAdminToken, waitForShell } from './session.js';
+import { expectConsoleMessage, launchBrowser, saveScreenshot } from './browser.js';
+import {
+  addTokenCookie,
+  apiLogin,
+  baseUrl,
+  chooseMenuItem,
+  collectErrors,
+  cookieNamed,
+  expectPath,
+  fillLogin,
+  openFromSidebar,
+  sharedAdminToken,
+  waitForShell,
+} from './session.js';
 
 /**
  * Menu titles, dictionary labels and audit descriptions are data; with English chosen, the back
@@ -117,5 +129,96 @@ describe('journeys: the back office in English', () => {
     expect(await sidebarTexts(page)).toEqual(expect.arrayContaining(['Dashboard', 'System', 'Users', 'Monitoring', 'Tools']));
     await saveScreenshot(page, 'english-sidebar-375', { fullPage: false });
     expect(errors).toEqual([]);
+  });
+});
+
+/**
+ * The login and learner pages carry the shared catalogue of one language (the first screen's
+ * budget): the other comes when the person switches, or, English, when a server message is to
+ * be shown in Chinese. Switching happens in place, and the choice outlives a reload.
+ */
+describe('journeys: the login and learner pages switch language in place', () => {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const DESKTOP = { width: 1280, height: 800 };
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function chineseContext(): Promise<BrowserContext> {
+    const context = await browser.newContext({ locale: 'zh-CN', viewport: DESKTOP });
+    contexts.push(context);
+    return context;
+  }
+
+  /** Which languages of the catalogue the page has fetched so far, in order. */
+  function cataloguesFetched(page: Page): () => string[] {
+    const fetched = new Set<string>();
+    page.on('request', (request) => {
+      const language = /\/messages-(zh-cn|en-us)-[^/]*\.js$/.exec(new URL(request.url()).pathname)?.[1];
+      if (language !== undefined) fetched.add(language);
+    });
+    return () => [...fetched];
+  }
+
+  const markDocument = (page: Page) => page.evaluate(() => Object.assign(window, { sameDocument: true }));
+  const sameDocument = (page: Page) => page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument === true);
+
+  it("the login page: Chinese alone at first, the server's refusal in Chinese, then English without a reload", async () => {
+    const context = await chineseContext();
+    const page = await context.newPage();
+    const catalogues = cataloguesFetched(page);
+    await page.goto(`${baseUrl}/login`);
+    await page.locator('input[name=username]').waitFor();
+    await page.locator('input[name=code]').waitFor({ state: 'detached' });
+    expect(await page.locator('button[type=submit]').innerText()).toBe('登 录');
+    expect(catalogues()).toEqual(['zh-cn']);
+    await markDocument(page);
+
+    expectConsoleMessage(page, /^console\.error: Failed to load resource: .* 400 \(Bad Request\) \(http:[^ ]+\/auth\/login:1\)$/, 'the wrong password answers 400');
+    await fillLogin(page, 'admin', 'not-the-password');
+    // The server answers in English; its catalogue entry is found in English, fetched for it.
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('用户名或密码错误');
+    expect(catalogues()).toEqual(['zh-cn', 'en-us']);
+
+    await page.locator('.login-language').click();
+    await expect.poll(() => page.locator('button[type=submit]').innerText()).toBe('log in');
+    expect(await page.getByRole('alert').textContent()).toBe('username or password is wrong');
+    expect(await page.locator('.login-language').innerText()).toBe('中文');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-US');
+    expect((await cookieNamed(context, 'language'))?.value).toBe('en-US');
+    expect(await sameDocument(page)).toBe(true);
+  });
+
+  it('a learner page: English is fetched when chosen, the page turns English in place, and the choice outlives a reload', async () => {
+    const context = await chineseContext();
+    await addTokenCookie(context, await apiLogin('learner1'));
+    const page = await context.newPage();
+    const catalogues = cataloguesFetched(page);
+    await page.goto(`${baseUrl}/home`);
+    const heading = page.locator('.home-main h1');
+    await expect.poll(() => heading.innerText()).toMatch(/^欢迎，/);
+    expect(catalogues()).toEqual(['zh-cn']);
+    await markDocument(page);
+
+    await page.locator('.site-lang').first().click();
+    await expect.poll(() => heading.innerText()).toMatch(/^Welcome, /);
+    expect(catalogues()).toEqual(['zh-cn', 'en-us']);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-US');
+    expect((await cookieNamed(context, 'language'))?.value).toBe('en-US');
+    expect(await sameDocument(page)).toBe(true);
+
+    await page.reload();
+    await expect.poll(() => heading.innerText()).toMatch(/^Welcome, /);
+    await page.locator('.site-lang').first().click();
+    await expect.poll(() => heading.innerText()).toMatch(/^欢迎，/);
+    expect((await cookieNamed(context, 'language'))?.value).toBe('zh-CN');
   });
 });

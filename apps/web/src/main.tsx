@@ -1,23 +1,30 @@
-import { StrictMode } from 'react';
+import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router';
-import { createAppRoutes } from './app/routes';
+import { BrowserRouter } from 'react-router';
+import { navigateOutsideReact } from './app/root-layout';
+import { AppRoutes } from './app/routes';
 import { expireSession } from './features/auth/expire-session';
 import { storedTheme } from './features/layout/settings-store';
 import { configureHttpClient } from './lib/http-client';
 import { applyThemeColour } from './lib/theme-colour';
 import { showToast } from './lib/toast';
-import { getLocale, setLocale } from './lib/use-locale-text';
-import { translate } from '@cloud-classroom/shared/messages';
+import { getLocale, loadCatalogue, setLocale, textOf } from './lib/use-locale-text';
 import './styles.css';
 
-const router = createBrowserRouter(createAppRoutes());
+// The page's language: its catalogue comes while the app starts drawing, alongside the session's
+// first request; the pages wait for it (useLocaleText).
+void setLocale(getLocale(), false);
 
 configureHttpClient({
   onUnauthorized: expireSession,
-  onForbidden: () => void router.navigate('/401'),
+  onForbidden: () => navigateOutsideReact('/401'),
   notifyError: (message) => showToast(message),
-  translate: (key) => translate(getLocale(), key),
+  translate: (key) => textOf(key),
+  // English is where a server message's catalogue entry is found (lib/use-locale-text).
+  prepareMessages: () => loadCatalogue('en-US').then(
+    () => {},
+    () => {},
+  ),
 });
 
 // A page chunk that no longer exists means a new version was deployed while this tab was open:
@@ -33,11 +40,15 @@ window.addEventListener('vite:preloadError', (event) => {
 // The theme colour reaches the pages without antd (login, learner pages) through CSS variables.
 applyThemeColour(storedTheme());
 
-setLocale(getLocale(), false);
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html has no #root element');
 createRoot(container).render(
   <StrictMode>
-    <RouterProvider router={router} />
+    <BrowserRouter>
+      {/* What shows while the first visit's catalogue comes, where no page's own placeholder does. */}
+      <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
+        <AppRoutes />
+      </Suspense>
+    </BrowserRouter>
   </StrictMode>,
 );

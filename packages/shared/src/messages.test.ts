@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { LOCALES } from './locale.js';
-import { fieldOfMessage, localizeMessage, messages, translate, type MessageKey } from './messages.js';
+import { fieldOfMessage } from './message-format.js';
+import { localizeMessage, messages, translate, type MessageKey } from './messages.js';
 
 describe('messages', () => {
   it('has the same keys in every locale', () => {

@@ -1,17 +1,33 @@
 import { POINT_COOKIE, TOKEN_COOKIE } from '@cloud-classroom/shared/constants';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import Cookies from 'js-cookie';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { useEffect } from 'react';
+import { MemoryRouter, useLocation, useNavigate, type Location, type NavigateFunction } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expireSession, resetExpireSessionForTests } from '../features/auth/expire-session';
 import { useUserStore } from '../features/auth/user-store';
 import { configureHttpClient } from '../lib/http-client';
 import { initI18n } from '../lib/i18n';
-import { createAppRoutes } from './routes';
+import { navigateOutsideReact } from './root-layout';
+import { AppRoutes } from './routes';
 
+/** The app's routes at `path`, as main.tsx mounts them, with the router's location and navigate held out for the test. */
 function renderAt(path: string) {
-  const router = createMemoryRouter(createAppRoutes(), { initialEntries: [path] });
-  render(<RouterProvider router={router} />);
+  const router = {} as { location: Location; navigate: NavigateFunction };
+  function RouterProbe() {
+    const location = useLocation();
+    const navigate = useNavigate();
+    useEffect(() => {
+      Object.assign(router, { location, navigate });
+    }, [location, navigate]);
+    return null;
+  }
+  render(
+    <MemoryRouter initialEntries={[path]}>
+      <AppRoutes />
+      <RouterProbe />
+    </MemoryRouter>,
+  );
   return router;
 }
 
@@ -42,21 +58,21 @@ describe('app routes', () => {
 
   it.each(['/', '/home', '/dashboard', '/system/user?page=2'])('sends %s to /login with the full path when nobody is signed in', async (path) => {
     const router = renderAt(path);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe(path);
+    await waitFor(() => expect(router.location.pathname).toBe('/login'));
+    expect(new URLSearchParams(router.location.search).get('redirect')).toBe(path);
   });
 
   it('keeps /download open without a token', async () => {
     const router = renderAt('/download');
     expect(await screen.findByRole('heading', { name: 'Installation media' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/download');
+    expect(router.location.pathname).toBe('/download');
   });
 
   it('sends a signed-in user away from /login to /, which is /home', async () => {
     signInAs([]);
     const router = renderAt('/login');
     expect(await screen.findByRole('heading', { name: 'Welcome, Learner One' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/home');
+    expect(router.location.pathname).toBe('/home');
   });
 
   it.each([
@@ -69,19 +85,19 @@ describe('app routes', () => {
     const router = renderAt(path);
     expect((await screen.findAllByText(text)).length).toBeGreaterThan(0);
     expect(screen.getByRole('button', { name: 'Account menu of Learner One' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe(path);
+    expect(router.location.pathname).toBe(path);
   });
 
   it.each(['/preview/5', '/learning/5', '/user-center', '/user-setting'])('sends %s to /login when nobody is signed in', async (path) => {
     const router = renderAt(path);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await waitFor(() => expect(router.location.pathname).toBe('/login'));
   });
 
   it('fetches the user info first, and keeps a learner (no permissions) out of the back office', async () => {
     signInAs([]);
     const router = renderAt('/dashboard');
     expect(await screen.findByRole('heading', { name: 'No permission' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/401');
+    expect(router.location.pathname).toBe('/401');
     expect(useUserStore.getState().roles).toEqual(['ROLE_SYSTEM_DEFAULT']);
   });
 
@@ -144,10 +160,18 @@ describe('app routes', () => {
     const router = renderAt('/401');
     await screen.findByRole('heading', { name: 'No permission' });
     const before = scrollTo.mock.calls.length;
-    await act(() => router.navigate('/404'));
+    await act(async () => router.navigate('/404'));
     expect(scrollTo.mock.calls.length).toBeGreaterThan(before);
     expect(scrollTo).toHaveBeenLastCalledWith(0, 0);
     scrollTo.mockRestore();
+  });
+
+  it("follows a navigation asked for outside React, as the HTTP client's 403 asks for /401", async () => {
+    const router = renderAt('/download');
+    await screen.findByRole('heading', { name: 'Installation media' });
+    act(() => navigateOutsideReact('/401'));
+    expect(await screen.findByRole('heading', { name: 'No permission' })).toBeTruthy();
+    expect(router.location.pathname).toBe('/401');
   });
 
   it('renders the pages in Chinese too', async () => {

@@ -1,12 +1,13 @@
-import { lazy, Suspense, type ReactNode } from 'react';
-import { Navigate, type RouteObject } from 'react-router';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { Navigate, useRoutes, type RouteObject } from 'react-router';
 import { AuthGate, BackOfficeGate, GuestOnly } from '../features/auth/auth-gate';
 import { NotFoundPage } from './pages/not-found-page';
 import { UnauthorizedPage } from './pages/unauthorized-page';
 import { RootLayout } from './root-layout';
 
-// Behind the gate, pages are React.lazy rather than route.lazy: the router would fetch a lazy
-// route's chunk before the gate could send a signed-out visitor to /login.
+// Every page is React.lazy: the app runs React Router in its declarative mode (see AppRoutes).
+const LoginPage = lazy(async () => ({ default: (await import('../features/auth/login-page')).LoginPage }));
+const DownloadPage = lazy(async () => ({ default: (await import('../features/home/download-page')).DownloadPage }));
 const HomePage = lazy(async () => ({ default: (await import('../features/home/site/home-page')).HomePage }));
 const PreviewPage = lazy(async () => ({ default: (await import('../features/courses/site/preview-page')).PreviewPage }));
 const LearningPage = lazy(async () => ({ default: (await import('../features/courses/site/learning-page')).LearningPage }));
@@ -31,15 +32,12 @@ export function createAppRoutes(): RouteObject[] {
   return [
     {
       element: <RootLayout />,
-      // The first visit to a route.lazy page (/login, /download) waits for its chunk before
-      // anything renders; this is what shows meanwhile, as for the React.lazy pages.
-      hydrateFallbackElement: pageLoading,
       children: [
         {
           element: <GuestOnly />,
-          children: [{ path: '/login', lazy: async () => ({ Component: (await import('../features/auth/login-page')).LoginPage }) }],
+          children: [{ path: '/login', element: loading(<LoginPage />) }],
         },
-        { path: '/download', lazy: async () => ({ Component: (await import('../features/home/download-page')).DownloadPage }) },
+        { path: '/download', element: loading(<DownloadPage />) },
         { path: '/404', element: <NotFoundPage /> },
         { path: '/401', element: <UnauthorizedPage /> },
         {
@@ -59,4 +57,15 @@ export function createAppRoutes(): RouteObject[] {
       ],
     },
   ];
+}
+
+/**
+ * The route table in React Router's declarative mode (inside a `BrowserRouter`, or a
+ * `MemoryRouter` in tests). The app uses none of the data router's features (loaders, actions,
+ * fetchers, blockers), and the data router's code weighs 15 KiB gzipped on every first screen,
+ * the login and learner pages' included (DESIGN.md §8's 130 KiB).
+ */
+export function AppRoutes() {
+  const [routes] = useState(createAppRoutes);
+  return useRoutes(routes);
 }

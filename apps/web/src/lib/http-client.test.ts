@@ -156,6 +156,30 @@ describe('http client', () => {
       expect(notifyError.mock.calls).toEqual([[`message of ${status}`]]);
     });
 
+    it("readies the page's messages before it rejects with a server's message, but not for a 401, which reloads", async () => {
+      const order: string[] = [];
+      let ready = () => {};
+      configureHttpClient({
+        prepareMessages: () => {
+          order.push('prepare');
+          return new Promise<void>((resolve) => (ready = resolve));
+        },
+      });
+      stubFetch(() => json({ status: 409, message: 'taken' }, 409));
+      const failed = failureOf(http.post('api/menus', {})).then((error) => order.push(`rejected ${error.message}`));
+      await vi.waitFor(() => expect(order).toEqual(['prepare']));
+      expect(notifyError).not.toHaveBeenCalled();
+      ready();
+      await failed;
+      expect(order).toEqual(['prepare', 'rejected taken']);
+
+      order.length = 0;
+      stubFetch(() => json({ status: 401, message: 'expired' }, 401));
+      await failureOf(http.get('api/menus'));
+      expect(order).toEqual([]);
+      configureHttpClient({ prepareMessages: async () => {} });
+    });
+
     it('falls back to the status text for an answer that is not JSON', async () => {
       stubFetch(() => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }));
       const error = await failureOf(http.get('api/users'));

@@ -1,4 +1,5 @@
-import { fieldOfMessage, localizeMessage } from '@cloud-classroom/shared/messages';
+import { fieldOfMessage } from '@cloud-classroom/shared/message-format';
+import { localizeMessage } from '@cloud-classroom/shared/messages';
 import type { Locale } from '@cloud-classroom/shared/locale';
 import { useMutation } from '@tanstack/react-query';
 import { App, type FormInstance } from 'antd';

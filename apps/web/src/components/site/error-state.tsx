@@ -1,6 +1,5 @@
-import { localizeMessage } from '@cloud-classroom/shared/messages';
 import { HttpError } from '../../lib/http-client';
-import { useLocaleText } from '../../lib/use-locale-text';
+import { localizeMessage, useLocaleText } from '../../lib/use-locale-text';
 
 /**
  * A failed load, said in the page's language, with a retry. A page's subject answering 404 is

@@ -185,7 +185,7 @@ function LanguageSwitch() {
       type="button"
       className="site-lang"
       lang={language === 'en-US' ? 'zh-CN' : 'en-US'}
-      onClick={() => setLocale(language === 'en-US' ? 'zh-CN' : 'en-US')}
+      onClick={() => void setLocale(language === 'en-US' ? 'zh-CN' : 'en-US')}
     >
       {t('login.language')}
     </button>

@@ -168,10 +168,10 @@ describe('LoginPage', () => {
     await screen.findByRole('img');
     await fillIn({ username: 'admin', password: 'bad', code: '5' });
     // Switched after the answer came: what is shown follows the page's language.
-    act(() => setLocale(locale, false));
+    await act(() => setLocale(locale, false));
     await waitFor(() => expect(screen.getByText(shown)).toBeTruthy());
     expect(screen.queryByText(message)).toBeNull();
-    setLocale('en-US', false);
+    await setLocale('en-US', false);
   });
 
   it('a second try sends the new captcha uuid', async () => {

@@ -1,6 +1,6 @@
 import { POINT_COOKIE } from '@cloud-classroom/shared/constants';
 import type { Captcha } from '@cloud-classroom/shared/auth';
-import { fieldOfMessage, localizeMessage } from '@cloud-classroom/shared/messages';
+import { fieldOfMessage } from '@cloud-classroom/shared/message-format';
 import Cookies from 'js-cookie';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -8,7 +8,7 @@ import { HttpError } from '../../lib/http-client';
 import { getCaptcha } from './auth-api';
 import { safeRedirect } from './safe-redirect';
 import { canUseBackOffice, useUserStore } from './user-store';
-import { setLocale, useLocaleText } from '../../lib/use-locale-text';
+import { localizeMessage, setLocale, useLocaleText } from '../../lib/use-locale-text';
 import './login-page.css';
 
 type Field = 'username' | 'password' | 'code';
@@ -94,7 +94,7 @@ export function LoginPage() {
 
   return (
     <main className="login-page">
-      <button type="button" className="login-language" onClick={() => setLocale(language === 'en-US' ? 'zh-CN' : 'en-US')}>
+      <button type="button" className="login-language" onClick={() => void setLocale(language === 'en-US' ? 'zh-CN' : 'en-US')}>
         {t('login.language')}
       </button>
       <form className="login-card" onSubmit={submit} noValidate>

@@ -1,6 +1,5 @@
 import type { AttemptResult, MyAttempt } from '@cloud-classroom/shared/attempts';
 import type { SiteExam } from '@cloud-classroom/shared/exams';
-import { localizeMessage } from '@cloud-classroom/shared/messages';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/site/empty-state';
@@ -10,7 +9,7 @@ import { SiteShell } from '../../../components/site/site-shell';
 import { SiteTag } from '../../../components/site/site-tag';
 import { useDocumentTitle } from '../../../components/site/use-document-title';
 import { HttpError } from '../../../lib/http-client';
-import { useLocaleText, type LocaleText } from '../../../lib/use-locale-text';
+import { localizeMessage, useLocaleText, type LocaleText } from '../../../lib/use-locale-text';
 import { getAttempt, getMyAttempts, getMyExams } from './attempt-api';
 import { minuteOf } from './attempt-paper';
 import type { AttemptSession } from './exam-taking';

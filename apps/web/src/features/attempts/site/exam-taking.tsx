@@ -1,9 +1,8 @@
 import type { AttemptResponse, AttemptStart } from '@cloud-classroom/shared/attempts';
-import { localizeMessage } from '@cloud-classroom/shared/messages';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { HttpError } from '../../../lib/http-client';
-import { useLocaleText } from '../../../lib/use-locale-text';
+import { localizeMessage, useLocaleText } from '../../../lib/use-locale-text';
 import { QuestionView, type QuestionViewResponse } from '../../questions/site/question-view';
 import type { AnswerQueue } from './answer-queue';
 import { submitAttempt } from './attempt-api';

@@ -1,5 +1,5 @@
 import type { Applied, SiteCourseDetail, SiteTerm } from '@cloud-classroom/shared/progress';
-import { fieldOfMessage, localizeMessage } from '@cloud-classroom/shared/messages';
+import { fieldOfMessage } from '@cloud-classroom/shared/message-format';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { ErrorState } from '../../../components/site/error-state';
@@ -9,7 +9,7 @@ import { SiteTag } from '../../../components/site/site-tag';
 import { useDocumentTitle } from '../../../components/site/use-document-title';
 import { useSiteData } from '../../../components/site/use-site-data';
 import { http, HttpError } from '../../../lib/http-client';
-import { useLocaleText } from '../../../lib/use-locale-text';
+import { localizeMessage, useLocaleText } from '../../../lib/use-locale-text';
 import { CourseCoverImage } from './course-card';
 import { idParam } from './id-param';
 import { CourseOutline } from './course-outline';

@@ -1,6 +1,6 @@
 import { REQUEST_TIMEOUT_MS } from '@cloud-classroom/shared/constants';
 import type { ProgressReport, ProgressResult, SiteLesson } from '@cloud-classroom/shared/progress';
-import { apiUrl, authorizationHeader, errorMessageOfBody, failedAnswer, HttpError } from '../../../lib/http-client';
+import { apiUrl, authorizationHeader, errorMessageOfBody, failedAnswer, HttpError, prepareServerMessages } from '../../../lib/http-client';
 
 /** The player's lesson, or why it cannot be studied: the page shows these itself. */
 export type LessonAnswer =
@@ -36,7 +36,9 @@ async function send(method: 'GET' | 'POST', path: string, body: unknown, options
 }
 
 async function messageOf(response: Response): Promise<string> {
-  return errorMessageOfBody(await response.text().catch(() => ''), response.statusText) ?? String(response.status);
+  const message = errorMessageOfBody(await response.text().catch(() => ''), response.statusText) ?? String(response.status);
+  if (response.status !== 401) await prepareServerMessages();
+  return message;
 }
 
 export async function getSiteLesson(lessonId: number, signal?: AbortSignal): Promise<LessonAnswer> {

@@ -1,4 +1,5 @@
-import { fieldOfMessage, localizeMessage, type MessageKey } from '@cloud-classroom/shared/messages';
+import { fieldOfMessage } from '@cloud-classroom/shared/message-format';
+import type { MessageKey } from '@cloud-classroom/shared/messages';
 import type { UserCenter } from '@cloud-classroom/shared/users';
 import { formValidators } from '@cloud-classroom/shared/validators';
 import { useId, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
@@ -6,7 +7,7 @@ import { useNavigate } from 'react-router';
 import { SiteShell, UserAvatar } from '../../../components/site/site-shell';
 import { useDocumentTitle } from '../../../components/site/use-document-title';
 import { http, HttpError } from '../../../lib/http-client';
-import { useLocaleText } from '../../../lib/use-locale-text';
+import { localizeMessage, useLocaleText } from '../../../lib/use-locale-text';
 import { useUserStore } from '../../auth/user-store';
 import './user-site.css';
 
