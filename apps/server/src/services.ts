@@ -55,7 +55,7 @@ export type Services = {
   applicants: ApplicantsService;
   /** The learner's courses, lessons, study time and trusted progress. */
   progress: ProgressService;
-  /** The question bank; the exams draw from it (`matchingIds`) and read their papers' questions (`byIds`). */
+  /** The question bank; the exams draw from it (`matchingIds`) and read their papers' questions (`contentsOf`). */
   questions: QuestionsService;
   /** Exam design (papers drawn from the question bank), assignment and the learner's exam list. */
   exams: ExamsService;

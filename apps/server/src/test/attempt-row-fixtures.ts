@@ -33,7 +33,7 @@ export async function userIdOf(app: FastifyInstance, username: string): Promise<
 export async function insertAttempt(app: FastifyInstance, attempt: FixtureAttempt): Promise<{ id: number; answerIds: number[] }> {
   const { db } = app.services.database;
   const submitted = attempt.submitted ?? true;
-  const questions = new Map((await app.services.questions.byIds(attempt.answers.map((answer) => answer.questionId))).map((question) => [question.id, question]));
+  const questions = new Map((await app.services.questions.contentsOf(attempt.answers.map((answer) => answer.questionId))).map((question) => [question.id, question]));
   const scored = attempt.answers.map((answer) => {
     const question = questions.get(answer.questionId);
     if (question === undefined) throw new Error(`no question ${answer.questionId}`);

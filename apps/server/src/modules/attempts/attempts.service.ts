@@ -10,7 +10,7 @@ import type { Database } from '../../db/schema.js';
 import { conflict, invalidInput, notFound } from '../../domain-error.js';
 import type { JobRunner } from '../../jobs/job-runner.js';
 import type { ExamsService, ExamTerms } from '../exams/exams.service.js';
-import type { QuestionsService } from '../questions/questions.service.js';
+import type { QuestionContent, QuestionsService } from '../questions/questions.service.js';
 import { AnswerWriter } from './answer-writer.js';
 import {
   claimSubmission,
@@ -186,10 +186,10 @@ export class AttemptsService {
    * Draws the paper and freezes it: question order, sections, points and, per question, option
    * order; with the questions as drawn (texts included).
    */
-  private async freezePaper(examId: number, terms: ExamTerms): Promise<{ paper: FrozenPaper; bank: Map<number, Question> }> {
+  private async freezePaper(examId: number, terms: ExamTerms): Promise<{ paper: FrozenPaper; bank: Map<number, QuestionContent> }> {
     const { sections } = await this.options.exams.drawPaper(examId);
     const questions: FrozenQuestion[] = [];
-    const bank = new Map<number, Question>();
+    const bank = new Map<number, QuestionContent>();
     for (const section of sections) {
       for (const { question, score } of section.questions) {
         bank.set(question.id, question);
@@ -220,9 +220,9 @@ export class AttemptsService {
    * analysis), my answers, the time left. `fresh`: the attempt was just started from these
    * questions as drawn, and has no answer yet.
    */
-  private async startView(attempt: AttemptRow, terms: ExamTerms, fresh?: { bank: ReadonlyMap<number, Question> }): Promise<AttemptStart> {
+  private async startView(attempt: AttemptRow, terms: ExamTerms, fresh?: { bank: ReadonlyMap<number, QuestionContent> }): Promise<AttemptStart> {
     const paper = parsePaper(attempt.paper);
-    const bank = fresh?.bank ?? new Map((await this.options.questions.byIds(paper.questions.map((question) => question.id))).map((question) => [question.id, question]));
+    const bank = fresh?.bank ?? new Map((await this.options.questions.contentsOf(paper.questions.map((question) => question.id))).map((question) => [question.id, question]));
     const answers = fresh === undefined ? await findAnswers(this.db, attempt.id) : [];
     const now = this.now();
     return {
@@ -356,7 +356,7 @@ export class AttemptsService {
       const answers = await findAnswers(trx, attemptId);
       const bank = new Map(
         (
-          await this.options.questions.within(trx).byIds(
+          await this.options.questions.within(trx).contentsOf(
             answers.map((answer) => answer.questionId),
           )
         ).map((question) => [question.id, question]),
@@ -396,7 +396,7 @@ export class AttemptsService {
     const reviewable = opensAt !== null && opensAt <= now;
     let questions: ReviewedQuestion[] = [];
     if (reviewable) {
-      const bank = new Map((await this.options.questions.byIds(paper.questions.map((question) => question.id))).map((question) => [question.id, question]));
+      const bank = new Map((await this.options.questions.contentsOf(paper.questions.map((question) => question.id))).map((question) => [question.id, question]));
       const byQuestion = new Map(answers.map((answer) => [answer.questionId, answer]));
       questions = paper.questions.map((frozen) => {
         const question = bank.get(frozen.id);
@@ -503,7 +503,7 @@ const parseResponse = (text: string | null): AttemptResponse => (text === null ?
 const totalOf = (paper: FrozenPaper) => Math.round(paper.questions.reduce((sum, question) => sum + question.score, 0) * 100) / 100;
 
 /** The question as its taker sees it, in the attempt's option order; the bank's current texts. */
-function candidateQuestion(frozen: FrozenQuestion, question: Question | undefined): AttemptQuestion {
+function candidateQuestion(frozen: FrozenQuestion, question: QuestionContent | undefined): AttemptQuestion {
   const texts = new Map((question?.options ?? []).map((option) => [option.key, option]));
   return {
     id: frozen.id,
@@ -539,7 +539,7 @@ export function responseIssue(question: FrozenQuestion, response: AttemptRespons
 }
 
 /** An answer scored against the question's current key at the paper's points; a blank short answer earns 0 without a marker. */
-function scoreAnswer(question: Question | undefined, answer: AnswerRow): Scored {
+function scoreAnswer(question: QuestionContent | undefined, answer: AnswerRow): Scored {
   const response = parseResponse(answer.response);
   if (question === undefined) return { score: 0, correct: false };
   if (question.type === 'short' && (response === null || (typeof response === 'string' && response.trim() === ''))) return { score: 0, correct: false };

@@ -3,6 +3,7 @@ import type { AttemptResponse, AttemptState, ExamReport } from '@cloud-classroom
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import { discrimination, facility, histogram, mean, median, optionRates, roundTo, stdDev } from '@cloud-classroom/shared/exam-statistics';
 import type { Question } from '@cloud-classroom/shared/questions';
+import type { QuestionContent } from '../questions/questions.service.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { notFound } from '../../domain-error.js';
@@ -64,7 +65,7 @@ export class ExamReportsService {
     const scores = graded.map((attempt) => attempt.score as number);
     const passed = graded.filter((attempt) => attempt.passed === true).length;
     const answers = await findReportAnswers(this.db, graded.map((attempt) => attempt.id));
-    const questions = await this.options.questions.byIds([...new Set(answers.map((answer) => answer.questionId))]);
+    const questions = await this.options.questions.contentsOf([...new Set(answers.map((answer) => answer.questionId))]);
     const events = await countEvents(this.db, counted.map((attempt) => attempt.id), LIFECYCLE_EVENTS);
     return {
       examId,
@@ -201,7 +202,7 @@ function countedAttempts(attempts: readonly ReportAttemptRow[], counts: CountsRu
   return counted.sort((a, b) => a.id - b.id);
 }
 
-function questionFigures(graded: readonly ReportAttemptRow[], answers: readonly ReportAnswerRow[], questions: ReadonlyMap<number, Question>): ExamReport['questions'] {
+function questionFigures(graded: readonly ReportAttemptRow[], answers: readonly ReportAnswerRow[], questions: ReadonlyMap<number, QuestionContent>): ExamReport['questions'] {
   const totals = new Map(graded.map((attempt) => [attempt.id, attempt.score as number]));
   const byQuestion = new Map<number, ReportAnswerRow[]>();
   for (const answer of answers) {

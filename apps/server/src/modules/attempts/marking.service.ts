@@ -16,6 +16,7 @@ import { formatDateTime } from '@cloud-classroom/shared/display';
 import { roundTo } from '@cloud-classroom/shared/exam-statistics';
 import { scorableOf, scoreResponse } from '@cloud-classroom/shared/question-scoring';
 import type { Question } from '@cloud-classroom/shared/questions';
+import type { QuestionContent } from '../questions/questions.service.js';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -56,7 +57,7 @@ import {
 
 /** What marking needs of the question bank (the questions service): whole questions with their current keys. */
 export type QuestionSource = {
-  byIds(ids: readonly number[]): Promise<Question[]>;
+  contentsOf(ids: readonly number[]): Promise<QuestionContent[]>;
   within(db: Kysely<Database>): QuestionSource;
 };
 
@@ -108,8 +109,8 @@ export async function regrade(db: Kysely<Database>, questions: QuestionSource, t
   const work = async (trx: Kysely<Database>): Promise<RegradeResult> => {
     const groups = await findRegradeGroups(trx, target);
     const questionIds = [...new Set(groups.map((group) => group.questionId))];
-    const scorable = new Map<number, Question>();
-    for (const question of await questions.within(trx).byIds(questionIds)) {
+    const scorable = new Map<number, QuestionContent>();
+    for (const question of await questions.within(trx).contentsOf(questionIds)) {
       if (question.type !== 'short') scorable.set(question.id, question);
     }
     const rescored = await countTargetAnswers(trx, target, questionIds.filter((id) => !scorable.has(id)));
@@ -223,8 +224,8 @@ export class MarkingService {
     return new Map(ids.map((id, index) => [id, index + 1]));
   }
 
-  private async questionsById(ids: readonly number[], db: Kysely<Database> = this.db): Promise<Map<number, Question>> {
-    const questions = await this.options.questions.within(db).byIds([...new Set(ids)]);
+  private async questionsById(ids: readonly number[], db: Kysely<Database> = this.db): Promise<Map<number, QuestionContent>> {
+    const questions = await this.options.questions.within(db).contentsOf([...new Set(ids)]);
     return new Map(questions.map((question) => [question.id, question]));
   }
 
@@ -307,13 +308,13 @@ export class MarkingService {
   }
 }
 
-function questionLabel(number: number, question: Question | undefined): string {
+function questionLabel(number: number, question: QuestionContent | undefined): string {
   const text = (question?.stemText ?? '').replace(/\s+/g, ' ').trim();
   const stem = text.length > LABEL_STEM_LENGTH ? `${text.slice(0, LABEL_STEM_LENGTH)}…` : text;
   return `Q${number} · ${stem}`;
 }
 
-function toItem(row: MarkingAnswerRow, question: Question | undefined, candidate: string): MarkingItem {
+function toItem(row: MarkingAnswerRow, question: QuestionContent | undefined, candidate: string): MarkingItem {
   return {
     answerId: row.id,
     attemptId: row.attemptId,

@@ -24,6 +24,7 @@ import type {
 import type { Page } from '@cloud-classroom/shared/http';
 import type { Question, QuestionAnswer } from '@cloud-classroom/shared/questions';
 import type { QuestionType } from '@cloud-classroom/shared/question-scoring';
+import type { QuestionContent } from '../questions/questions.service.js';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -77,7 +78,7 @@ export type QuestionBank = {
   /** The ids of the questions a draw rule may draw: carrying any of its tags (any question without tags), of its type and difficulty. */
   matchingIds(rule: { tags: readonly string[]; type: QuestionType; difficulty: number | null }): Promise<number[]>;
   /** The questions by id; ids naming none are absent. */
-  byIds(ids: readonly number[]): Promise<Question[]>;
+  contentsOf(ids: readonly number[]): Promise<QuestionContent[]>;
   within(db: Kysely<Database>): QuestionBank;
 };
 
@@ -102,7 +103,7 @@ const TARGET_NOUNS = { dept: 'department', role: 'role', term: 'term' } as const
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /** A question of a drawn paper, whole, with its points in this paper. */
-export type DrawnQuestion = { question: Question; score: number };
+export type DrawnQuestion = { question: QuestionContent; score: number };
 /** A paper drawn for a preview or an attempt: the exam and its sections' questions in order. */
 export type DrawnPaper = { exam: ExamHead; sections: { title: string; questions: DrawnQuestion[] }[] };
 
@@ -135,7 +136,7 @@ type PlacedRule = { rule: DrawRule; field: string };
 
 /** A paper checked against the bank: its fixed questions, each rule's candidates, its totals. */
 type CheckedPaper = {
-  questions: Map<number, Question>;
+  questions: Map<number, QuestionContent>;
   fixedIds: number[];
   rules: PlacedRule[];
   demands: DrawDemand[];
@@ -282,14 +283,14 @@ export class ExamsService {
   private async checkPaper(db: Kysely<Database>, paper: Paper): Promise<CheckedPaper> {
     const bank = this.options.questions.within(db);
     const fixedIds = fixedIdsOf(paper);
-    const questions = new Map((await bank.byIds(fixedIds)).map((question) => [question.id, question]));
+    const questions = new Map((await bank.contentsOf(fixedIds)).map((question) => [question.id, question]));
     const rules: PlacedRule[] = [];
     let totalScore = 0;
     let questionCount = 0;
     for (const [index, section] of paper.sections.entries()) {
       const missing = section.questionIds.find((id) => !questions.has(id));
       if (missing !== undefined) throw invalidInput(`paper.sections.${index}.questionIds: question ${missing} does not exist`);
-      for (const id of section.questionIds) totalScore += section.score ?? (questions.get(id) as Question).score;
+      for (const id of section.questionIds) totalScore += section.score ?? (questions.get(id) as QuestionContent).score;
       questionCount += section.questionIds.length;
       for (const [ruleIndex, rule] of section.draw.entries()) {
         rules.push({ rule, field: `paper.sections.${index}.draw.${ruleIndex}` });
@@ -378,12 +379,12 @@ export class ExamsService {
     const outcome = drawQuestions(checked.demands, checked.fixedIds, this.random);
     if (!outcome.ok) throw conflict(shortfallMessage(checked.rules[outcome.rule] as PlacedRule, outcome));
     const drawnIds = outcome.drawn.flat();
-    const drawnQuestions = new Map((await this.options.questions.within(this.db).byIds(drawnIds)).map((question) => [question.id, question]));
+    const drawnQuestions = new Map((await this.options.questions.within(this.db).contentsOf(drawnIds)).map((question) => [question.id, question]));
     let ruleIndex = 0;
     const sections = exam.paper.sections.map((section) => {
       const fixedIds = exam.shuffleQuestions ? shuffled(section.questionIds, this.random) : section.questionIds;
       const fixed = fixedIds.map((questionId) => {
-        const question = checked.questions.get(questionId) as Question;
+        const question = checked.questions.get(questionId) as QuestionContent;
         return { question, score: section.score ?? question.score };
       });
       const drawn: DrawnQuestion[] = [];
@@ -404,7 +405,7 @@ export class ExamsService {
     return shuffleOptions ? shuffled(options, this.random) : [...options];
   }
 
-  private paperQuestion(question: Question, score: number, shuffleOptions: boolean): PaperQuestion {
+  private paperQuestion(question: QuestionContent, score: number, shuffleOptions: boolean): PaperQuestion {
     return {
       id: question.id,
       type: question.type,

@@ -102,6 +102,20 @@ export async function findQuestions(
   };
 }
 
+/** What a paper shows and scores of a question: none of the bank's own bookkeeping. */
+const CONTENT_COLUMNS = ['id', 'type', 'stem', 'stem_text', 'options', 'answer', 'blank_rules', 'analysis', 'score', 'policy'] as const;
+export type QuestionContentRow = Pick<QuestionRow, (typeof CONTENT_COLUMNS)[number]>;
+
+/**
+ * These questions' content, for drawing a paper and showing an attempt: a plain read by id, at
+ * every exam start, without the list's duplicate flag, exam count, paging and knowledge points.
+ */
+export async function findQuestionContents(db: Kysely<Database>, ids: readonly number[]): Promise<QuestionContentRow[]> {
+  const rows: QuestionContentRow[] = [];
+  for (const batch of chunks([...new Set(ids)])) rows.push(...(await db.selectFrom('edu_question').select(CONTENT_COLUMNS).where('id', 'in', batch).execute()));
+  return rows;
+}
+
 /** The knowledge points of these questions, each question's in the order they were given. */
 export async function findTagsOf(db: Kysely<Database>, questionIds: readonly number[]): Promise<Map<number, string[]>> {
   const tags = new Map<number, string[]>();

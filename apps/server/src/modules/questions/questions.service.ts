@@ -39,6 +39,7 @@ import {
   findMatchingIds,
   findQuestionIdsAmong,
   findQuestionImage,
+  findQuestionContents,
   findQuestions,
   findStemKeysAmong,
   findTags,
@@ -48,6 +49,7 @@ import {
   setQuestionTags,
   updateQuestion,
   type ListedQuestionRow,
+  type QuestionContentRow,
   type QuestionFilter,
 } from './questions.repo.js';
 
@@ -64,6 +66,9 @@ export type QuestionsOptions = {
  * multiple-choice policy or blank rules), with the ids and who changed them.
  */
 export type KeyChangedListener = (questionIds: number[], by: string, trx: Kysely<Database>) => Promise<void>;
+
+/** What papers, attempts, marking and reports show and score of a question (`QuestionsService.contentsOf`). */
+export type QuestionContent = Pick<Question, 'id' | 'type' | 'stem' | 'stemText' | 'options' | 'answer' | 'blankRules' | 'analysis' | 'score' | 'policy'>;
 
 /** What a draw rule of an exam asks of the bank. */
 export type QuestionRule = { tags: string[]; type: QuestionType; difficulty: number | null };
@@ -131,7 +136,7 @@ export async function prepareQuestion(question: QuestionCreate): Promise<Prepare
   };
 }
 
-function toQuestion(row: ListedQuestionRow, tags: readonly string[]): Question {
+function toContent(row: QuestionContentRow): QuestionContent {
   return {
     id: row.id,
     // Written only by this service, from the shared schemas.
@@ -142,10 +147,16 @@ function toQuestion(row: ListedQuestionRow, tags: readonly string[]): Question {
     answer: JSON.parse(row.answer) as QuestionAnswer,
     blankRules: row.blank_rules === null ? null : (JSON.parse(row.blank_rules) as BlankRules),
     analysis: row.analysis,
-    difficulty: row.difficulty,
-    tags: [...tags],
     score: Number(row.score),
     policy: row.policy as MultiplePolicy | null,
+  };
+}
+
+function toQuestion(row: ListedQuestionRow, tags: readonly string[]): Question {
+  return {
+    ...toContent(row),
+    difficulty: row.difficulty,
+    tags: [...tags],
     duplicate: row.duplicate,
     examCount: row.exam_count,
     createBy: row.create_by,
@@ -262,7 +273,7 @@ export class QuestionsService {
   }
 
   /** Whole questions (key and analysis included) of these ids, in no particular order; ids of no question are left out. */
-  async byIds(ids: readonly number[]): Promise<Question[]> {
+  private async byIds(ids: readonly number[]): Promise<Question[]> {
     if (ids.length === 0) return [];
     const rows: ListedQuestionRow[] = [];
     const unique = [...new Set(ids)];
@@ -270,6 +281,11 @@ export class QuestionsService {
       rows.push(...(await findQuestions(this.db, { ids: unique.slice(start, start + 500) })).content);
     }
     return this.withTags(rows);
+  }
+
+  /** These questions' content (those that exist, in no particular order): what papers and attempts show and score. */
+  async contentsOf(ids: readonly number[]): Promise<QuestionContent[]> {
+    return ids.length === 0 ? [] : (await findQuestionContents(this.db, ids)).map(toContent);
   }
 
   /** The ids of the questions a draw rule may take: of its type, with any of its tags (any, when none), of its difficulty (any, when null). */

@@ -285,10 +285,10 @@ describe('questions', () => {
       expect(await questions.matchingIds({ tags: ['exits', 'nothing'], type: 'single', difficulty: null })).toEqual([ids.fireAgain]);
       expect(await questions.matchingIds({ tags: [], type: 'single', difficulty: 1 })).toEqual([ids.fire]);
       expect(await questions.matchingIds({ tags: ['fire'], type: 'judge', difficulty: null })).toEqual([]);
-      const found = await questions.byIds([ids.water!, 999_999, ids.fire!, ids.water!]);
+      const found = await questions.contentsOf([ids.water!, 999_999, ids.fire!, ids.water!]);
       expect(found.map((question) => question.id).sort()).toEqual([ids.fire, ids.water].sort());
       expect(found.find((question) => question.id === ids.water)).toMatchObject({ answer: ['A', 'B'], policy: 'proportional', options: SAMPLE_QUESTIONS.multiple.options });
-      expect(await questions.byIds([])).toEqual([]);
+      expect(await questions.contentsOf([])).toEqual([]);
       // Inside a caller's transaction.
       await db(app)
         .transaction()
