@@ -2,7 +2,6 @@ import { acceptsAnswersAt, attemptDeadline, attemptScore, AUTO_SUBMIT_GRACE_MS, 
 import type { AnswerSave, AnswerSaved, AttemptEvents, AttemptQuestion, AttemptResponse, AttemptResult, AttemptStart, AttemptState, MyAttempt, ReviewedQuestion } from '@cloud-classroom/shared/attempts';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import { JUDGE_KEYS, scorableOf, scoreResponse, type QuestionType, type Scored } from '@cloud-classroom/shared/question-scoring';
-import type { Question } from '@cloud-classroom/shared/questions';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import { isUniqueViolation } from '../../db/constraint-violation.js';

@@ -2,7 +2,6 @@ import { countingAttempt, type CountsRule } from '@cloud-classroom/shared/attemp
 import type { AttemptResponse, AttemptState, ExamReport } from '@cloud-classroom/shared/attempts';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import { discrimination, facility, histogram, mean, median, optionRates, roundTo, stdDev } from '@cloud-classroom/shared/exam-statistics';
-import type { Question } from '@cloud-classroom/shared/questions';
 import type { QuestionContent } from '../questions/questions.service.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';

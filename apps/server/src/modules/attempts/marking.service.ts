@@ -15,7 +15,6 @@ import type {
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import { roundTo } from '@cloud-classroom/shared/exam-statistics';
 import { scorableOf, scoreResponse } from '@cloud-classroom/shared/question-scoring';
-import type { Question } from '@cloud-classroom/shared/questions';
 import type { QuestionContent } from '../questions/questions.service.js';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';

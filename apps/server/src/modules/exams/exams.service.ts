@@ -22,7 +22,7 @@ import type {
   SiteExam,
 } from '@cloud-classroom/shared/exams';
 import type { Page } from '@cloud-classroom/shared/http';
-import type { Question, QuestionAnswer } from '@cloud-classroom/shared/questions';
+import type { QuestionAnswer } from '@cloud-classroom/shared/questions';
 import type { QuestionType } from '@cloud-classroom/shared/question-scoring';
 import type { QuestionContent } from '../questions/questions.service.js';
 import type { Kysely } from 'kysely';
