@@ -36,7 +36,19 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const BUCKET_MS = 2;
 
 type Taker = { userId: number; token: string };
-type StepResult = { takers: number; requests: number; errors: number; firstError: string | undefined; p99Start: number; p99Save: number; p99: number; cpuMsPerSecond: number | undefined };
+type StepResult = {
+  takers: number;
+  requests: number;
+  errors: number;
+  firstError: string | undefined;
+  p99Start: number;
+  p99Save: number;
+  p99: number;
+  cpuMsPerSecond: number | undefined;
+  /** The server's CPU per save (from the steady part, saves only) and per start (the spike's CPU less its saves'). */
+  cpuMsPerSave: number | undefined;
+  cpuMsPerStart: number | undefined;
+};
 
 /** HS256, as the product signs its session tokens, with the secret the product keeps in its database. */
 function tokenOf(secret: string, sessionId: string, now: number): string {
@@ -93,6 +105,9 @@ async function runStep(baseUrl: string, pid: number | undefined, examId: number,
   const agent = new http.Agent({ keepAlive: true, maxSockets: SOCKETS });
   const startLatencies: number[] = [];
   const saveLatencies: number[] = [];
+  // Requests answered so far, for the CPU per request of each part of the step.
+  let startsAnswered = 0;
+  let savesAnswered = 0;
   let errors = 0;
   let firstError: string | undefined;
   const fail = (what: string) => {
@@ -151,6 +166,7 @@ async function runStep(baseUrl: string, pid: number | undefined, examId: number,
       track(
         send('PUT', `/api/site/attempts/${attempt.id}/answers/${question.id}`, taker.token, body).then(
           ({ status, text }) => {
+            savesAnswered += 1;
             saveLatencies.push(performance.now() - began - at);
             if (status !== 200) fail(`save: ${status} ${text.slice(0, 200)}`);
           },
@@ -167,6 +183,7 @@ async function runStep(baseUrl: string, pid: number | undefined, examId: number,
       track(
         send('POST', `/api/site/exams/${examId}/attempts`, taker.token, undefined).then(
           ({ status, text }) => {
+            startsAnswered += 1;
             startLatencies.push(performance.now() - began - at);
             if (status !== 201 && status !== 200) {
               fail(`start: ${status} ${text.slice(0, 200)}`);
@@ -182,9 +199,12 @@ async function runStep(baseUrl: string, pid: number | undefined, examId: number,
   });
 
   const cpuBefore = cpuMsOf(pid);
+  // Once every start is answered, the CPU and the count of saves so far: what follows is saves only.
+  let spikeEnd: { cpu: number | undefined; saves: number } | undefined;
   await new Promise<void>((resolve) => {
     const tick = () => {
       const now = performance.now() - began;
+      if (spikeEnd === undefined && startsAnswered === takers.length) spikeEnd = { cpu: cpuMsOf(pid), saves: savesAnswered };
       for (; nextBucket <= Math.floor(now / BUCKET_MS); nextBucket += 1) {
         for (const run of buckets.get(nextBucket) ?? []) run();
         buckets.delete(nextBucket);
@@ -198,7 +218,16 @@ async function runStep(baseUrl: string, pid: number | undefined, examId: number,
   const cpuAfter = cpuMsOf(pid);
   agent.destroy();
   const elapsed = performance.now() - began;
+  const steadySaves = savesAnswered - (spikeEnd?.saves ?? savesAnswered);
+  const cpuMsPerSave =
+    cpuAfter === undefined || spikeEnd?.cpu === undefined || steadySaves === 0 ? undefined : (cpuAfter - spikeEnd.cpu) / steadySaves;
+  const cpuMsPerStart =
+    cpuMsPerSave === undefined || cpuBefore === undefined || spikeEnd?.cpu === undefined
+      ? undefined
+      : (spikeEnd.cpu - cpuBefore - cpuMsPerSave * spikeEnd.saves) / takers.length;
   return {
+    cpuMsPerSave,
+    cpuMsPerStart,
     takers: takers.length,
     requests: startLatencies.length + saveLatencies.length,
     errors,
@@ -235,6 +264,9 @@ export function examTakers(steps: number[] = DEFAULT_TAKER_STEPS): MeasuredScena
             `\n  ${count.toLocaleString('en-US')} takers: ${result.requests.toLocaleString('en-US')} requests, ${result.errors} errors, ` +
               `p99 ${Math.round(result.p99)} ms (start ${Math.round(result.p99Start)} ms, save ${Math.round(result.p99Save)} ms)` +
               (result.cpuMsPerSecond === undefined ? '' : `, server CPU ${Math.round(result.cpuMsPerSecond / 10)} %`) +
+              (result.cpuMsPerStart === undefined || result.cpuMsPerSave === undefined
+                ? ''
+                : ` (${result.cpuMsPerStart.toFixed(2)} ms a start, ${result.cpuMsPerSave.toFixed(2)} ms a save)`) +
               (result.firstError === undefined ? '' : `; first error: ${result.firstError}`),
           );
           if (result.errors > 0 || result.p99 > P99_TARGET_MS) break;
