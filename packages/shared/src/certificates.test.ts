@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addMonthsToDate,
+  calendarDateOf,
   certificateFieldText,
   certificateLayoutSchema,
   certificateNumberPatternSchema,
@@ -207,6 +208,12 @@ describe('certificateSnapshotSchema and the printed text', () => {
     [{ kind: 'score', prefix: 'Score: ' }, ''],
   ] as const)('%j prints %j', (change, text) => {
     expect(certificateFieldText(field(change as Partial<CertificateField>), snapshot)).toBe(text);
+  });
+
+  it('takes a moment’s calendar date in the server’s zone, the same day its number shows', () => {
+    expect(calendarDateOf(jan5)).toBe('2025-01-05');
+    expect(calendarDateOf(dec31.getTime())).toBe('2031-12-31');
+    expect(formatCertificateNumber('{yyyy}-{MM}-{dd}.{seq:1}', dec31, 1)).toBe(`${calendarDateOf(dec31)}.1`);
   });
 
   it('formats a calendar date', () => {

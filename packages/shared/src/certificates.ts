@@ -280,6 +280,15 @@ export const certificateSnapshotSchema = z
   });
 export type CertificateSnapshot = z.output<typeof certificateSnapshotSchema>;
 
+/**
+ * The calendar date of `time` in the server's zone, as `formatCertificateNumber` reads its date:
+ * a certificate's printed issue date and the date in its number come from the same clock reading.
+ */
+export function calendarDateOf(time: Date | number): string {
+  const date = new Date(time);
+  return `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1, 2)}-${pad(date.getDate(), 2)}`;
+}
+
 /** A calendar date as `format` prints it (`{yyyy}`, `{yy}`, `{MM}`, `{dd}`). */
 export function formatCalendarDate(date: string, format: string): string {
   const [year = '', month = '', day = ''] = date.split('-');

@@ -105,9 +105,9 @@ async function pixel(file: string, x: number, y: number): Promise<[number, numbe
   const base = `${file}-pixels`;
   await run('pdftoppm', ['-r', '20', '-singlefile', file, base]);
   const ppm = await fs.readFile(`${base}.ppm`);
-  const [, width = '0'] = /^P6\s+(\d+)\s+\d+\s+255\s/.exec(ppm.toString('latin1', 0, 40)) ?? [];
-  const headerLength = (/^P6\s+\d+\s+\d+\s+255\s/.exec(ppm.toString('latin1', 0, 40)) ?? [''])[0].length;
-  const at = headerLength + (y * Number(width) + x) * 3;
+  const header = /^P6\s+(\d+)\s+\d+\s+255\s/.exec(ppm.toString('latin1', 0, 40));
+  if (!header) throw new Error('pdftoppm wrote no PPM');
+  const at = header[0].length + (y * Number(header[1]) + x) * 3;
   return [ppm[at] ?? -1, ppm[at + 1] ?? -1, ppm[at + 2] ?? -1];
 }
 
