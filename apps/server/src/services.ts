@@ -129,6 +129,6 @@ export async function createServices(
  * Run at start: removes the files that uploads killed mid-way left with no row (see
  * ORPHAN_MIN_AGE_MS for why only old ones). Answers how many went.
  */
-export async function removeLeftoverFiles({ files, storage, users, media, questions, clock }: Services): Promise<number> {
-  return removeOrphanFiles(files, [storage.storedFiles, users.avatarFiles, media.mediaFiles, questions.imageFiles], clock.now() - ORPHAN_MIN_AGE_MS);
+export async function removeLeftoverFiles({ files, storage, users, media, questions, certificates, clock }: Services): Promise<number> {
+  return removeOrphanFiles(files, [storage.storedFiles, users.avatarFiles, media.mediaFiles, questions.imageFiles, certificates.backgroundFiles], clock.now() - ORPHAN_MIN_AGE_MS);
 }

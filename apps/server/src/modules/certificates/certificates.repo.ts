@@ -148,6 +148,12 @@ export async function findVersions(db: Kysely<Database>, templateId: number): Pr
   }));
 }
 
+/** Every background a template version names (templates are few, and their versions fewer than their certificates). */
+export async function findBackgroundKeys(db: Kysely<Database>): Promise<Set<string>> {
+  const rows = await db.selectFrom('edu_cert_template_version').select('layout').execute();
+  return new Set(rows.map((row) => parseLayout(row.layout).backgroundImage).filter((key): key is string => key !== null));
+}
+
 export async function countCertificatesOfVersion(db: Kysely<Database>, versionId: number): Promise<number> {
   const { n } = await db.selectFrom('edu_certificate').select((eb) => eb.fn.countAll().as('n')).where('template_version_id', '=', versionId).executeTakeFirstOrThrow();
   return Number(n);

@@ -20,8 +20,23 @@ import { pageOf } from '@cloud-classroom/shared/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { acceptUploads, withUpload, type UploadOptions } from '../../files/upload-reader.js';
 import { principalOf } from '../../http/route-access.js';
 import type { Services } from '../../services.js';
+import { BACKGROUND_MAX_BYTES, BACKGROUND_TYPES } from './certificates.service.js';
+
+// For the API docs only (a file picker in Swagger UI): the upload is read as a stream by withUpload.
+const fileUploadBody = z.unknown().meta({
+  type: 'object',
+  properties: { file: { type: 'string', format: 'binary' } },
+  required: ['file'],
+});
+
+const BACKGROUND_UPLOAD: UploadOptions = {
+  field: 'file',
+  maxBytes: BACKGROUND_MAX_BYTES,
+  accepts: { types: BACKGROUND_TYPES, refusal: 'expected a PNG or JPEG image' },
+};
 
 /**
  * Where the site is, for the verification link a certificate's QR code holds: the request's own
@@ -43,6 +58,7 @@ function sendPdf(reply: FastifyReply, pdf: Buffer, fileName: string, cacheContro
 /** Certificate templates, issuing, revoking and re-issuing, the PDFs, the learner's list and the public check. */
 export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const { certificates } = services;
+  acceptUploads(app);
 
   // ---- Templates --------------------------------------------------------------------------------
 
@@ -86,6 +102,15 @@ export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
       await certificates.deleteTemplates(request.body);
       return reply.code(200).send();
     },
+  );
+
+  app.post(
+    '/api/cert-templates/backgrounds',
+    {
+      config: { access: { permissions: ['cert:add', 'cert:edit'] }, audit: '上传证书背景' },
+      schema: { consumes: ['multipart/form-data'], body: fileUploadBody, response: { 201: z.object({ key: z.string() }) } },
+    },
+    async (request, reply) => reply.code(201).send(await withUpload(request, BACKGROUND_UPLOAD, (upload) => certificates.uploadBackground(upload))),
   );
 
   app.get(

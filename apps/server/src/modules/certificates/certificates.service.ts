@@ -35,6 +35,8 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { conflict, forbidden, invalidInput, notFound } from '../../domain-error.js';
 import type { FileStore } from '../../files/file-store.js';
+import type { FileOwner } from '../../files/orphan-files.js';
+import type { Upload } from '../../files/upload.js';
 import type { AccessService } from '../access/access.service.js';
 import { limitPerAddress } from '../auth/address-limit.js';
 import type { Principal } from '../auth/session.service.js';
@@ -42,6 +44,7 @@ import { renderCertificatePdf } from './certificate-pdf.js';
 import {
   countCertificatesOfVersion,
   deleteTemplates,
+  findBackgroundKeys,
   findByNumber,
   findCertificates,
   findExamFacts,
@@ -80,6 +83,11 @@ export type CertificatesOptions = {
 
 /** Public checks one address may make a minute: plenty for people scanning codes, too few to guess codes. */
 export const VERIFY_PER_MINUTE = 30;
+/** Where uploaded backgrounds are kept; a layout may name only a key under it (certificateBackgroundKeySchema). */
+export const BACKGROUND_FOLDER = 'cert-backgrounds';
+/** The two kinds pdfkit embeds. */
+export const BACKGROUND_TYPES = ['png', 'jpeg'] as const;
+export const BACKGROUND_MAX_BYTES = 10 * 1024 * 1024;
 /** Where the rendered PDFs are kept, a folder per certificate. */
 export const PDF_CACHE_FOLDER = 'cert-pdfs';
 
@@ -234,6 +242,27 @@ export class CertificatesService {
     };
     return this.render(layoutVersion.layout, snapshot, siteOrigin + certificateVerificationPath(snapshot.number, SAMPLE_CODE));
   }
+
+  /**
+   * Stores a background image (PNG or JPEG, told from its bytes by the upload reader) and answers
+   * the key a layout names it by. A file no template version names is swept at a later start.
+   */
+  async uploadBackground(upload: Upload): Promise<{ key: string }> {
+    if (upload.empty) throw invalidInput(`${upload.field}: is empty`);
+    const extension = upload.type === 'png' ? 'png' : 'jpg';
+    const key = `${BACKGROUND_FOLDER}/${calendarDateOf(this.now()).slice(0, 7).replace('-', '')}/${crypto.randomBytes(16).toString('hex')}.${extension}`;
+    await this.options.files.put(key, upload.content);
+    return { key };
+  }
+
+  /** The backgrounds in the file store, for the sweep of files no template version names. */
+  readonly backgroundFiles: FileOwner = {
+    folder: BACKGROUND_FOLDER,
+    referenced: async (keys) => {
+      const used = await findBackgroundKeys(this.db);
+      return new Set(keys.filter((key) => used.has(key)));
+    },
+  };
 
   /** A layout may name only a background the file store holds (uploaded under cert-backgrounds/). */
   private async checkBackground(layout: CertificateLayout): Promise<void> {

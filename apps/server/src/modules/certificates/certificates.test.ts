@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import {
   calendarDateOf,
   certificateSchema,
@@ -53,6 +54,33 @@ async function pdfText(pdf: Buffer): Promise<string> {
   }
 }
 
+/** A one-colour RGB PNG, encoded by hand so the test needs no image library. */
+function solidPng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0xee)]);
+  const pixels = zlib.deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+}
+
+async function upload(app: FastifyInstance, token: string, fileName: string, content: Buffer) {
+  const form = new FormData();
+  form.append('file', new Blob([content]), fileName);
+  const encoded = new Response(form);
+  const payload = Buffer.from(await encoded.arrayBuffer());
+  return app.inject({ method: 'POST', url: '/api/cert-templates/backgrounds', headers: { 'content-type': encoded.headers.get('content-type') ?? '', authorization: token }, payload });
+}
+
 const verifyUrl = (number: string, code: string) => `/api/public/certificates/verify?number=${encodeURIComponent(number)}&code=${encodeURIComponent(code)}`;
 const reissueResult = z.object({ id: z.number().int(), number: z.string() });
 
@@ -65,6 +93,7 @@ describe('certificates: access', () => {
     ['POST', '/api/cert-templates', templateBody()],
     ['PUT', '/api/cert-templates', { id: 1, ...templateBody() }],
     ['DELETE', '/api/cert-templates', [1]],
+    ['POST', '/api/cert-templates/backgrounds'],
     ['GET', '/api/certificates'],
     ['GET', '/api/certificates/1'],
     ['POST', '/api/certificates/issue', { templateId: 1, userIds: [1] }],
@@ -166,6 +195,23 @@ describe('certificates', () => {
     expect(text).toContain('消防安全结业');
     expect(text).toContain('CC-2026-000001');
     expect((await call(app, 'GET', `/api/cert-templates/${template}/preview?version=9`, teacher)).statusCode).toBe(404);
+  });
+
+  it('takes a PNG or JPEG background, which a template then prints under its fields', async () => {
+    const refused = await upload(app, teacher, 'notes.txt', Buffer.from('not an image'));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe('file: expected a PNG or JPEG image');
+    const stored = await upload(app, teacher, 'paper.png', solidPng(297, 210));
+    expect(stored.statusCode, stored.body).toBe(201);
+    const { key } = z.object({ key: z.string() }).parse(stored.json());
+    expect(key).toMatch(/^cert-backgrounds\/\d{6}\/[0-9a-f]{32}\.png$/);
+    const withBackground = await created(app, teacher, '/api/cert-templates', templateBody({ name: 'With paper', layout: { ...LAYOUT, backgroundImage: key } }));
+    const preview = await call(app, 'GET', `/api/cert-templates/${withBackground}/preview`, teacher);
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(await pdfText(preview.rawPayload)).toContain('张伟明');
+    // Named by a template version: not taken for a leftover.
+    expect(await app.services.certificates.backgroundFiles.referenced([key, 'cert-backgrounds/202605/other.png'])).toEqual(new Set([key]));
+    expect((await call(app, 'DELETE', '/api/cert-templates', teacher, [withBackground])).statusCode).toBe(200);
   });
 
   it('issues to chosen people with sequential numbers, the template’s validity and the holder’s name, within the issuer’s scope', async () => {
