@@ -7,6 +7,7 @@ import { AccessService } from './modules/access/access.service.js';
 import { AttemptsService } from './modules/attempts/attempts.service.js';
 import { ApplicantsService } from './modules/applicants/applicants.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { CertificatesService } from './modules/certificates/certificates.service.js';
 import type { FileStore } from './files/file-store.js';
 import { LocalFileStore } from './files/local-file-store.js';
 import { ORPHAN_MIN_AGE_MS, removeOrphanFiles } from './files/orphan-files.js';
@@ -65,6 +66,8 @@ export type Services = {
   marking: MarkingService;
   /** The exams' reports. */
   examReports: ExamReportsService;
+  /** Certificate templates, issued certificates, their PDFs and the public check. */
+  certificates: CertificatesService;
 };
 
 export async function createServices(
@@ -118,13 +121,14 @@ export async function createServices(
   // A key fixed after people sat the exam rescores their answers (a job, queued with the fix).
   questions.onKeyChanged((questionIds, by, trx) => marking.queueRegrade(questionIds, by, trx));
   const examReports = new ExamReportsService({ db, access, questions });
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions, exams, attempts, marking, examReports };
+  const certificates = new CertificatesService({ db, clock, files, access });
+  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions, exams, attempts, marking, examReports, certificates };
 }
 
 /**
  * Run at start: removes the files that uploads killed mid-way left with no row (see
  * ORPHAN_MIN_AGE_MS for why only old ones). Answers how many went.
  */
-export async function removeLeftoverFiles({ files, storage, users, media, questions, clock }: Services): Promise<number> {
-  return removeOrphanFiles(files, [storage.storedFiles, users.avatarFiles, media.mediaFiles, questions.imageFiles], clock.now() - ORPHAN_MIN_AGE_MS);
+export async function removeLeftoverFiles({ files, storage, users, media, questions, certificates, clock }: Services): Promise<number> {
+  return removeOrphanFiles(files, [storage.storedFiles, users.avatarFiles, media.mediaFiles, questions.imageFiles, certificates.backgroundFiles], clock.now() - ORPHAN_MIN_AGE_MS);
 }

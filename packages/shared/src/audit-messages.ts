@@ -101,6 +101,13 @@ const enUS = {
   'audit.exam.reportExport': 'Export an exam report',
   'audit.attempt.start': 'Start an exam',
   'audit.attempt.submit': 'Submit an exam',
+  'audit.cert.templateAdd': 'Add certificate template',
+  'audit.cert.templateEdit': 'Edit certificate template',
+  'audit.cert.templateDel': 'Delete certificate templates',
+  'audit.cert.background': 'Upload a certificate background',
+  'audit.cert.issue': 'Issue certificates',
+  'audit.cert.revoke': 'Revoke certificates',
+  'audit.cert.reissue': 'Re-issue a certificate',
 } as const;
 
 export type AuditKey = keyof typeof enUS;
@@ -200,6 +207,13 @@ const zhCN = {
   'audit.exam.reportExport': '导出考试报表',
   'audit.attempt.start': '开始考试',
   'audit.attempt.submit': '提交考试',
+  'audit.cert.templateAdd': '新增证书模板',
+  'audit.cert.templateEdit': '修改证书模板',
+  'audit.cert.templateDel': '删除证书模板',
+  'audit.cert.background': '上传证书背景',
+  'audit.cert.issue': '颁发证书',
+  'audit.cert.revoke': '撤销证书',
+  'audit.cert.reissue': '补发证书',
 } as const satisfies Record<AuditKey, string>;
 
 export const auditMessages = { 'zh-CN': zhCN, 'en-US': enUS } as const satisfies Record<Locale, Record<AuditKey, string>>;

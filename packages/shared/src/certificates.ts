@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REQUIRED } from './http.js';
+import { pageQuerySchema, REQUIRED, sortableBy } from './http.js';
 
 // Certificates (DESIGN §6, §10; issue 14): a template's layout, the snapshot of every value a
 // certificate prints, its number pattern, the public verification answer, and the pure rules
@@ -392,3 +392,198 @@ export const certificateVerificationSchema = z.object({
   revokedAt: z.string().nullable(),
 });
 export type CertificateVerification = z.infer<typeof certificateVerificationSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// The API: templates, certificates, the learner's list (DESIGN §10)
+// ---------------------------------------------------------------------------------------------
+
+const CERT_ID_MAX = 2_147_483_647;
+const certIdSchema = z.number().int().positive().max(CERT_ID_MAX);
+const certIdTextSchema = z.coerce.number(REQUIRED).int().positive().max(CERT_ID_MAX);
+const certAuditFields = {
+  createBy: z.string().nullable(),
+  updateBy: z.string().nullable(),
+  createTime: z.string(),
+  updateTime: z.string(),
+};
+
+export const DEFAULT_CERTIFICATE_NUMBER_PATTERN = 'CC-{yyyy}-{seq:6}';
+/** The longest validity a template may give (50 years); null: its certificates never expire. */
+export const MAX_VALIDITY_MONTHS = 600;
+
+/** A stored layout as the API answers it: the output of certificateLayoutSchema, without its checks and defaults (a response schema is compiled to a serializer). */
+const placed = { x: z.number(), y: z.number(), width: z.number(), fontSize: z.number(), color: z.string(), align: z.enum(CERTIFICATE_ALIGNMENTS), bold: z.boolean() };
+export const savedCertificateLayoutSchema = z.object({
+  pageSize: z.enum(CERTIFICATE_PAGE_SIZES),
+  orientation: z.enum(CERTIFICATE_ORIENTATIONS),
+  backgroundImage: z.string().nullable(),
+  fields: z.array(
+    z.discriminatedUnion('kind', [
+      z.object({ kind: z.enum(CERTIFICATE_VALUE_FIELDS), ...placed, prefix: z.string(), suffix: z.string(), dateFormat: z.string() }),
+      z.object({ kind: z.literal('freeText'), ...placed, text: z.string() }),
+      z.object({ kind: z.literal('qrCode'), x: z.number(), y: z.number(), size: z.number(), color: z.string() }),
+    ]),
+  ),
+}) satisfies z.ZodType<CertificateLayout>;
+
+export const certTemplateSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  numberPattern: z.string(),
+  validityMonths: z.number().int().nullable(),
+  /** The current version's number (1, 2, …): what the next certificate is issued with. */
+  version: z.number().int(),
+  layout: savedCertificateLayoutSchema,
+  /** Certificates issued with any version of it. */
+  certificateCount: z.number().int(),
+  ...certAuditFields,
+});
+export type CertTemplate = z.infer<typeof certTemplateSchema>;
+
+export const CERT_TEMPLATE_SORT_FIELDS = ['id', 'name', 'createTime', 'updateTime'] as const;
+export const certTemplateQuerySchema = pageQuerySchema.extend({
+  sort: sortableBy(CERT_TEMPLATE_SORT_FIELDS),
+  q: z.string().trim().max(100).optional(),
+});
+export type CertTemplateQuery = z.output<typeof certTemplateQuerySchema>;
+
+const certTemplateFields = {
+  name: z.string(REQUIRED).trim().min(1, 'is required').max(100),
+  numberPattern: certificateNumberPatternSchema.default(DEFAULT_CERTIFICATE_NUMBER_PATTERN),
+  validityMonths: z.number().int().min(1).max(MAX_VALIDITY_MONTHS).nullish().transform((months) => months ?? null),
+  layout: certificateLayoutSchema,
+};
+export const certTemplateCreateSchema = z.object(certTemplateFields);
+export type CertTemplateCreate = z.output<typeof certTemplateCreateSchema>;
+export const certTemplateUpdateSchema = z.object({ id: certIdSchema, ...certTemplateFields });
+export type CertTemplateUpdate = z.output<typeof certTemplateUpdateSchema>;
+
+/** One version of a template's layout; certificates keep the version they were issued with. */
+export const certTemplateVersionSchema = z.object({
+  id: z.number().int(),
+  version: z.number().int(),
+  layout: savedCertificateLayoutSchema,
+  certificateCount: z.number().int(),
+  createBy: z.string().nullable(),
+  createTime: z.string(),
+});
+export type CertTemplateVersion = z.infer<typeof certTemplateVersionSchema>;
+
+/** `GET api/cert-templates/{id}/preview?version=`: the current version unless one is named. */
+export const certTemplatePreviewQuerySchema = z.object({ version: certIdTextSchema.optional() });
+
+export const CERTIFICATE_SOURCES = ['staff', 'exam', 'term', 'import', 'reissue'] as const;
+export type CertificateSource = (typeof CERTIFICATE_SOURCES)[number];
+
+export const certificateSchema = z.object({
+  id: z.number().int(),
+  number: z.string(),
+  /** The verification code, which the holder shares with the number (the QR code holds both). */
+  code: z.string(),
+  userId: z.number().int(),
+  /** The account's name now (null once the account is gone); the printed name is `holderName`. */
+  username: z.string().nullable(),
+  holderName: z.string(),
+  title: z.string(),
+  score: z.string().nullable(),
+  issuedOn: z.string(),
+  expiresOn: z.string().nullable(),
+  status: z.enum(CERTIFICATE_STATUSES),
+  source: z.enum(CERTIFICATE_SOURCES),
+  templateId: z.number().int(),
+  templateName: z.string(),
+  templateVersion: z.number().int(),
+  examId: z.number().int().nullable(),
+  termId: z.number().int().nullable(),
+  issuedAt: z.string(),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  revokedBy: z.string().nullable(),
+  revokeReason: z.string().nullable(),
+  /** The certificate that replaced this one (a re-issue), and the one this replaced. */
+  supersededBy: z.number().int().nullable(),
+  supersedes: z.number().int().nullable(),
+  createBy: z.string().nullable(),
+  createTime: z.string(),
+});
+export type Certificate = z.infer<typeof certificateSchema>;
+
+export const CERTIFICATE_SORT_FIELDS = ['id', 'number', 'holderName', 'issuedAt', 'expiresAt', 'revokedAt'] as const;
+export const certificateQuerySchema = pageQuerySchema.extend({
+  sort: sortableBy(CERTIFICATE_SORT_FIELDS),
+  /** In the number, the printed name or the account's username. */
+  q: z.string().trim().max(100).optional(),
+  templateId: certIdTextSchema.optional(),
+  userId: certIdTextSchema.optional(),
+  examId: certIdTextSchema.optional(),
+  termId: certIdTextSchema.optional(),
+  /** The status now. */
+  status: z.enum(CERTIFICATE_STATUSES).optional(),
+});
+export type CertificateQuery = z.output<typeof certificateQuerySchema>;
+
+export const MAX_ISSUE_PEOPLE = 1000;
+
+/** `POST api/certificates/issue`: to chosen people, optionally for an exam (its title, their counted score) or a term (its course's title). */
+export const certificateIssueSchema = z
+  .object({
+    templateId: certIdSchema,
+    userIds: z
+      .array(certIdSchema)
+      .min(1, 'list at least one person')
+      .max(MAX_ISSUE_PEOPLE)
+      .transform((ids) => [...new Set(ids)]),
+    examId: certIdSchema.nullish().transform((id) => id ?? null),
+    termId: certIdSchema.nullish().transform((id) => id ?? null),
+    /** What the certificate names instead of the exam's, course's or template's title. */
+    title: z.string().trim().max(200).nullish().transform((title) => (title ? title : null)),
+  })
+  .refine((body) => body.examId === null || body.termId === null, { message: 'name an exam or a term, not both', path: ['termId'] });
+export type CertificateIssue = z.output<typeof certificateIssueSchema>;
+
+export const certificatesIssuedSchema = z.object({
+  /** The new certificates' ids and numbers, in the order of `userIds`. */
+  certificates: z.array(z.object({ id: z.number().int(), userId: z.number().int(), number: z.string() })),
+});
+export type CertificatesIssued = z.infer<typeof certificatesIssuedSchema>;
+
+export const certificateRevokeSchema = z.object({
+  ids: z
+    .array(certIdSchema)
+    .min(1, 'list at least one id')
+    .max(1000)
+    .transform((ids) => [...new Set(ids)]),
+  reason: z.string(REQUIRED).trim().min(1, 'is required').max(500),
+});
+export type CertificateRevoke = z.output<typeof certificateRevokeSchema>;
+
+/** `POST api/certificates/{id}/reissue`: a new certificate with the name corrected; the old one is kept, superseded. */
+export const certificateReissueSchema = z.object({
+  /** The name to print; by default the account's name now. */
+  holderName: z.string().trim().max(100).nullish().transform((name) => (name ? name : null)),
+});
+export type CertificateReissue = z.output<typeof certificateReissueSchema>;
+
+/** The learner's own certificates (`GET api/site/my/certificates`). */
+export const myCertificateSchema = certificateSchema.pick({
+  id: true,
+  number: true,
+  code: true,
+  holderName: true,
+  title: true,
+  score: true,
+  issuedOn: true,
+  expiresOn: true,
+  status: true,
+  issuedAt: true,
+  expiresAt: true,
+  revokedAt: true,
+  revokeReason: true,
+  supersededBy: true,
+});
+export type MyCertificate = z.infer<typeof myCertificateSchema>;
+
+/** The public page's address, which every certificate's QR code holds. */
+export function certificateVerificationPath(number: string, code: string): string {
+  return `/verify-cert?number=${encodeURIComponent(number)}&code=${encodeURIComponent(code)}`;
+}

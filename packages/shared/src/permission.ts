@@ -53,6 +53,12 @@ export const PERMISSIONS = [
   'exam:del',
   'mark:list',
   'mark:edit',
+  'cert:list',
+  'cert:add',
+  'cert:edit',
+  'cert:del',
+  'cert:issue',
+  'cert:revoke',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -13,6 +13,7 @@ import * as enrolment from './migrations/0011-enrolment.js';
 import * as exams from './migrations/0012-exams.js';
 import * as attempts from './migrations/0013-attempts.js';
 import * as attemptPaperLast from './migrations/0014-attempt-paper-last.js';
+import * as certificates from './migrations/0015-certificates.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -36,6 +37,7 @@ const migrations = {
   '0012-exams': exams,
   '0013-attempts': attempts,
   '0014-attempt-paper-last': attemptPaperLast,
+  '0015-certificates': certificates,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

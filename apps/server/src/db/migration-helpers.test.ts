@@ -20,21 +20,21 @@ afterEach(async () => {
   await database.dispose();
 });
 
-/** What a later migration adding the certificates would ship: a directory with a page and its buttons. */
+/** What a later migration adding a new domain (badges) would ship: a directory with a page and its buttons. */
 // Codes of a resource a later migration will bring, not yet among the product's permissions.
-const CERT = 'cert' as CrudResource;
-const CERT_LIST = 'cert:list' as Permission;
+const CERT = 'badge' as CrudResource;
+const CERT_LIST = 'badge:list' as Permission;
 
 const CERTS: MenuSpec[] = [
   {
-    title: '证书中心',
-    titleEn: 'Certificates',
+    title: '徽章中心',
+    titleEn: 'Badges',
     type: 0,
-    path: 'certs',
+    path: 'badges',
     icon: 'education',
     sort: 0,
     children: [
-      { title: '证书管理', titleEn: 'Certificates', type: 1, path: 'cert', component: 'certs/cert/index', componentName: 'Cert', permission: CERT_LIST, cache: true, children: crudButtons(CERT, '证书', 'certificate') },
+      { title: '徽章管理', titleEn: 'Badges', type: 1, path: 'badge', component: 'badges/badge/index', componentName: 'Badge', permission: CERT_LIST, cache: true, children: crudButtons(CERT, '徽章', 'badge') },
     ],
   },
 ];
@@ -58,10 +58,10 @@ describe('addMenus and grantMenusToRole', () => {
     const first = await addMenus(db, CERTS);
     expect(first.inserted).toHaveLength(5);
     expect(await grantMenusToRole(db, 'admin', first.inserted)).toBe(true);
-    const directory = await menuNamed('证书中心');
-    expect(directory).toMatchObject({ pid: null, type: 0, path: 'certs', menu_sort: 0, sub_count: 1, create_by: 'system', title_en: 'Certificates' });
-    expect(await menuNamed('证书管理')).toMatchObject({ pid: directory.id, component: 'certs/cert/index', cache: 1, hidden: 0, sub_count: 3 });
-    expect(await grantsOf('admin')).toEqual(expect.arrayContaining(['证书中心', '证书管理', '证书新增', '证书编辑', '证书删除']));
+    const directory = await menuNamed('徽章中心');
+    expect(directory).toMatchObject({ pid: null, type: 0, path: 'badges', menu_sort: 0, sub_count: 1, create_by: 'system', title_en: 'Badges' });
+    expect(await menuNamed('徽章管理')).toMatchObject({ pid: directory.id, component: 'badges/badge/index', cache: 1, hidden: 0, sub_count: 3 });
+    expect(await grantsOf('admin')).toEqual(expect.arrayContaining(['徽章中心', '徽章管理', '徽章新增', '徽章编辑', '徽章删除']));
 
     const before = await databaseContent(db);
     const second = await addMenus(db, CERTS);
@@ -72,35 +72,35 @@ describe('addMenus and grantMenusToRole', () => {
   it('find menus by what they are, not by title or place, and add only the missing ones under them', async () => {
     await addMenus(db, CERTS);
     // An operator renamed the directory and moved the page to the top level, and deleted a button.
-    const directory = await menuNamed('证书中心');
-    await db.updateTable('sys_menu').set({ title: '我的证书' }).where('id', '=', directory.id).execute();
-    await db.updateTable('sys_menu').set({ pid: null }).where('component', '=', 'certs/cert/index').execute();
-    await db.deleteFrom('sys_menu').where('permission', '=', 'cert:del').execute();
+    const directory = await menuNamed('徽章中心');
+    await db.updateTable('sys_menu').set({ title: '我的徽章' }).where('id', '=', directory.id).execute();
+    await db.updateTable('sys_menu').set({ pid: null }).where('component', '=', 'badges/badge/index').execute();
+    await db.deleteFrom('sys_menu').where('permission', '=', 'badge:del').execute();
 
     const { inserted } = await addMenus(db, CERTS);
     expect(inserted).toHaveLength(1);
-    expect(await db.selectFrom('sys_menu').select('title').where('title', 'in', ['证书中心', '我的证书']).execute()).toEqual([{ title: '我的证书' }]);
-    const page = await menuNamed('证书管理');
+    expect(await db.selectFrom('sys_menu').select('title').where('title', 'in', ['徽章中心', '我的徽章']).execute()).toEqual([{ title: '我的徽章' }]);
+    const page = await menuNamed('徽章管理');
     expect(page.pid).toBeNull();
     expect(page.sub_count).toBe(3);
-    expect(await menuNamed('证书删除')).toMatchObject({ pid: page.id, menu_sort: 3, permission: 'cert:del' });
+    expect(await menuNamed('徽章删除')).toMatchObject({ pid: page.id, menu_sort: 3, permission: 'badge:del' });
   });
 
   it('give a new menu whose title another menu has taken a numbered title instead of stopping the upgrade', async () => {
-    await db.insertInto('sys_menu').values({ ...created('admin', 1), pid: null, type: 0, title: '证书中心', path: 'mine', menu_sort: 9, i_frame: 0, cache: 0, hidden: 0, sub_count: 0 }).execute();
+    await db.insertInto('sys_menu').values({ ...created('admin', 1), pid: null, type: 0, title: '徽章中心', path: 'mine', menu_sort: 9, i_frame: 0, cache: 0, hidden: 0, sub_count: 0 }).execute();
     await addMenus(db, CERTS);
-    expect((await menuNamed('证书中心 (2)')).path).toBe('certs');
-    expect((await menuNamed('证书中心')).path).toBe('mine');
+    expect((await menuNamed('徽章中心 (2)')).path).toBe('badges');
+    expect((await menuNamed('徽章中心')).path).toBe('mine');
   });
 
   it('grant nothing to a role the install does not have, and keep what a role holds', async () => {
     const { inserted } = await addMenus(db, CERTS);
-    expect(await grantMenusToRole(db, 'cert-admins', inserted)).toBe(false);
+    expect(await grantMenusToRole(db, 'badge-admins', inserted)).toBe(false);
     const teacherBefore = await grantsOf('teacher');
-    const page = await menuNamed('证书管理');
+    const page = await menuNamed('徽章管理');
     expect(await grantMenusToRole(db, 'teacher', [page.id, page.id])).toBe(true);
     expect(await grantMenusToRole(db, 'teacher', [page.id])).toBe(true);
-    expect(await grantsOf('teacher')).toEqual([...teacherBefore, '证书管理'].sort());
+    expect(await grantsOf('teacher')).toEqual([...teacherBefore, '徽章管理'].sort());
   });
 
   it('refuse a menu without what identifies it', async () => {

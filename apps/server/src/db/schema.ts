@@ -44,6 +44,10 @@ export interface Database {
   edu_attempt_answer: AttemptAnswerTable;
   edu_attempt_event: AttemptEventTable;
   edu_score_change: ScoreChangeTable;
+  edu_cert_template: CertTemplateTable;
+  edu_cert_template_version: CertTemplateVersionTable;
+  edu_certificate: CertificateTable;
+  edu_cert_sequence: { scope: string; value: number };
 }
 
 type Flag = 0 | 1;
@@ -466,5 +470,49 @@ export interface ScoreChangeTable {
   new_score: number | null;
   reason: string;
   create_by: string;
+  create_time: number;
+}
+
+export interface CertTemplateTable extends Audited {
+  name: string;
+  number_pattern: string;
+  validity_months: number | null;
+  current_version_id: number | null;
+}
+
+export interface CertTemplateVersionTable {
+  id: Id;
+  template_id: number;
+  version: number;
+  /** JSON CertificateLayout. */
+  layout: string;
+  create_by: string | null;
+  create_time: number;
+}
+
+export interface CertificateTable {
+  id: Id;
+  template_id: number;
+  template_version_id: number;
+  user_id: number;
+  number: string;
+  code: string;
+  /** JSON CertificateSnapshot. */
+  snapshot: string;
+  holder_name: string;
+  title: string;
+  /** 'staff' | 'exam' | 'term' | 'import' | 'reissue'. */
+  source: string;
+  exam_id: number | null;
+  term_id: number | null;
+  issued_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  revoked_by: string | null;
+  revoke_reason: string | null;
+  superseded_by: number | null;
+  superseded_at: number | null;
+  supersedes: number | null;
+  create_by: string | null;
   create_time: number;
 }

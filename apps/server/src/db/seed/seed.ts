@@ -52,6 +52,10 @@ export const EMPTIED_ON_RESET = [
   'sys_captcha',
   // The demo catalogue comes back with the demo; media files no row refers to any more are swept
   // at a later start (files/orphan-files.ts).
+  'edu_certificate',
+  'edu_cert_sequence',
+  'edu_cert_template_version',
+  'edu_cert_template',
   'edu_score_change',
   'edu_attempt_event',
   'edu_attempt_answer',

@@ -1,0 +1,199 @@
+import {
+  certificateIssueSchema,
+  certificateQuerySchema,
+  certificateReissueSchema,
+  certificateRevokeSchema,
+  certificateSchema,
+  certificatesIssuedSchema,
+  certificateVerificationSchema,
+  certificateVerifyQuerySchema,
+  certTemplateCreateSchema,
+  certTemplatePreviewQuerySchema,
+  certTemplateQuerySchema,
+  certTemplateSchema,
+  certTemplateUpdateSchema,
+  certTemplateVersionSchema,
+  myCertificateSchema,
+} from '@cloud-classroom/shared/certificates';
+import { createdSchema, idParamsSchema, idsSchema } from '@cloud-classroom/shared/courses';
+import { pageOf } from '@cloud-classroom/shared/http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { acceptUploads, withUpload, type UploadOptions } from '../../files/upload-reader.js';
+import { principalOf } from '../../http/route-access.js';
+import type { Services } from '../../services.js';
+import { BACKGROUND_MAX_BYTES, BACKGROUND_TYPES } from './certificates.service.js';
+
+// For the API docs only (a file picker in Swagger UI): the upload is read as a stream by withUpload.
+const fileUploadBody = z.unknown().meta({
+  type: 'object',
+  properties: { file: { type: 'string', format: 'binary' } },
+  required: ['file'],
+});
+
+const BACKGROUND_UPLOAD: UploadOptions = {
+  field: 'file',
+  maxBytes: BACKGROUND_MAX_BYTES,
+  accepts: { types: BACKGROUND_TYPES, refusal: 'expected a PNG or JPEG image' },
+};
+
+/**
+ * Where the site is, for the verification link a certificate's QR code holds: the request's own
+ * origin (behind a reverse proxy, Fastify's `trustProxy` makes it the public one).
+ */
+const siteOrigin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+// RFC 6266: a plain ASCII name for old clients, the exact one percent-encoded for the rest.
+function inlineDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+function sendPdf(reply: FastifyReply, pdf: Buffer, fileName: string, cacheControl: string): FastifyReply {
+  return reply.header('content-type', 'application/pdf').header('content-disposition', inlineDisposition(fileName)).header('cache-control', cacheControl).send(pdf);
+}
+
+/** Certificate templates, issuing, revoking and re-issuing, the PDFs, the learner's list and the public check. */
+export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  const { certificates } = services;
+  acceptUploads(app);
+
+  // ---- Templates --------------------------------------------------------------------------------
+
+  app.get(
+    '/api/cert-templates',
+    { config: { access: { permissions: ['cert:list'] } }, schema: { querystring: certTemplateQuerySchema, response: { 200: pageOf(certTemplateSchema) } } },
+    async (request) => certificates.listTemplates(request.query),
+  );
+
+  app.get(
+    '/api/cert-templates/:id',
+    { config: { access: { permissions: ['cert:list'] } }, schema: { params: idParamsSchema, response: { 200: certTemplateSchema } } },
+    async (request) => certificates.template(request.params.id),
+  );
+
+  app.get(
+    '/api/cert-templates/:id/versions',
+    { config: { access: { permissions: ['cert:list'] } }, schema: { params: idParamsSchema, response: { 200: z.array(certTemplateVersionSchema) } } },
+    async (request) => certificates.versions(request.params.id),
+  );
+
+  app.post(
+    '/api/cert-templates',
+    { config: { access: { permissions: ['cert:add'] }, audit: '新增证书模板' }, schema: { body: certTemplateCreateSchema, response: { 201: createdSchema } } },
+    async (request, reply) => reply.code(201).send({ id: await certificates.createTemplate(request.body, principalOf(request).username) }),
+  );
+
+  app.put(
+    '/api/cert-templates',
+    { config: { access: { permissions: ['cert:edit'] }, audit: '修改证书模板' }, schema: { body: certTemplateUpdateSchema } },
+    async (request, reply) => {
+      await certificates.updateTemplate(request.body, principalOf(request).username);
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete(
+    '/api/cert-templates',
+    { config: { access: { permissions: ['cert:del'] }, audit: '删除证书模板' }, schema: { body: idsSchema } },
+    async (request, reply) => {
+      await certificates.deleteTemplates(request.body);
+      return reply.code(200).send();
+    },
+  );
+
+  app.post(
+    '/api/cert-templates/backgrounds',
+    {
+      config: { access: { permissions: ['cert:add', 'cert:edit'] }, audit: '上传证书背景' },
+      schema: { consumes: ['multipart/form-data'], body: fileUploadBody, response: { 201: z.object({ key: z.string() }) } },
+    },
+    async (request, reply) => reply.code(201).send(await withUpload(request, BACKGROUND_UPLOAD, (upload) => certificates.uploadBackground(upload))),
+  );
+
+  app.get(
+    '/api/cert-templates/:id/preview',
+    { config: { access: { permissions: ['cert:list'] }, sessionCookie: true }, schema: { params: idParamsSchema, querystring: certTemplatePreviewQuerySchema } },
+    async (request, reply) => {
+      const pdf = await certificates.previewTemplate(request.params.id, request.query.version, siteOrigin(request));
+      return sendPdf(reply, pdf, `preview-${request.params.id}.pdf`, 'no-store');
+    },
+  );
+
+  // ---- Certificates -----------------------------------------------------------------------------
+
+  app.get(
+    '/api/certificates',
+    { config: { access: { permissions: ['cert:list'] } }, schema: { querystring: certificateQuerySchema, response: { 200: pageOf(certificateSchema) } } },
+    async (request) => certificates.list(principalOf(request), request.query),
+  );
+
+  app.get(
+    '/api/certificates/:id',
+    { config: { access: { permissions: ['cert:list'] } }, schema: { params: idParamsSchema, response: { 200: certificateSchema } } },
+    async (request) => certificates.one(principalOf(request), request.params.id),
+  );
+
+  app.post(
+    '/api/certificates/issue',
+    { config: { access: { permissions: ['cert:issue'] }, audit: '颁发证书' }, schema: { body: certificateIssueSchema, response: { 201: certificatesIssuedSchema } } },
+    async (request, reply) => reply.code(201).send(await certificates.issue(principalOf(request), request.body)),
+  );
+
+  app.put(
+    '/api/certificates/revoke',
+    { config: { access: { permissions: ['cert:revoke'] }, audit: '撤销证书' }, schema: { body: certificateRevokeSchema } },
+    async (request, reply) => {
+      await certificates.revoke(principalOf(request), request.body);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/api/certificates/:id/reissue',
+    {
+      config: { access: { permissions: ['cert:issue'] }, audit: '补发证书' },
+      schema: { params: idParamsSchema, body: certificateReissueSchema, response: { 201: z.object({ id: z.number().int(), number: z.string() }) } },
+    },
+    async (request, reply) => reply.code(201).send(await certificates.reissue(principalOf(request), request.params.id, request.body)),
+  );
+
+  // The holder's own, or staff's within their scope: the service decides, anyone else gets a 404.
+  // A download link sends no header, hence the session cookie.
+  app.get(
+    '/api/certificates/:id/pdf',
+    { config: { access: { authenticated: true }, sessionCookie: true }, schema: { params: idParamsSchema } },
+    async (request, reply) => {
+      const { pdf, number } = await certificates.pdf(principalOf(request), request.params.id, siteOrigin(request));
+      return sendPdf(reply, pdf, `${number}.pdf`, 'private, no-cache');
+    },
+  );
+
+  // ---- The learner's ----------------------------------------------------------------------------
+
+  // Always the session's own: no user id is taken from the request.
+  app.get(
+    '/api/site/my/certificates',
+    { config: { access: { authenticated: true } }, schema: { response: { 200: z.array(myCertificateSchema) } } },
+    async (request) => certificates.mine(principalOf(request).userId),
+  );
+
+  app.get(
+    '/api/site/my/certificates/:id',
+    { config: { access: { authenticated: true } }, schema: { params: idParamsSchema, response: { 200: myCertificateSchema } } },
+    async (request) => certificates.myOne(principalOf(request).userId, request.params.id),
+  );
+
+  // ---- The public check -------------------------------------------------------------------------
+
+  app.get(
+    '/api/public/certificates/verify',
+    { config: { access: { public: true } }, schema: { querystring: certificateVerifyQuerySchema, response: { 200: certificateVerificationSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return certificates.verify(request.query, request.ip);
+    },
+  );
+};

@@ -1,0 +1,532 @@
+import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+import { countingAttempt, type CountsRule } from '@cloud-classroom/shared/attempt-rules';
+import {
+  addMonthsToDate,
+  calendarDateOf,
+  certificateSnapshotSchema,
+  certificateStatusAt,
+  certificateVerificationPath,
+  formatCalendarDate,
+  formatCertificateNumber,
+  maskHolderName,
+  type Certificate,
+  type CertificateIssue,
+  type CertificateLayout,
+  type CertificateQuery,
+  type CertificateReissue,
+  type CertificateRevoke,
+  type CertificateSnapshot,
+  type CertificatesIssued,
+  type CertificateVerification,
+  type CertificateVerifyQuery,
+  type CertTemplate,
+  type CertTemplateCreate,
+  type CertTemplateQuery,
+  type CertTemplateUpdate,
+  type CertTemplateVersion,
+  type MyCertificate,
+} from '@cloud-classroom/shared/certificates';
+import { formatDateTime } from '@cloud-classroom/shared/display';
+import { mapPage, type Page } from '@cloud-classroom/shared/http';
+import { checkPermission } from '@cloud-classroom/shared/permission';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/schema.js';
+import { conflict, forbidden, invalidInput, notFound } from '../../domain-error.js';
+import type { FileStore } from '../../files/file-store.js';
+import type { FileOwner } from '../../files/orphan-files.js';
+import type { Upload } from '../../files/upload.js';
+import type { AccessService } from '../access/access.service.js';
+import { limitPerAddress } from '../auth/address-limit.js';
+import type { Principal } from '../auth/session.service.js';
+import { renderCertificatePdf } from './certificate-pdf.js';
+import {
+  countCertificatesOfVersion,
+  deleteTemplates,
+  findBackgroundKeys,
+  findByNumber,
+  findCertificates,
+  findExamFacts,
+  findFinishedAttempts,
+  findMyCertificates,
+  findPeople,
+  findTemplateHead,
+  findTemplateIds,
+  findTemplates,
+  findTemplatesInUse,
+  findTermFacts,
+  findVersion,
+  findVersions,
+  insertCertificate,
+  insertTemplate,
+  insertVersion,
+  nextSequence,
+  numberTaken,
+  revokeCertificates,
+  supersede,
+  updateTemplate,
+  updateVersionLayout,
+  type CertificateRow,
+  type FinishedAttempt,
+  type Person,
+  type TemplateHead,
+  type VersionRow,
+} from './certificates.repo.js';
+
+export type CertificatesOptions = {
+  db: Kysely<Database>;
+  clock: Clock;
+  files: FileStore;
+  access: AccessService;
+};
+
+/** Public checks one address may make a minute: plenty for people scanning codes, too few to guess codes. */
+export const VERIFY_PER_MINUTE = 30;
+/** Where uploaded backgrounds are kept; a layout may name only a key under it (certificateBackgroundKeySchema). */
+export const BACKGROUND_FOLDER = 'cert-backgrounds';
+/** The two kinds pdfkit embeds. */
+export const BACKGROUND_TYPES = ['png', 'jpeg'] as const;
+export const BACKGROUND_MAX_BYTES = 10 * 1024 * 1024;
+/** Where the rendered PDFs are kept, a folder per certificate. */
+export const PDF_CACHE_FOLDER = 'cert-pdfs';
+
+// No 0/O, 1/I/L: a code is read off paper and typed. 32 symbols, so a byte's low 5 bits pick one
+// without bias; 12 of them are 60 bits, far beyond what VERIFY_PER_MINUTE lets anyone try.
+const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789_';
+const CODE_LENGTH = 12;
+
+function randomCode(): string {
+  return Array.from(crypto.randomBytes(CODE_LENGTH), (byte) => CODE_ALPHABET[byte & 31]).join('');
+}
+
+function codeMatches(stored: string, given: string): boolean {
+  const a = Buffer.from(stored);
+  const b = Buffer.from(given.trim().toUpperCase());
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
+}
+
+/**
+ * The moment a certificate printed "valid until `expiresOn`" expires: the start of the next day in
+ * the server's zone (the zone its dates are read in), so it is valid through the printed day.
+ */
+export function expiryMoment(expiresOn: string): number {
+  const [year, month, day] = expiresOn.split('-').map(Number) as [number, number, number];
+  return new Date(year, month - 1, day + 1).getTime();
+}
+
+/**
+ * The sequence a pattern counts in on a day: the pattern with its date placeholders filled in, so
+ * `CC-{yyyy}-{seq:6}` starts again at 1 each year and a pattern without a date never does. Patterns
+ * differing only in the sequence's width share one count, as their numbers could collide.
+ */
+export function sequenceScope(pattern: string, issuedOn: string): string {
+  return formatCalendarDate(issuedOn, pattern.replace(/\{seq:\d+\}/, '{seq}'));
+}
+
+const SAMPLE_HOLDER = '张伟明';
+const SAMPLE_CODE = 'SAMPLE';
+
+/**
+ * Certificates (DESIGN §6, §10; issue 14): templates whose layout is versioned (a layout that
+ * certificates were issued with is never edited: the edit becomes a new version), issuing by hand
+ * to chosen people (for an exam: its title and each person's counted score; for a term: its
+ * course's title) with numbers from the template's pattern, revoking with a reason, re-issuing
+ * after a name correction (the old certificate kept, superseded), the PDF drawn from the
+ * snapshot and cached in the file store, the learner's own list, and the public check.
+ * Staff act on the certificates of people within their data scope, as on the people themselves.
+ */
+export class CertificatesService {
+  constructor(private readonly options: CertificatesOptions) {}
+
+  within(db: Kysely<Database>): CertificatesService {
+    return db === this.options.db ? this : new CertificatesService({ ...this.options, db });
+  }
+
+  private get db(): Kysely<Database> {
+    return this.options.db;
+  }
+
+  private now(): number {
+    return this.options.clock.now();
+  }
+
+  private transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.isTransaction ? work(this.db) : this.db.transaction().execute(work);
+  }
+
+  // ---- Templates --------------------------------------------------------------------------------
+
+  async listTemplates(query: CertTemplateQuery): Promise<Page<CertTemplate>> {
+    return findTemplates(this.db, { q: query.q }, query);
+  }
+
+  async template(id: number): Promise<CertTemplate> {
+    const [template] = (await findTemplates(this.db, { ids: [id] })).content;
+    if (template === undefined) throw notFound(`id: no certificate template ${id}`);
+    return template;
+  }
+
+  async versions(id: number): Promise<CertTemplateVersion[]> {
+    if ((await findTemplateHead(this.db, id)) === undefined) throw notFound(`id: no certificate template ${id}`);
+    return findVersions(this.db, id);
+  }
+
+  async createTemplate(body: CertTemplateCreate, by: string): Promise<number> {
+    await this.checkBackground(body.layout);
+    return this.transaction(async (trx) => {
+      const now = this.now();
+      const id = await insertTemplate(trx, body, by, now);
+      const versionId = await insertVersion(trx, id, 1, body.layout, by, now);
+      await updateTemplate(trx, id, { ...body, currentVersionId: versionId }, by, now);
+      return id;
+    });
+  }
+
+  /**
+   * Saves the template. A changed layout goes into the current version while no certificate uses
+   * it, else into a new version that the next certificates are issued with; the certificates
+   * issued keep theirs. Answers the current version's number.
+   */
+  async updateTemplate(body: CertTemplateUpdate, by: string): Promise<{ version: number }> {
+    await this.checkBackground(body.layout);
+    return this.transaction(async (trx) => {
+      const head = await findTemplateHead(trx, body.id);
+      if (head === undefined) throw notFound(`id: no certificate template ${body.id}`);
+      const current = (await findVersion(trx, { id: head.currentVersionId })) as VersionRow;
+      const now = this.now();
+      let currentVersionId = current.id;
+      let version = current.version;
+      if (JSON.stringify(current.layout) !== JSON.stringify(body.layout)) {
+        if ((await countCertificatesOfVersion(trx, current.id)) > 0) {
+          const latest = (await findVersions(trx, body.id))[0]?.version ?? current.version;
+          version = latest + 1;
+          currentVersionId = await insertVersion(trx, body.id, version, body.layout, by, now);
+        } else {
+          await updateVersionLayout(trx, current.id, body.layout);
+        }
+      }
+      await updateTemplate(trx, body.id, { ...body, currentVersionId }, by, now);
+      return { version };
+    });
+  }
+
+  /** Deletes the templates with their versions, all or none; refused (409) for one certificates were issued with. */
+  async deleteTemplates(ids: readonly number[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    await this.transaction(async (trx) => {
+      const found = await findTemplateIds(trx, unique);
+      const missing = unique.find((id) => !found.has(id));
+      if (missing !== undefined) throw notFound(`ids: no certificate template ${missing}`);
+      const used = await findTemplatesInUse(trx, unique);
+      if (used.length > 0) throw conflict(`ids: certificates were issued with ${used.map((name) => `'${name}'`).join(', ')}`);
+      await deleteTemplates(trx, unique);
+    });
+  }
+
+  /** The template's PDF with sample values (a Chinese name, today's date, the first number of its pattern), never cached. */
+  async previewTemplate(id: number, version: number | undefined, siteOrigin: string): Promise<Buffer> {
+    const head = await findTemplateHead(this.db, id);
+    if (head === undefined) throw notFound(`id: no certificate template ${id}`);
+    const layoutVersion = await findVersion(this.db, version === undefined ? { id: head.currentVersionId } : { templateId: id, version });
+    if (layoutVersion === undefined) throw notFound(`version: template ${id} has no version ${version}`);
+    const now = this.now();
+    const issuedOn = calendarDateOf(now);
+    const snapshot: CertificateSnapshot = {
+      holderName: SAMPLE_HOLDER,
+      title: head.name,
+      score: '95',
+      issuedOn,
+      expiresOn: head.validityMonths === null ? null : addMonthsToDate(issuedOn, head.validityMonths),
+      number: formatCertificateNumber(head.numberPattern, now, 1),
+    };
+    return this.render(layoutVersion.layout, snapshot, siteOrigin + certificateVerificationPath(snapshot.number, SAMPLE_CODE));
+  }
+
+  /**
+   * Stores a background image (PNG or JPEG, told from its bytes by the upload reader) and answers
+   * the key a layout names it by. A file no template version names is swept at a later start.
+   */
+  async uploadBackground(upload: Upload): Promise<{ key: string }> {
+    if (upload.empty) throw invalidInput(`${upload.field}: is empty`);
+    const extension = upload.type === 'png' ? 'png' : 'jpg';
+    const key = `${BACKGROUND_FOLDER}/${calendarDateOf(this.now()).slice(0, 7).replace('-', '')}/${crypto.randomBytes(16).toString('hex')}.${extension}`;
+    await this.options.files.put(key, upload.content);
+    return { key };
+  }
+
+  /** The backgrounds in the file store, for the sweep of files no template version names. */
+  readonly backgroundFiles: FileOwner = {
+    folder: BACKGROUND_FOLDER,
+    referenced: async (keys) => {
+      const used = await findBackgroundKeys(this.db);
+      return new Set(keys.filter((key) => used.has(key)));
+    },
+  };
+
+  /** A layout may name only a background the file store holds (uploaded under cert-backgrounds/). */
+  private async checkBackground(layout: CertificateLayout): Promise<void> {
+    if (layout.backgroundImage !== null && (await this.options.files.stat(layout.backgroundImage)) === undefined) {
+      throw invalidInput(`layout.backgroundImage: no file ${layout.backgroundImage}`);
+    }
+  }
+
+  // ---- Certificates -----------------------------------------------------------------------------
+
+  /** The department ids whose people's certificates the caller acts on; empty: everyone's. */
+  private async scopeOf(caller: Principal): Promise<number[]> {
+    return caller.isAdmin ? [] : this.options.access.within(this.db).dataScopeOf(caller.userId);
+  }
+
+  async list(caller: Principal, query: CertificateQuery): Promise<Page<Certificate>> {
+    const page = await findCertificates(this.db, { ...query, scope: await this.scopeOf(caller) }, this.now(), query);
+    return mapPage(page, publicShape);
+  }
+
+  async one(caller: Principal, id: number): Promise<Certificate> {
+    return publicShape(await this.staffRow(caller, this.db, id));
+  }
+
+  /** A certificate of someone within the caller's scope; 404 otherwise, as for none. */
+  private async staffRow(caller: Principal, db: Kysely<Database>, id: number): Promise<CertificateRow> {
+    const [row] = (await findCertificates(db, { ids: [id], scope: await this.within(db).scopeOf(caller) }, this.now())).content;
+    if (row === undefined) throw notFound(`id: no certificate ${id}`);
+    return row;
+  }
+
+  /**
+   * Issues the template's current version to each person (all or none), for an exam (its title,
+   * each person's counted score if graded) or a term (its course's title), or else under the
+   * template's name; `title` overrides either. Dated today, expiring after the template's validity.
+   */
+  async issue(caller: Principal, body: CertificateIssue): Promise<CertificatesIssued> {
+    return this.transaction(async (trx) => {
+      const template = await findTemplateHead(trx, body.templateId);
+      if (template === undefined) throw invalidInput(`templateId: no certificate template ${body.templateId}`);
+      const people = await this.peopleInScope(trx, caller, body.userIds);
+      let title = template.name;
+      let scores = new Map<number, string>();
+      if (body.examId !== null) {
+        const exam = await findExamFacts(trx, body.examId);
+        if (exam === undefined) throw invalidInput(`examId: no exam ${body.examId}`);
+        title = exam.title;
+        scores = countedScores(await findFinishedAttempts(trx, body.examId, body.userIds), exam.counts as CountsRule);
+      } else if (body.termId !== null) {
+        const term = await findTermFacts(trx, body.termId);
+        if (term === undefined) throw invalidInput(`termId: no term ${body.termId}`);
+        title = term.courseTitle;
+      }
+      title = body.title ?? title;
+      const now = this.now();
+      const issuedOn = calendarDateOf(now);
+      const expiresOn = template.validityMonths === null ? null : addMonthsToDate(issuedOn, template.validityMonths);
+      const issued: CertificatesIssued['certificates'] = [];
+      for (const userId of body.userIds) {
+        const person = people.get(userId) as Person;
+        const number = await this.nextNumber(trx, template, now);
+        const snapshot = snapshotOf({ holderName: person.nickName, title, score: scores.get(userId) ?? null, issuedOn, expiresOn, number }, `userIds: ${person.username}`);
+        const id = await insertCertificate(
+          trx,
+          {
+            templateId: template.id,
+            templateVersionId: template.currentVersionId,
+            userId,
+            number,
+            code: randomCode(),
+            snapshot,
+            source: body.examId !== null ? 'exam' : body.termId !== null ? 'term' : 'staff',
+            examId: body.examId,
+            termId: body.termId,
+            issuedAt: now,
+            expiresAt: expiresOn === null ? null : expiryMoment(expiresOn),
+            supersedes: null,
+          },
+          caller.username,
+          now,
+        );
+        issued.push({ id, userId, number });
+      }
+      return { certificates: issued };
+    });
+  }
+
+  /** The people by id, each of whom must exist and be within the caller's data scope. */
+  private async peopleInScope(trx: Kysely<Database>, caller: Principal, userIds: readonly number[]): Promise<Map<number, Person>> {
+    const people = await findPeople(trx, userIds);
+    const missing = userIds.find((id) => !people.has(id));
+    if (missing !== undefined) throw invalidInput(`userIds: no person ${missing}`);
+    const scope = await this.within(trx).scopeOf(caller);
+    const outside = [...people.values()].find((person) => scope.length > 0 && (person.deptId === null || !scope.includes(person.deptId)));
+    if (outside !== undefined) throw forbidden(`${outside.username} is outside the departments you manage`);
+    return people;
+  }
+
+  /** The template's next free number for a certificate issued at `issuedAt` (an imported certificate may hold one the sequence reaches). */
+  private async nextNumber(trx: Kysely<Database>, template: TemplateHead, issuedAt: number): Promise<string> {
+    const scope = sequenceScope(template.numberPattern, calendarDateOf(issuedAt));
+    for (;;) {
+      const number = formatCertificateNumber(template.numberPattern, issuedAt, await nextSequence(trx, scope));
+      if (!(await numberTaken(trx, number))) return number;
+    }
+  }
+
+  /** Revokes the certificates, all or none (404 naming the first missing or out of scope); one revoked already keeps its first revocation. */
+  async revoke(caller: Principal, body: CertificateRevoke): Promise<void> {
+    await this.transaction(async (trx) => {
+      const found = (await findCertificates(trx, { ids: body.ids, scope: await this.within(trx).scopeOf(caller) }, this.now())).content;
+      const present = new Set(found.map((row) => row.id));
+      const missing = body.ids.find((id) => !present.has(id));
+      if (missing !== undefined) throw notFound(`ids: no certificate ${missing}`);
+      await revokeCertificates(trx, body.ids, body.reason, caller.username, this.now());
+    });
+  }
+
+  /**
+   * A new certificate in place of one whose printed name was wrong: the same template version,
+   * title, score and dates, the name given (by default the account's name now), a new number and
+   * code; the old one stays, superseded by it (409 if it was re-issued already or revoked).
+   */
+  async reissue(caller: Principal, id: number, body: CertificateReissue): Promise<{ id: number; number: string }> {
+    return this.transaction(async (trx) => {
+      const old = await this.staffRow(caller, trx, id);
+      if (old.supersededBy !== null) throw conflict(`id: certificate ${old.number} was re-issued already`);
+      if (old.revokedAt !== null) throw conflict(`id: certificate ${old.number} is revoked`);
+      const template = (await findTemplateHead(trx, old.templateId)) as TemplateHead;
+      const person = (await findPeople(trx, [old.userId])).get(old.userId);
+      const holderName = body.holderName ?? person?.nickName;
+      if (holderName === undefined) throw invalidInput('holderName: is required, as the account is gone');
+      const issuedAt = old.issuedAtMs;
+      const number = await this.nextNumber(trx, template, issuedAt);
+      const snapshot = snapshotOf({ ...old.snapshot, holderName, number }, 'holderName');
+      const now = this.now();
+      const newId = await insertCertificate(
+        trx,
+        {
+          templateId: old.templateId,
+          templateVersionId: old.templateVersionId,
+          userId: old.userId,
+          number,
+          code: randomCode(),
+          snapshot,
+          source: 'reissue',
+          examId: old.examId,
+          termId: old.termId,
+          issuedAt,
+          expiresAt: snapshot.expiresOn === null ? null : expiryMoment(snapshot.expiresOn),
+          supersedes: old.id,
+        },
+        caller.username,
+        now,
+      );
+      if (!(await supersede(trx, old.id, newId, now))) throw conflict(`id: certificate ${old.number} was re-issued already`);
+      return { id: newId, number };
+    });
+  }
+
+  /**
+   * The certificate's PDF, for its holder or for staff holding `cert:list` whose scope reaches the
+   * holder; anyone else gets the 404 of a certificate that does not exist. Drawn once per content
+   * (layout version, snapshot, verification link) and kept in the file store.
+   */
+  async pdf(caller: Principal, id: number, siteOrigin: string): Promise<{ pdf: Buffer; number: string }> {
+    const [row] = (await findCertificates(this.db, { ids: [id] }, this.now())).content;
+    if (row === undefined || !(await this.mayRead(caller, row))) throw notFound(`id: no certificate ${id}`);
+    const version = (await findVersion(this.db, { id: row.templateVersionId })) as VersionRow;
+    const url = siteOrigin + certificateVerificationPath(row.number, row.code);
+    const digest = crypto.createHash('sha256').update(JSON.stringify([version.layout, row.snapshot, url])).digest('hex').slice(0, 32);
+    const key = `${PDF_CACHE_FOLDER}/${row.id}/${digest}.pdf`;
+    const cached = await this.options.files.get(key);
+    if (cached !== undefined) return { pdf: await bytesOf(cached), number: row.number };
+    const pdf = await this.render(version.layout, row.snapshot, url);
+    await this.options.files.put(key, Readable.from([pdf]));
+    // What was drawn for another link (the site moved) is of no more use.
+    for await (const file of this.options.files.list(`${PDF_CACHE_FOLDER}/${row.id}`)) {
+      if (file.key !== key) await this.options.files.delete(file.key);
+    }
+    return { pdf, number: row.number };
+  }
+
+  private async mayRead(caller: Principal, row: CertificateRow): Promise<boolean> {
+    if (row.userId === caller.userId || caller.isAdmin) return true;
+    if (!checkPermission(await this.options.access.permissionsOf(caller.userId), ['cert:list'])) return false;
+    const scope = await this.scopeOf(caller);
+    return scope.length === 0 || (row.deptId !== null && scope.includes(row.deptId));
+  }
+
+  private async render(layout: CertificateLayout, snapshot: CertificateSnapshot, verificationUrl: string): Promise<Buffer> {
+    let background: Buffer | null = null;
+    if (layout.backgroundImage !== null) {
+      const stream = await this.options.files.get(layout.backgroundImage);
+      if (stream === undefined) throw conflict(`layout.backgroundImage: the file ${layout.backgroundImage} is gone`);
+      background = await bytesOf(stream);
+    }
+    return renderCertificatePdf({ layout, snapshot, verificationUrl, background });
+  }
+
+  // ---- The learner's and the public's -----------------------------------------------------------
+
+  /** The session's own certificates, newest first, superseded and revoked ones included with their status. */
+  async mine(userId: number): Promise<MyCertificate[]> {
+    return findMyCertificates(this.db, userId, this.now());
+  }
+
+  async myOne(userId: number, id: number): Promise<MyCertificate> {
+    const found = (await this.mine(userId)).find((certificate) => certificate.id === id);
+    if (found === undefined) throw notFound(`id: no certificate ${id}`);
+    return found;
+  }
+
+  /**
+   * The public check: rate limited per address; a wrong code answers as an unknown number does,
+   * so numbers cannot be tried without their codes; the holder's name masked.
+   */
+  async verify(query: CertificateVerifyQuery, address: string): Promise<CertificateVerification> {
+    const now = this.now();
+    await limitPerAddress(this.db, 'cert-verify', address, now, { max: VERIFY_PER_MINUTE, windowMs: 60_000 }, 'too many certificate checks; wait a minute and try again');
+    const row = await findByNumber(this.db, query.number);
+    if (row === undefined || !codeMatches(row.code, query.code)) throw notFound('no certificate has this number and code');
+    return {
+      status: certificateStatusAt(row, now),
+      number: row.number,
+      holder: maskHolderName(row.holderName),
+      title: row.title,
+      issuedAt: formatDateTime(row.issuedAt),
+      expiresAt: row.expiresAt === null ? null : formatDateTime(row.expiresAt),
+      revokedAt: row.revokedAt === null || row.revokedAt > now ? null : formatDateTime(row.revokedAt),
+    };
+  }
+}
+
+/** The row as the wire shows it (the scope's department and the snapshot stay inside). */
+function publicShape(row: CertificateRow): Certificate {
+  const { deptId: _deptId, templateVersionId: _versionId, snapshot: _snapshot, issuedAtMs: _issuedAtMs, ...certificate } = row;
+  return certificate;
+}
+
+/** Each person's counted score (as the exam counts attempts), printed as the number it is. */
+function countedScores(attempts: readonly FinishedAttempt[], counts: CountsRule): Map<number, string> {
+  const byPerson = new Map<number, FinishedAttempt[]>();
+  for (const attempt of attempts) byPerson.set(attempt.userId, [...(byPerson.get(attempt.userId) ?? []), attempt]);
+  const scores = new Map<number, string>();
+  for (const [userId, mine] of byPerson) {
+    const counted = countingAttempt(mine, counts);
+    if (counted?.score !== null && counted?.score !== undefined) scores.set(userId, String(counted.score));
+  }
+  return scores;
+}
+
+/** The snapshot checked by its schema, a value it refuses (a name too long) answered as a 400 at `field`. */
+function snapshotOf(values: CertificateSnapshot, field: string): CertificateSnapshot {
+  const parsed = certificateSnapshotSchema.safeParse(values);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw invalidInput(`${field}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is not valid'}`);
+  }
+  return parsed.data;
+}
+
+async function bytesOf(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  return Buffer.concat(chunks);
+}
