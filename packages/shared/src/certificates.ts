@@ -580,10 +580,9 @@ export const myCertificateSchema = certificateSchema.pick({
   revokedAt: true,
   revokeReason: true,
   supersededBy: true,
+  /** What it was issued for, so a course's page can show the certificate of its term or of one of its exams. */
+  examId: true,
+  termId: true,
 });
 export type MyCertificate = z.infer<typeof myCertificateSchema>;
 
-/** The public page's address, which every certificate's QR code holds. */
-export function certificateVerificationPath(number: string, code: string): string {
-  return `/verify-cert?number=${encodeURIComponent(number)}&code=${encodeURIComponent(code)}`;
-}

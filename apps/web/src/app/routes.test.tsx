@@ -68,6 +68,21 @@ describe('app routes', () => {
     expect(router.location.pathname).toBe('/download');
   });
 
+  it('keeps /verify-cert open without a token, checking what the address names', async () => {
+    const checked: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string) => {
+        checked.push(new URL(input, 'http://localhost').pathname);
+        return Response.json({ status: 404, message: 'no certificate has this number and code', timestamp: 0 }, { status: 404 });
+      }),
+    );
+    const router = renderAt('/verify-cert?number=CC-2026-000001&code=ABC');
+    expect(await screen.findByText('No certificate has this number and code')).toBeTruthy();
+    expect(router.location.pathname).toBe('/verify-cert');
+    expect(checked).toEqual(['/api/public/certificates/verify']);
+  });
+
   it('sends a signed-in user away from /login to /, which is /home', async () => {
     signInAs([]);
     const router = renderAt('/login');
@@ -80,15 +95,16 @@ describe('app routes', () => {
     ['/learning/5', 'Not found, or no longer published'],
     ['/user-center', 'Learning center'],
     ['/user-setting', 'Personal settings'],
+    ['/view-cert?id=3', 'Not found, or no longer published'],
   ])('opens the learner page %s to a learner, in the learner shell', async (path, text) => {
     signInAs([]);
     const router = renderAt(path);
     expect((await screen.findAllByText(text)).length).toBeGreaterThan(0);
     expect(screen.getByRole('button', { name: 'Account menu of Learner One' })).toBeTruthy();
-    expect(router.location.pathname).toBe(path);
+    expect(router.location.pathname + router.location.search).toBe(path);
   });
 
-  it.each(['/preview/5', '/learning/5', '/user-center', '/user-setting'])('sends %s to /login when nobody is signed in', async (path) => {
+  it.each(['/preview/5', '/learning/5', '/user-center', '/user-setting', '/view-cert?id=3'])('sends %s to /login when nobody is signed in', async (path) => {
     const router = renderAt(path);
     await waitFor(() => expect(router.location.pathname).toBe('/login'));
   });

@@ -15,6 +15,8 @@ const UserCenterPage = lazy(async () => ({ default: (await import('../features/u
 const UserSettingPage = lazy(async () => ({ default: (await import('../features/users/site/user-setting-page')).UserSettingPage }));
 const PlayPage = lazy(async () => ({ default: (await import('../features/progress/site/play-page')).PlayPage }));
 const AnswerExamPage = lazy(async () => ({ default: (await import('../features/attempts/site/answer-exam-page')).AnswerExamPage }));
+const ViewCertPage = lazy(async () => ({ default: (await import('../features/certificates/site/view-cert-page')).ViewCertPage }));
+const VerifyCertPage = lazy(async () => ({ default: (await import('../features/certificates/site/verify-cert-page')).VerifyCertPage }));
 const AdminLayout = lazy(async () => ({ default: (await import('./admin-layout')).AdminLayout }));
 
 const pageLoading = <div className="page-loading" aria-busy="true" />;
@@ -38,6 +40,8 @@ export function createAppRoutes(): RouteObject[] {
           children: [{ path: '/login', element: loading(<LoginPage />) }],
         },
         { path: '/download', element: loading(<DownloadPage />) },
+        // Public: the address a certificate's QR code holds, opened by whoever checks it.
+        { path: '/verify-cert', element: loading(<VerifyCertPage />) },
         { path: '/404', element: <NotFoundPage /> },
         { path: '/401', element: <UnauthorizedPage /> },
         {
@@ -51,6 +55,7 @@ export function createAppRoutes(): RouteObject[] {
             { path: '/user-setting', element: loading(<UserSettingPage />) },
             { path: '/play', element: loading(<PlayPage />) },
             { path: '/answer-exam', element: loading(<AnswerExamPage />) },
+            { path: '/view-cert', element: loading(<ViewCertPage />) },
             { element: <BackOfficeGate />, children: [{ path: '*', element: loading(<AdminLayout />) }] },
           ],
         },

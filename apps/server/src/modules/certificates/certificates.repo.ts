@@ -448,6 +448,8 @@ export async function findMyCertificates(db: Kysely<Database>, userId: number, n
     revokedAt: row.revokedAt,
     revokeReason: row.revokeReason,
     supersededBy: row.supersededBy,
+    examId: row.examId,
+    termId: row.termId,
   }));
 }
 

@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { countingAttempt, type CountsRule } from '@cloud-classroom/shared/attempt-rules';
+import { certificateVerificationPath } from '@cloud-classroom/shared/certificate-links';
 import {
   addMonthsToDate,
   calendarDateOf,
   certificateSnapshotSchema,
   certificateStatusAt,
-  certificateVerificationPath,
   formatCalendarDate,
   formatCertificateNumber,
   maskHolderName,

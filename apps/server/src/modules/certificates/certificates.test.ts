@@ -386,6 +386,9 @@ describe('certificates', () => {
     const everyone = (await list('size=9999', admin)).content;
     const learner1s = new Set(everyone.filter((row) => row.userId === ids.learner1).map((row) => row.id));
     expect(new Set(certificates.map((row) => row.id))).toEqual(learner1s);
+    // What each was issued for, by which a course's page finds its certificates.
+    const listed = new Map(everyone.map((row) => [row.id, row]));
+    for (const row of certificates) expect([row.examId, row.termId]).toEqual([listed.get(row.id)?.examId, listed.get(row.id)?.termId]);
     const someoneElses = everyone.find((row) => row.userId !== ids.learner1)!;
     expect((await call(app, 'GET', `/api/site/my/certificates/${someoneElses.id}`, learner1)).statusCode).toBe(404);
     expect((await call(app, 'GET', `/api/site/my/certificates/${certificates[0]!.id}`, learner1)).statusCode).toBe(200);

@@ -8,7 +8,7 @@ export function loginPathFor(fullPath: string): string {
 }
 
 /**
- * SPEC §4's gate: without a token only /login and /download are open; with a token but no roles
+ * SPEC §4's gate: without a token only /login, /download and /verify-cert are open; with a token but no roles
  * the user info is fetched first, and a failure there ends the session and reloads.
  */
 export function AuthGate() {

@@ -8,6 +8,7 @@ import { stubRoutes } from '../../../test/page-test-kit';
 import { renderAt, signIn } from '../../../test/site-test-kit';
 import { useUserStore } from '../../auth/user-store';
 import { LearningPage } from './learning-page';
+import { myCertificate } from '../../certificates/site/site-certificate-fixture';
 import { siteExam } from '../../exams/site/site-exam-fixture';
 import { enrolled, siteCourse } from './site-course-fixture';
 
@@ -25,7 +26,7 @@ describe('the learning page', () => {
       mayStudy: true,
       progress: { percent: 50, completedLessons: 1, requiredLessons: 2, completed: false, nextLessonId: 12 },
     });
-    routes = stubRoutes({ 'GET api/site/courses/5': () => course, 'GET api/site/exams': () => [] });
+    routes = stubRoutes({ 'GET api/site/courses/5': () => course, 'GET api/site/exams': () => [], 'GET api/site/my/certificates': () => [] });
   });
   afterEach(() => {
     cleanup();
@@ -58,6 +59,7 @@ describe('the learning page', () => {
     routes = stubRoutes({
       'GET api/site/courses/5': () => course,
       'GET api/site/exams': () => [siteExam(9, 'Fire drill test', { state: 'upcoming', openAt: '2999-01-01 09:00:00' })],
+      'GET api/site/my/certificates': () => [],
     });
     open();
     const exams = await screen.findByRole('region', { name: 'Exams' });
@@ -65,6 +67,25 @@ describe('the learning page', () => {
     expect(within(card).getByText('Opens 2999-01-01 09:00')).toBeTruthy();
     expect(within(card).queryByText('Course: Fire safety')).toBeNull();
     expect(routes.callsTo('GET api/site/exams')[0]?.params.get('courseId')).toBe('5');
+  });
+
+  it("shows my certificates of the course's terms and exams, not those of other courses", async () => {
+    stubRoutes({
+      'GET api/site/courses/5': () => course,
+      'GET api/site/exams': () => [siteExam(9, 'Fire drill test')],
+      'GET api/site/my/certificates': () => [
+        myCertificate(31, 'Fire drill test', { examId: 9 }),
+        myCertificate(30, 'Fire safety', { termId: 21, status: 'superseded' }),
+        myCertificate(29, 'Ethics', { termId: 77 }),
+        myCertificate(28, 'Other exam', { examId: 10 }),
+      ],
+    });
+    open();
+    const section = await screen.findByRole('region', { name: 'Certificate' });
+    await waitFor(() => expect(within(section).getAllByRole('article')).toHaveLength(2));
+    expect(within(section).getByRole('link', { name: 'Fire drill test, certificate CC-2026-000031' }).getAttribute('href')).toBe('/view-cert?id=31');
+    expect(within(section).getByRole('link', { name: 'Fire safety, certificate CC-2026-000030' }).getAttribute('href')).toBe('/view-cert?id=30');
+    expect(within(section).getByText('Superseded')).toBeTruthy();
   });
 
   it('keeps someone not enrolled to the free previews, with the way to the details', async () => {

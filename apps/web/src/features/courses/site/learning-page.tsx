@@ -1,3 +1,5 @@
+import type { MyCertificate } from '@cloud-classroom/shared/certificates';
+import type { SiteExam } from '@cloud-classroom/shared/exams';
 import type { SiteCourseDetail } from '@cloud-classroom/shared/progress';
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../../components/site/empty-state';
@@ -10,6 +12,7 @@ import { useDocumentTitle } from '../../../components/site/use-document-title';
 import { useSiteData } from '../../../components/site/use-site-data';
 import { HttpError } from '../../../lib/http-client';
 import { useLocaleText } from '../../../lib/use-locale-text';
+import { MyCertificates } from '../../certificates/site/my-certificates';
 import { MyExams } from '../../exams/site/my-exams';
 import { CourseOutline } from './course-outline';
 import { idParam } from './id-param';
@@ -32,9 +35,21 @@ function Chapters({ course }: { course: SiteCourseDetail }) {
   );
 }
 
+/** My certificates of the course: issued for one of its terms (mine among them) or one of its exams. */
+function CourseCertificates({ course }: { course: SiteCourseDetail }) {
+  const { t } = useLocaleText();
+  const exams = useSiteData<SiteExam[]>('api/site/exams', { courseId: course.id });
+  const termIds = new Set(course.terms.map((term) => term.id));
+  if (course.enrolment !== null) termIds.add(course.enrolment.termId);
+  const examIds = new Set((exams.data ?? []).map((exam) => exam.id));
+  const belongs = (certificate: MyCertificate) =>
+    (certificate.termId !== null && termIds.has(certificate.termId)) || (certificate.examId !== null && examIds.has(certificate.examId));
+  return <MyCertificates emptyTitle={t('learning.certificateEmpty')} belongs={belongs} />;
+}
+
 /**
  * Studying a course (`/learning/{id}`): my progress in it and in each lesson, the way on to the
- * next lesson, my exams of the course, and the place where its certificate will appear.
+ * next lesson, my exams of the course, and my certificates of it.
  */
 export function LearningPage() {
   const { t } = useLocaleText();
@@ -101,7 +116,7 @@ export function LearningPage() {
               <h2 id="learning-certificate" className="site-section__title site-section__title--spaced">
                 {t('learning.certificate')}
               </h2>
-              <EmptyState title={t('learning.certificateEmpty')} />
+              <CourseCertificates course={detail} />
             </section>
           </div>
         </div>

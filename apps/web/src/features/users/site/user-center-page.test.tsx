@@ -6,6 +6,7 @@ import { setLocale } from '../../../lib/use-locale-text';
 import { stubRoutes } from '../../../test/page-test-kit';
 import { renderAt, signIn } from '../../../test/site-test-kit';
 import { useUserStore } from '../../auth/user-store';
+import { myCertificate } from '../../certificates/site/site-certificate-fixture';
 import { siteExam } from '../../exams/site/site-exam-fixture';
 import { UserCenterPage } from './user-center-page';
 
@@ -44,6 +45,10 @@ describe('my learning (user center)', () => {
       ],
       'GET api/site/my/study': () => study,
       'GET api/site/exams': () => [siteExam(4, 'Fire drill test', { closeAt: '2999-01-31 17:30:00' })],
+      'GET api/site/my/certificates': () => [
+        myCertificate(12, 'Fire safety', { expiresOn: '2028-03-01' }),
+        myCertificate(9, 'Ethics', { status: 'revoked', revokedAt: '2026-02-01 09:00:00' }),
+      ],
     });
   });
   afterEach(() => {
@@ -85,7 +90,14 @@ describe('my learning (user center)', () => {
     expect(within(exam).getByText('Open until 2999-01-31 17:30')).toBeTruthy();
     // Every exam assigned to me, whatever its course.
     expect(routes.callsTo('GET api/site/exams')[0]?.params.has('courseId')).toBe(false);
-    expect(screen.getByText('Certificates you earn will appear here.')).toBeTruthy();
+
+    const certificates = screen.getByRole('region', { name: 'My certificates' });
+    const [fireCert, ethicsCert] = (await within(certificates).findAllByRole('article')) as [HTMLElement, HTMLElement];
+    expect(within(fireCert).getByRole('link', { name: 'Fire safety, certificate CC-2026-000012' }).getAttribute('href')).toBe('/view-cert?id=12');
+    expect(within(fireCert).getByText('Valid')).toBeTruthy();
+    expect(within(fireCert).getByText('2028-03-01')).toBeTruthy();
+    expect(within(ethicsCert).getByText('Revoked')).toBeTruthy();
+    expect(within(ethicsCert).getByText('Does not expire')).toBeTruthy();
   });
 
   it('invites someone without courses to the catalogue, and shows a failure in place', async () => {
@@ -94,9 +106,11 @@ describe('my learning (user center)', () => {
       'GET api/site/my/courses': () => [],
       'GET api/site/my/study': () => jsonResponse(500, { status: 500, message: 'internal server error', timestamp: 0 }),
       'GET api/site/exams': () => [],
+      'GET api/site/my/certificates': () => [],
     });
     renderAt(<UserCenterPage />, '/user-center');
     expect(await screen.findByText('你还没有课程，去课程目录看看吧。')).toBeTruthy();
+    expect(await screen.findByText('你获得的证书会显示在这里。')).toBeTruthy();
     expect(screen.getByRole('link', { name: '浏览课程' }).getAttribute('href')).toBe('/home');
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByRole('button', { name: '重试' })).toBeTruthy();

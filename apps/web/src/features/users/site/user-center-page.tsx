@@ -9,6 +9,7 @@ import { SiteTag, type TagTone } from '../../../components/site/site-tag';
 import { useDocumentTitle } from '../../../components/site/use-document-title';
 import { useSiteData } from '../../../components/site/use-site-data';
 import { useLocaleText } from '../../../lib/use-locale-text';
+import { MyCertificates } from '../../certificates/site/my-certificates';
 import { CourseCard } from '../../courses/site/course-card';
 import { MyExams } from '../../exams/site/my-exams';
 import { StudyChart, studyTime } from './study-chart';
@@ -93,7 +94,7 @@ function StudyTime() {
   );
 }
 
-/** My learning (`/user-center`): my courses with progress and status, my study time, my exams, and where certificates will be. */
+/** My learning (`/user-center`): my courses with progress and status, my study time, my exams and my certificates. */
 export function UserCenterPage() {
   const { t } = useLocaleText();
   useDocumentTitle(t('site.userCenter'));
@@ -123,7 +124,7 @@ export function UserCenterPage() {
           <h2 id="uc-certificates" className="site-section__title site-section__title--spaced">
             {t('userCenter.myCertificates')}
           </h2>
-          <EmptyState title={t('userCenter.myCertificatesEmpty')} />
+          <MyCertificates emptyTitle={t('userCenter.myCertificatesEmpty')} />
         </section>
       </div>
     </SiteShell>
