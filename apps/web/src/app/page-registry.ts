@@ -43,6 +43,7 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
   'edu/report-exam': '../features/attempts/report-exam-page.tsx',
   'cert/certificate/index': '../features/certificates/certificate-list-page.tsx',
   'cert/template/index': '../features/certificates/template-list-page.tsx',
+  'edu/edit-cert': '../features/certificates/template-edit-page.tsx',
 };
 
 export function loadPage(component: string): (() => Promise<PageModule>) | undefined {
