@@ -44,6 +44,7 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
   'cert/certificate/index': '../features/certificates/certificate-list-page.tsx',
   'cert/template/index': '../features/certificates/template-list-page.tsx',
   'edu/edit-cert': '../features/certificates/template-edit-page.tsx',
+  'edu/preview-cert': '../features/certificates/template-preview-page.tsx',
 };
 
 export function loadPage(component: string): (() => Promise<PageModule>) | undefined {
