@@ -45,6 +45,7 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
   'cert/template/index': '../features/certificates/template-list-page.tsx',
   'edu/edit-cert': '../features/certificates/template-edit-page.tsx',
   'edu/preview-cert': '../features/certificates/template-preview-page.tsx',
+  'edu/applicant-cert': '../features/certificates/certificate-issue-page.tsx',
 };
 
 export function loadPage(component: string): (() => Promise<PageModule>) | undefined {

@@ -7,10 +7,12 @@ import type {
   CertificateIssue,
   CertificatesIssued,
 } from '@cloud-classroom/shared/certificates';
+import type { Exam } from '@cloud-classroom/shared/exams';
 import type { Page } from '@cloud-classroom/shared/http';
 import { queryOptions } from '@tanstack/react-query';
 import { listQuery } from '../../components/list-page/list-query';
 import { apiUrl, http, type CallOptions } from '../../lib/http-client';
+import { examsKeys } from '../exams/exams-api';
 
 export const CERT_TEMPLATES_PATH = 'api/cert-templates';
 export const CERTIFICATES_PATH = 'api/certificates';
@@ -77,3 +79,12 @@ export const reissueCertificate = (id: number, holderName: string | null, option
 
 /** A certificate's PDF, opened in a new tab (the route takes the session cookie). */
 export const certificatePdfUrl = (id: number) => apiUrl(`${CERTIFICATES_PATH}/${id}/pdf`);
+
+// ---- What the issue page picks from -------------------------------------------------------------
+
+/** Every exam, for the issue page's exam select; below the exams' key, so an exam's write reloads it. */
+export const examOptionsQuery = () =>
+  queryOptions({
+    queryKey: [...examsKeys.exams, 'cert-options'] as const,
+    queryFn: ({ signal }) => http.get<Page<Exam>>('api/exams', { page: 0, size: 9999, sort: 'id,desc' }, { signal }).then((page) => page.content),
+  });

@@ -145,7 +145,6 @@ const bundle = {
     'issue.submit': '颁发',
     'issue.issued_one': '已颁发 {{count}} 张证书',
     'issue.issued': '已颁发 {{count}} 张证书',
-    'issue.result': '本次颁发',
     'issue.toList': '查看证书列表',
   },
   'en-US': {
@@ -292,7 +291,6 @@ const bundle = {
     'issue.submit': 'Issue',
     'issue.issued_one': '{{count}} certificate issued',
     'issue.issued': '{{count}} certificates issued',
-    'issue.result': 'Issued now',
     'issue.toList': 'See the certificates',
   },
 };
