@@ -21,6 +21,8 @@ export type LayoutEditorProps = {
   onChange?: (layout: CertificateLayout) => void;
   /** Messages of the layout's check, by field index. */
   errors?: ReadonlyMap<number, string>;
+  /** The title the page shows for a title field: the template's name, as the server's sample prints it. */
+  sampleTitle?: string;
 };
 
 /** The scaled page's width in CSS pixels, followed as its box resizes. */
@@ -47,7 +49,7 @@ type Drag = { index: number; pointerId: number; startX: number; startY: number; 
  * typed in millimetres — each with its size, colour and alignment; the page shows sample values
  * as they will print. The real PDF is the preview page's.
  */
-export function LayoutEditor({ value, onChange, errors }: LayoutEditorProps) {
+export function LayoutEditor({ value, onChange, errors, sampleTitle }: LayoutEditorProps) {
   const t = useCertificateMessages();
   const { message } = App.useApp();
   const layout = value ?? { pageSize: 'A4', orientation: 'landscape', backgroundImage: null, fields: [] };
@@ -64,7 +66,7 @@ export function LayoutEditor({ value, onChange, errors }: LayoutEditorProps) {
 
   const sample: SampleValues = {
     holderName: t('editor.sample.holderName'),
-    title: t('editor.sample.title'),
+    title: sampleTitle?.trim() || t('editor.sample.title'),
     score: t('editor.sample.score'),
     number: t('editor.sample.number'),
   };

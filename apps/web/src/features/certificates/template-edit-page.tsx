@@ -44,6 +44,7 @@ function TemplateForm({ template }: { template?: CertTemplate }) {
   const queryClient = useQueryClient();
   const { message } = App.useApp();
   const [layoutErrors, setLayoutErrors] = useState<ReadonlyMap<number, string>>(new Map());
+  const name = Form.useWatch('name', form);
 
   const { submit, submitting } = useFormSubmit<TemplateValues, { id: number; version?: number }>({
     form,
@@ -120,7 +121,7 @@ function TemplateForm({ template }: { template?: CertTemplate }) {
         </Flex>
       </Card>
       <Form.Item name="layout" noStyle>
-        <LayoutEditor errors={layoutErrors} />
+        <LayoutEditor errors={layoutErrors} sampleTitle={name} />
       </Form.Item>
     </Form>
   );
