@@ -41,6 +41,11 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
   'edu/applicant-exam': '../features/exams/exam-assignee-page.tsx',
   'edu/correct-exam': '../features/attempts/correct-exam-page.tsx',
   'edu/report-exam': '../features/attempts/report-exam-page.tsx',
+  'cert/certificate/index': '../features/certificates/certificate-list-page.tsx',
+  'cert/template/index': '../features/certificates/template-list-page.tsx',
+  'edu/edit-cert': '../features/certificates/template-edit-page.tsx',
+  'edu/preview-cert': '../features/certificates/template-preview-page.tsx',
+  'edu/applicant-cert': '../features/certificates/certificate-issue-page.tsx',
 };
 
 export function loadPage(component: string): (() => Promise<PageModule>) | undefined {

@@ -49,9 +49,9 @@ async function build(app: FastifyInstance, token: string): Promise<MenuRoute[]> 
 }
 
 const titles = (menus: readonly Menu[]) => menus.map((menu) => menu.title);
-const SEEDED_TOP = ['课程中心', '考试中心', '系统管理', '系统监控', '系统工具'];
+const SEEDED_TOP = ['课程中心', '考试中心', '证书管理', '系统管理', '系统监控', '系统工具'];
 const SYSTEM_PAGES = ['用户管理', '角色管理', '菜单管理', '部门管理', '字典管理'];
-const SEEDED_TOP_EN = ['Courses', 'Exams', 'System', 'Monitoring', 'Tools'];
+const SEEDED_TOP_EN = ['Courses', 'Exams', 'Certificates', 'System', 'Monitoring', 'Tools'];
 const SYSTEM_PAGES_EN = ['Users', 'Roles', 'Menus', 'Departments', 'Dictionaries'];
 
 describe('menus: access', () => {
@@ -91,7 +91,7 @@ describe('menus', () => {
         const menus = menuListSchema.parse(response.json());
         expect(titles(menus)).toEqual(SEEDED_TOP);
         expect(menus.map((menu) => menu.titleEn)).toEqual(SEEDED_TOP_EN);
-        expect(menus[2]).toMatchObject({
+        expect(menus[3]).toMatchObject({
           pid: null,
           type: 0,
           path: 'system',
@@ -223,17 +223,17 @@ describe('menus', () => {
       expect(response.statusCode).toBe(200);
       const tree = menuListSchema.parse(response.json());
       expect(titles(tree)).toEqual(SEEDED_TOP);
-      expect(titles(tree[2]?.children ?? [])).toEqual(SYSTEM_PAGES.filter((title) => title !== '用户管理'));
+      expect(titles(tree[3]?.children ?? [])).toEqual(SYSTEM_PAGES.filter((title) => title !== '用户管理'));
       expect(tree.map((menu) => menu.titleEn)).toEqual(SEEDED_TOP_EN);
-      expect(tree[2]?.children?.map((menu) => menu.titleEn)).toEqual(SYSTEM_PAGES_EN.filter((title) => title !== 'Users'));
+      expect(tree[3]?.children?.map((menu) => menu.titleEn)).toEqual(SYSTEM_PAGES_EN.filter((title) => title !== 'Users'));
       // Buttons are not siblings of any level here, so the pages carry no children.
-      expect(tree[2]?.children?.every((menu) => menu.children === undefined)).toBe(true);
+      expect(tree[3]?.children?.every((menu) => menu.children === undefined)).toBe(true);
       expect(tree[0]?.children).toBeUndefined();
-      expect(tree[3]?.children).toBeUndefined();
+      expect(tree[4]?.children).toBeUndefined();
 
       const systemId = await idOf(app, '系统管理');
       const top = menuListSchema.parse((await call(app, 'POST', '/api/menus/superior', admin, [systemId])).json());
-      expect(titles(top)).toEqual(['课程中心', '考试中心', '系统监控', '系统工具']);
+      expect(titles(top)).toEqual(['课程中心', '考试中心', '证书管理', '系统监控', '系统工具']);
     });
 
     it('answers 400 naming the body when it is not a list of ids, and 404 for an unknown id', async () => {
@@ -272,8 +272,8 @@ describe('menus', () => {
   describe('GET /api/menus/build', () => {
     it("gives an administrator every visible menu as routes: Layout directories, pages, no buttons", async () => {
       const routes = await build(app, admin);
-      expect(routes.map((route) => route.path)).toEqual(['/course', '/exam', '/system', '/monitor', '/sys-tools']);
-      expect(routes[2]).toMatchObject({
+      expect(routes.map((route) => route.path)).toEqual(['/course', '/exam', '/cert', '/system', '/monitor', '/sys-tools']);
+      expect(routes[3]).toMatchObject({
         name: '系统管理',
         path: '/system',
         hidden: false,
@@ -282,7 +282,7 @@ describe('menus', () => {
         redirect: 'noredirect',
         meta: { title: '系统管理', titleEn: 'System', icon: 'system', noCache: true },
       });
-      expect(routes[2]?.children?.[0]).toEqual({
+      expect(routes[3]?.children?.[0]).toEqual({
         name: 'User',
         path: 'user',
         hidden: false,
@@ -290,8 +290,8 @@ describe('menus', () => {
         meta: { title: '用户管理', titleEn: 'Users', icon: 'peoples', noCache: false },
       });
       expect(routes.map((route) => route.meta?.titleEn)).toEqual(SEEDED_TOP_EN);
-      expect(routes[2]?.children?.map((route) => route.meta?.titleEn)).toEqual(SYSTEM_PAGES_EN);
-      expect(routes[2]?.children?.map((route) => route.name)).toEqual(['User', 'Role', 'Menu', 'Dept', 'Dict']);
+      expect(routes[3]?.children?.map((route) => route.meta?.titleEn)).toEqual(SYSTEM_PAGES_EN);
+      expect(routes[3]?.children?.map((route) => route.name)).toEqual(['User', 'Role', 'Menu', 'Dept', 'Dict']);
       const all = JSON.stringify(routes);
       expect(all).not.toContain('用户新增');
     });
@@ -318,8 +318,8 @@ describe('menus: building the tree', () => {
     await create(app, admin, page('HiddenPage', { pid: systemId, hidden: true }));
 
     const routes = await build(app, admin);
-    expect(routes.map((route) => route.path)).toEqual(['/course', '/exam', '/dashboard', '/system', '/monitor', '/sys-tools']);
-    expect(routes[2]).toEqual({
+    expect(routes.map((route) => route.path)).toEqual(['/course', '/exam', '/cert', '/dashboard', '/system', '/monitor', '/sys-tools']);
+    expect(routes[3]).toEqual({
       path: '/dashboard',
       hidden: false,
       component: 'Layout',
@@ -327,7 +327,7 @@ describe('menus: building the tree', () => {
         { name: 'Dashboard', path: 'index', hidden: false, component: 'demo/dashboard/index', meta: { title: 'Dashboard', titleEn: null, icon: 'index', noCache: false } },
       ],
     });
-    const system = routes[3];
+    const system = routes[4];
     expect(system?.children?.map((route) => route.name)).toEqual(['嵌套目录', 'User', 'Role', 'Menu', 'Dept', 'Dict']);
     expect(system?.children?.[0]).toMatchObject({
       name: '嵌套目录',

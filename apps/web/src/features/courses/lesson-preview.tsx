@@ -74,7 +74,7 @@ function DocumentPreview({ media, t }: { media: Media; t: OutlineTranslate }) {
         <Button size="small" icon={<RightOutlined />} aria-label={t('lesson.nextPage')} disabled={page >= pages} onClick={() => setPage(page + 1)} />
       </Flex>
       <div className="lesson-preview__pdf">
-        <PdfCanvas key={media.id} mediaId={media.id} page={page} onPages={setPages} failedText={t('lesson.documentUnreadable')} />
+        <PdfCanvas key={media.id} url={apiUrl(mediaContentPath(media.id))} page={page} onPages={setPages} failedText={t('lesson.documentUnreadable')} />
       </div>
     </Flex>
   );

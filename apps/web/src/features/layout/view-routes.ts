@@ -138,6 +138,30 @@ export const STATIC_VIEW_ROUTES: ViewRoute[] = [
     meta: { ...ownTitles('route.reportExam'), icon: 'chart', noCache: true, activeMenu: '/exam/exam' },
     children: [],
   },
+  {
+    path: '/edu/edit-cert',
+    name: 'EditCert',
+    component: 'edu/edit-cert',
+    hidden: true,
+    meta: { ...ownTitles('route.editCert'), icon: 'edit', noCache: true, activeMenu: '/cert/template' },
+    children: [],
+  },
+  {
+    path: '/edu/preview-cert',
+    name: 'PreviewCert',
+    component: 'edu/preview-cert',
+    hidden: true,
+    meta: { ...ownTitles('route.previewCert'), icon: 'search', noCache: true, activeMenu: '/cert/template' },
+    children: [],
+  },
+  {
+    path: '/edu/applicant-cert',
+    name: 'ApplicantCert',
+    component: 'edu/applicant-cert',
+    hidden: true,
+    meta: { ...ownTitles('route.applicantCert'), icon: 'peoples', noCache: true, activeMenu: '/cert/certificate' },
+    children: [],
+  },
 ];
 
 export function isExternalPath(path: string): boolean {

@@ -1,20 +1,21 @@
 import { useEffect, useRef, useState } from 'react';
-import { mediaContentUrl } from './play-api';
 import { loadPdfJs, type PDFDocumentProxy, type RenderTask } from './pdf-loader';
 
 /**
- * One page of a stored PDF on a canvas as wide as its container, drawn at the screen's pixel
- * density (text stays sharp on phones). pdf.js loads on first use. The learner's document lesson
- * and the lesson editor's preview both show documents this way. Give it `key={mediaId}`: another
- * document starts from a fresh state.
+ * One page of a PDF from this site (`url`, loaded with the session cookie) on a canvas as wide as
+ * its container, drawn at the screen's pixel density (text stays sharp on phones). pdf.js loads on
+ * first use. The learner's document lesson, the lesson editor's preview and the certificate
+ * template's preview show documents this way (a frame could not: every answer forbids framing).
+ * Give it `key={url}`: another document starts from a fresh state.
  */
 export function PdfCanvas({
-  mediaId,
+  url,
   page,
   onPages,
   failedText,
 }: {
-  mediaId: number;
+  /** From `mediaContentUrl(id)` or another PDF route taking the session cookie. */
+  url: string;
   page: number;
   /** The document's page count, once it has loaded. */
   onPages: (pages: number) => void;
@@ -31,7 +32,6 @@ export function PdfCanvas({
   });
 
   useEffect(() => {
-    const url = mediaContentUrl(mediaId);
     let cancelled = false;
     let destroy: (() => void) | undefined;
     loadPdfJs()
@@ -60,7 +60,7 @@ export function PdfCanvas({
       cancelled = true;
       destroy?.();
     };
-  }, [mediaId]);
+  }, [url]);
 
   useEffect(() => {
     const element = box.current;

@@ -2,6 +2,7 @@ import type { LessonProgress, ProgressResult, SiteLesson } from '@cloud-classroo
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useLocaleText } from '../../../lib/use-locale-text';
 import { PdfCanvas } from './pdf-canvas';
+import { mediaContentUrl } from './play-api';
 import { SupersededNotice } from './text-lesson';
 import { useProgressReporter } from './use-progress-reporter';
 
@@ -74,7 +75,7 @@ export function PdfLesson({
         {lesson.mediaId !== null && (
           <PdfCanvas
             key={lesson.mediaId}
-            mediaId={lesson.mediaId}
+            url={mediaContentUrl(lesson.mediaId)}
             page={page}
             onPages={(count) => {
               setLoadedPages(count);

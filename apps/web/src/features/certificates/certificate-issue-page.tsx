@@ -1,0 +1,168 @@
+import { ArrowLeftOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { certificateIssueSchema, type CertificatesIssued } from '@cloud-classroom/shared/certificates';
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Flex, Form, Input, Radio, Select, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useFormSubmit } from '../../components/form/use-form-submit';
+import { zodRule } from '../../components/list-page/zod-rule';
+import { useCheckPermission } from '../../components/permission';
+import { courseTermsQuery } from '../applicants/applicants-api';
+import { UserPicker } from '../applicants/user-picker';
+import { courseOptionsQuery } from '../exams/exams-api';
+import { CERTIFICATES_LIST_PATH } from './certificate-paths';
+import { certificatesKeys, examOptionsQuery, issueCertificates, templateOptionsQuery } from './certificates-api';
+import { useCertificateMessages } from './certificates-messages';
+import { useTemplateIdParam } from './template-id-param';
+
+type IssueFor = 'none' | 'exam' | 'term';
+const ISSUE_FOR: readonly IssueFor[] = ['none', 'exam', 'term'];
+
+export type IssueValues = {
+  templateId?: number;
+  for: IssueFor;
+  examId?: number;
+  courseId?: number;
+  termId?: number;
+  title: string;
+  userIds: number[];
+};
+
+const EXAM_READERS: readonly PermissionCheck[] = ['admin', 'exam:list'];
+const COURSE_READERS: readonly PermissionCheck[] = ['admin', 'course:list'];
+
+const shape = certificateIssueSchema.shape;
+
+/** The body the server takes: the exam or the term only when chosen as the certificate's ground. */
+export function issueBodyOf(values: IssueValues) {
+  return {
+    templateId: values.templateId as number,
+    userIds: values.userIds,
+    examId: values.for === 'exam' ? (values.examId ?? null) : null,
+    termId: values.for === 'term' ? (values.termId ?? null) : null,
+    title: values.title.trim() || null,
+  };
+}
+
+/**
+ * /edu/applicant-cert (`?template=` chooses the template): issues a certificate by hand to each
+ * chosen person, within the issuer's data scope, optionally for an exam (its title and each
+ * person's counted score) or a term (its course's title); lists the numbers given.
+ */
+export default function CertificateIssuePage() {
+  const t = useCertificateMessages();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const may = useCheckPermission();
+  const [form] = Form.useForm<IssueValues>();
+  const templateParam = useTemplateIdParam('template');
+  const [issued, setIssued] = useState<CertificatesIssued['certificates'] | null>(null);
+  const issueFor = Form.useWatch('for', form) ?? 'none';
+  const courseId = Form.useWatch('courseId', form);
+  const templates = useQuery(templateOptionsQuery());
+  const exams = useQuery({ ...examOptionsQuery(), enabled: issueFor === 'exam' && may(EXAM_READERS) });
+  const courses = useQuery({ ...courseOptionsQuery(), enabled: issueFor === 'term' && may(COURSE_READERS) });
+  const terms = useQuery({ ...courseTermsQuery(courseId ?? 0), enabled: issueFor === 'term' && courseId !== undefined && may(COURSE_READERS) });
+
+  const { submit, submitting } = useFormSubmit<IssueValues, CertificatesIssued>({
+    form,
+    mutationFn: (values, request) => issueCertificates(issueBodyOf(values), request),
+    successMessage: null,
+    onSuccess: async (result) => {
+      setIssued(result.certificates);
+      form.setFieldValue('userIds', []);
+      await queryClient.invalidateQueries({ queryKey: certificatesKeys.all });
+    },
+  });
+
+  return (
+    <Form<IssueValues>
+      form={form}
+      layout="vertical"
+      className="cert-issue"
+      initialValues={{ templateId: templateParam, for: 'none', title: '', userIds: [] }}
+      onFinish={(values) => void submit(values)}
+      onValuesChange={(changed: Partial<IssueValues>) => {
+        // Terms belong to one course.
+        if ('courseId' in changed) form.setFieldValue('termId', undefined);
+      }}
+      style={{ maxWidth: 760 }}
+    >
+      <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 12 }}>
+        <div>
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {t('issue.title')}
+          </Typography.Title>
+          <Typography.Text type="secondary">{t('issue.hint')}</Typography.Text>
+        </div>
+        <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate(CERTIFICATES_LIST_PATH)}>
+          {t('issue.toList')}
+        </Button>
+      </Flex>
+      {issued !== null && (
+        <Alert
+          type="success"
+          showIcon
+          closable
+          onClose={() => setIssued(null)}
+          style={{ marginBottom: 12 }}
+          title={t('issue.issued', { count: issued.length })}
+          description={<Typography.Text copyable>{issued.map((certificate) => certificate.number).join(', ')}</Typography.Text>}
+        />
+      )}
+      <Card size="small">
+        <Form.Item name="templateId" label={t('issue.template')} rules={[zodRule(shape.templateId)]}>
+          <Select
+            showSearch={{ optionFilterProp: 'label' }}
+            placeholder={t('issue.chooseTemplate')}
+            loading={templates.isFetching}
+            options={(templates.data ?? []).map((template) => ({ value: template.id, label: `${template.name} · v${template.version}` }))}
+          />
+        </Form.Item>
+        <Form.Item name="for" label={t('issue.for')} extra={t('issue.forHint')}>
+          <Radio.Group optionType="button" options={ISSUE_FOR.map((value) => ({ value, label: t(`issue.for.${value}`) }))} />
+        </Form.Item>
+        {issueFor === 'exam' && (
+          <Form.Item name="examId" label={t('issue.exam')} rules={[{ required: true, message: t('issue.chooseExam') }]}>
+            <Select
+              showSearch={{ optionFilterProp: 'label' }}
+              placeholder={t('issue.chooseExam')}
+              loading={exams.isFetching}
+              options={(exams.data ?? []).map((exam) => ({ value: exam.id, label: exam.title }))}
+            />
+          </Form.Item>
+        )}
+        {issueFor === 'term' && (
+          <Space.Compact block style={{ gap: 12, flexWrap: 'wrap' }}>
+            <Form.Item name="courseId" label={t('issue.course')} style={{ flex: '1 1 240px' }}>
+              <Select
+                showSearch={{ optionFilterProp: 'label' }}
+                placeholder={t('issue.chooseCourse')}
+                loading={courses.isFetching}
+                options={(courses.data ?? []).map((course) => ({ value: course.id, label: course.title }))}
+              />
+            </Form.Item>
+            <Form.Item name="termId" label={t('issue.term')} rules={[{ required: true, message: t('issue.chooseTerm') }]} style={{ flex: '1 1 240px' }}>
+              <Select
+                placeholder={t('issue.chooseTerm')}
+                disabled={courseId === undefined}
+                loading={terms.isFetching}
+                options={(terms.data ?? []).map((term) => ({ value: term.id, label: term.name }))}
+              />
+            </Form.Item>
+          </Space.Compact>
+        )}
+        <Form.Item name="title" label={t('issue.certTitle')} extra={t('issue.certTitleHint')}>
+          <Input maxLength={200} />
+        </Form.Item>
+        <Form.Item name="userIds" label={t('issue.people')} extra={t('issue.peopleHint')} rules={[zodRule(shape.userIds)]}>
+          <UserPicker placeholder={t('issue.peoplePlaceholder')} aria-label={t('issue.people')} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" icon={<SafetyCertificateOutlined />} loading={submitting}>
+          {t('issue.submit')}
+        </Button>
+      </Card>
+    </Form>
+  );
+}

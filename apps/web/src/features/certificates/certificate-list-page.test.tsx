@@ -1,0 +1,151 @@
+import type { Certificate, CertTemplate } from '@cloud-classroom/shared/certificates';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders, stubBrowser } from '../../components/list-page/list-page-test-kit';
+import { AUDIT, clickText, fill, signInAs, stubRoutes } from '../../test/page-test-kit';
+import CertificateListPage from './certificate-list-page';
+import TemplateListPage from './template-list-page';
+
+await vi.hoisted(async () => {
+  const { initTestI18n } = await import('../../components/list-page/list-page-test-kit');
+  await initTestI18n('en-US');
+});
+
+vi.setConfig({ testTimeout: 60_000 });
+
+const certificate = (id: number, patch: Partial<Certificate> = {}): Certificate => ({
+  id,
+  number: `CC-2026-00000${id}`,
+  code: 'abcdefabcdef',
+  userId: 3,
+  username: 'learner1',
+  holderName: '张三',
+  title: 'Fire safety',
+  score: '92',
+  issuedOn: '2026-03-01',
+  expiresOn: null,
+  status: 'valid',
+  source: 'staff',
+  templateId: 1,
+  templateName: 'Standard',
+  templateVersion: 2,
+  examId: null,
+  termId: null,
+  issuedAt: '2026-03-01 10:00:00',
+  expiresAt: null,
+  revokedAt: null,
+  revokedBy: null,
+  revokeReason: null,
+  supersededBy: null,
+  supersedes: null,
+  createBy: 'admin',
+  createTime: '2026-03-01 10:00:00',
+  ...patch,
+});
+
+const TEMPLATE: CertTemplate = {
+  id: 1,
+  name: 'Standard',
+  numberPattern: 'CC-{yyyy}-{seq:6}',
+  validityMonths: 24,
+  version: 2,
+  layout: { pageSize: 'A4', orientation: 'landscape', backgroundImage: null, fields: [] },
+  certificateCount: 5,
+  ...AUDIT,
+};
+
+const page = <T,>(content: T[]) => ({ content, totalElements: content.length });
+
+function renderAt(address: string) {
+  return renderWithProviders(
+    <MemoryRouter initialEntries={[address]}>
+      <Routes>
+        <Route path="/cert/certificate" element={<CertificateListPage />} />
+        <Route path="/cert/template" element={<TemplateListPage />} />
+        <Route path="/edu/preview-cert" element={<p>preview page</p>} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+describe('CertificateListPage', () => {
+  beforeEach(() => {
+    stubBrowser(1366);
+    signInAs(['admin']);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('lists certificates with their status and PDF link, and revokes one with a reason', async () => {
+    const api = stubRoutes({
+      'GET api/certificates': () => page([certificate(1), certificate(2, { status: 'revoked', revokedAt: '2026-03-02 10:00:00' })]),
+      'GET api/cert-templates': () => page([TEMPLATE]),
+      'PUT api/certificates/revoke': () => undefined,
+    });
+    renderAt('/cert/certificate');
+    const link = await screen.findByRole('link', { name: 'CC-2026-000001' });
+    expect(link.getAttribute('href')).toBe('/api/certificates/1/pdf');
+    expect(screen.getByText('Revoked')).toBeTruthy();
+    // A revoked certificate offers no second revoke.
+    expect(screen.getAllByRole('button', { name: /Revoke/ })).toHaveLength(1);
+
+    clickText('Revoke');
+    const dialog = await screen.findByRole('dialog');
+    fill(within(dialog).getByLabelText('Reason for revoking'), 'Score annulled');
+    clickText('confirm', dialog);
+    await waitFor(() => expect(api.callsTo('PUT api/certificates/revoke')).toHaveLength(1));
+    expect(api.callsTo('PUT api/certificates/revoke')[0]?.body).toEqual({ ids: [1], reason: 'Score annulled' });
+  });
+
+  it('re-issues under a corrected name', async () => {
+    const api = stubRoutes({
+      'GET api/certificates': () => page([certificate(1)]),
+      'GET api/cert-templates': () => page([TEMPLATE]),
+      'POST api/certificates/1/reissue': () => ({ id: 9, number: 'CC-2026-000009' }),
+    });
+    renderAt('/cert/certificate');
+    await screen.findByRole('link', { name: 'CC-2026-000001' });
+    clickText('Re-issue');
+    const dialog = await screen.findByRole('dialog');
+    fill(within(dialog).getByLabelText('Name to print'), '张叁');
+    clickText('confirm', dialog);
+    await waitFor(() => expect(api.callsTo('POST api/certificates/1/reissue')).toHaveLength(1));
+    expect(api.callsTo('POST api/certificates/1/reissue')[0]?.body).toEqual({ holderName: '张叁' });
+    expect(await screen.findByText('Re-issued as CC-2026-000009')).toBeTruthy();
+  });
+
+  it('hides revoking and re-issuing from who may only look', async () => {
+    signInAs(['cert:list']);
+    stubRoutes({ 'GET api/certificates': () => page([certificate(1)]), 'GET api/cert-templates': () => page([TEMPLATE]) });
+    renderAt('/cert/certificate');
+    await screen.findByRole('link', { name: 'CC-2026-000001' });
+    expect(screen.queryByRole('button', { name: /Revoke/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Re-issue/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Issue certificates/ })).toBeNull();
+  });
+});
+
+describe('TemplateListPage', () => {
+  beforeEach(() => {
+    stubBrowser(1366);
+    signInAs(['admin']);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('lists templates with their pattern, validity, page and version, and opens the preview', async () => {
+    stubRoutes({ 'GET api/cert-templates': () => page([TEMPLATE]) });
+    renderAt('/cert/template');
+    expect(await screen.findByText('CC-{yyyy}-{seq:6}')).toBeTruthy();
+    expect(screen.getByText('24 months')).toBeTruthy();
+    expect(screen.getByText('A4 · Landscape')).toBeTruthy();
+    expect(screen.getByText('v2')).toBeTruthy();
+    clickText('Preview');
+    expect(await screen.findByText('preview page')).toBeTruthy();
+  });
+});
