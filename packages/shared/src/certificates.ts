@@ -587,3 +587,39 @@ export type MyCertificate = z.infer<typeof myCertificateSchema>;
 export function certificateVerificationPath(number: string, code: string): string {
   return `/verify-cert?number=${encodeURIComponent(number)}&code=${encodeURIComponent(code)}`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issuing rules: a template issued when an exam is passed or a term completed (`api/cert-rules`)
+// ---------------------------------------------------------------------------------------------
+
+export const certRuleSchema = z.object({
+  id: z.number().int(),
+  templateId: z.number().int(),
+  templateName: z.string(),
+  examId: z.number().int().nullable(),
+  termId: z.number().int().nullable(),
+  /** The exam's title or the term's course and name. */
+  targetName: z.string(),
+  /** Certificates this rule issued. */
+  issuedCount: z.number().int(),
+  ...certAuditFields,
+});
+export type CertRule = z.infer<typeof certRuleSchema>;
+
+export const certRuleQuerySchema = pageQuerySchema.extend({
+  sort: sortableBy(['id', 'createTime'] as const),
+  templateId: certIdTextSchema.optional(),
+  examId: certIdTextSchema.optional(),
+  termId: certIdTextSchema.optional(),
+});
+export type CertRuleQuery = z.output<typeof certRuleQuerySchema>;
+
+/** `POST api/cert-rules`: issue the template to whoever passes the exam, or completes the term. */
+export const certRuleCreateSchema = z
+  .object({
+    templateId: certIdSchema,
+    examId: certIdSchema.nullish().transform((id) => id ?? null),
+    termId: certIdSchema.nullish().transform((id) => id ?? null),
+  })
+  .refine((body) => (body.examId === null) !== (body.termId === null), { message: 'name an exam or a term', path: ['examId'] });
+export type CertRuleCreate = z.output<typeof certRuleCreateSchema>;

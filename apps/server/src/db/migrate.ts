@@ -14,6 +14,7 @@ import * as exams from './migrations/0012-exams.js';
 import * as attempts from './migrations/0013-attempts.js';
 import * as attemptPaperLast from './migrations/0014-attempt-paper-last.js';
 import * as certificates from './migrations/0015-certificates.js';
+import * as certificateRules from './migrations/0016-certificate-rules.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -38,6 +39,7 @@ const migrations = {
   '0013-attempts': attempts,
   '0014-attempt-paper-last': attemptPaperLast,
   '0015-certificates': certificates,
+  '0016-certificate-rules': certificateRules,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

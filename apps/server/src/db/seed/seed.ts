@@ -53,6 +53,7 @@ export const EMPTIED_ON_RESET = [
   // The demo catalogue comes back with the demo; media files no row refers to any more are swept
   // at a later start (files/orphan-files.ts).
   'edu_certificate',
+  'edu_cert_rule',
   'edu_cert_sequence',
   'edu_cert_template_version',
   'edu_cert_template',

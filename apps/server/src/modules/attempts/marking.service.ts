@@ -23,6 +23,7 @@ import { conflict, forbidden, invalidInput, notFound } from '../../domain-error.
 import type { JobRunner } from '../../jobs/job-runner.js';
 import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../auth/session.service.js';
+import type { PassedListener } from './attempts.service.js';
 import {
   countSubmitted,
   countTargetAnswers,
@@ -61,6 +62,8 @@ export type QuestionSource = {
 };
 
 export type MarkingOptions = {
+  /** Told of attempts a marker's score made pass (see PassedListener); shared with `within` copies. */
+  passedListeners?: PassedListener[];
   db: Kysely<Database>;
   clock: Clock;
   jobs: JobRunner;
@@ -154,7 +157,16 @@ export async function regrade(db: Kysely<Database>, questions: QuestionSource, t
  * key fix. Staff see and mark only candidates within their data scope.
  */
 export class MarkingService {
-  constructor(private readonly options: MarkingOptions) {}
+  private readonly passedListeners: PassedListener[];
+
+  constructor(private readonly options: MarkingOptions) {
+    this.passedListeners = options.passedListeners ?? [];
+  }
+
+  /** Listens to attempts graded passed by a marker's score (certificates issued by an exam's rules). */
+  onPassed(listener: PassedListener): void {
+    this.passedListeners.push(listener);
+  }
 
   /** Registers the regrade job; once, on the service the app builds (services.ts). */
   registerJobs(): void {
@@ -164,7 +176,7 @@ export class MarkingService {
   }
 
   within(db: Kysely<Database>): MarkingService {
-    return db === this.options.db ? this : new MarkingService({ ...this.options, db });
+    return db === this.options.db ? this : new MarkingService({ ...this.options, db, passedListeners: this.passedListeners });
   }
 
   private get db(): Kysely<Database> {
@@ -283,7 +295,9 @@ export class MarkingService {
       const total = attemptScore(await findScoresOfAttempt(trx, answer.attemptId));
       if (total === null) return;
       const passScore = (await findPassScores(trx, [answer.examId])).get(answer.examId) ?? 0;
-      await updateAttemptResult(trx, answer.attemptId, { state: 'graded', score: total, passed: passes(total, passScore), at: now });
+      const passed = passes(total, passScore);
+      await updateAttemptResult(trx, answer.attemptId, { state: 'graded', score: total, passed, at: now });
+      if (passed) for (const listener of this.passedListeners) await listener(answer.examId, [answer.userId], trx);
     });
   }
 

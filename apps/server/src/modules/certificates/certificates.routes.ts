@@ -7,6 +7,9 @@ import {
   certificatesIssuedSchema,
   certificateVerificationSchema,
   certificateVerifyQuerySchema,
+  certRuleCreateSchema,
+  certRuleQuerySchema,
+  certRuleSchema,
   certTemplateCreateSchema,
   certTemplatePreviewQuerySchema,
   certTemplateQuerySchema,
@@ -168,6 +171,30 @@ export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     async (request, reply) => {
       const { pdf, number } = await certificates.pdf(principalOf(request), request.params.id, siteOrigin(request));
       return sendPdf(reply, pdf, `${number}.pdf`, 'private, no-cache');
+    },
+  );
+
+  // ---- Issuing rules ----------------------------------------------------------------------------
+
+  app.get(
+    '/api/cert-rules',
+    { config: { access: { permissions: ['cert:list'] } }, schema: { querystring: certRuleQuerySchema, response: { 200: pageOf(certRuleSchema) } } },
+    async (request) => certificates.listRules(request.query),
+  );
+
+  // Issuing automatically is issuing: the same permission as by hand.
+  app.post(
+    '/api/cert-rules',
+    { config: { access: { permissions: ['cert:issue'] }, audit: '新增证书颁发规则' }, schema: { body: certRuleCreateSchema, response: { 201: createdSchema } } },
+    async (request, reply) => reply.code(201).send({ id: await certificates.createRule(request.body, principalOf(request).username) }),
+  );
+
+  app.delete(
+    '/api/cert-rules',
+    { config: { access: { permissions: ['cert:issue'] }, audit: '删除证书颁发规则' }, schema: { body: idsSchema } },
+    async (request, reply) => {
+      await certificates.deleteRules(request.body);
+      return reply.code(200).send();
     },
   );
 

@@ -17,9 +17,13 @@ import {
   type CertificateReissue,
   type CertificateRevoke,
   type CertificateSnapshot,
+  type CertificateSource,
   type CertificatesIssued,
   type CertificateVerification,
   type CertificateVerifyQuery,
+  type CertRule,
+  type CertRuleCreate,
+  type CertRuleQuery,
   type CertTemplate,
   type CertTemplateCreate,
   type CertTemplateQuery,
@@ -32,6 +36,7 @@ import { mapPage, type Page } from '@cloud-classroom/shared/http';
 import { checkPermission } from '@cloud-classroom/shared/permission';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
+import type { JobRunner } from '../../jobs/job-runner.js';
 import type { Database } from '../../db/schema.js';
 import { conflict, forbidden, invalidInput, notFound } from '../../domain-error.js';
 import type { FileStore } from '../../files/file-store.js';
@@ -43,6 +48,7 @@ import type { Principal } from '../auth/session.service.js';
 import { renderCertificatePdf } from './certificate-pdf.js';
 import {
   countCertificatesOfVersion,
+  deleteRules,
   deleteTemplates,
   findBackgroundKeys,
   findByNumber,
@@ -50,7 +56,12 @@ import {
   findExamFacts,
   findFinishedAttempts,
   findMyCertificates,
+  findCompleters,
+  findPassers,
   findPeople,
+  findRuleHolders,
+  findRules,
+  findRulesOf,
   findTemplateHead,
   findTemplateIds,
   findTemplates,
@@ -59,6 +70,7 @@ import {
   findVersion,
   findVersions,
   insertCertificate,
+  insertRule,
   insertTemplate,
   insertVersion,
   nextSequence,
@@ -79,7 +91,13 @@ export type CertificatesOptions = {
   clock: Clock;
   files: FileStore;
   access: AccessService;
+  jobs: JobRunner;
 };
+
+/** The job that issues what an exam's or a term's rules give people who passed or completed it. */
+export const AUTO_ISSUE_JOB = 'certificates.autoIssue';
+/** `userIds` null: everyone who qualifies (a rule just made reaches those who passed before). */
+type AutoIssuePayload = { examId: number | null; termId: number | null; userIds: number[] | null };
 
 /** Public checks one address may make a minute: plenty for people scanning codes, too few to guess codes. */
 export const VERIFY_PER_MINUTE = 30;
@@ -141,6 +159,13 @@ export class CertificatesService {
 
   within(db: Kysely<Database>): CertificatesService {
     return db === this.options.db ? this : new CertificatesService({ ...this.options, db });
+  }
+
+  /** Registers the automatic issue job; once, on the service the app builds (services.ts). */
+  registerJobs(): void {
+    this.options.jobs.register<AutoIssuePayload>(AUTO_ISSUE_JOB, async (payload) => {
+      await this.autoIssue(payload);
+    });
   }
 
   private get db(): Kysely<Database> {
@@ -294,60 +319,72 @@ export class CertificatesService {
     return row;
   }
 
-  /**
-   * Issues the template's current version to each person (all or none), for an exam (its title,
-   * each person's counted score if graded) or a term (its course's title), or else under the
-   * template's name; `title` overrides either. Dated today, expiring after the template's validity.
-   */
+  /** Issues the template's current version to each person (all or none): see issueIn. */
   async issue(caller: Principal, body: CertificateIssue): Promise<CertificatesIssued> {
     return this.transaction(async (trx) => {
       const template = await findTemplateHead(trx, body.templateId);
       if (template === undefined) throw invalidInput(`templateId: no certificate template ${body.templateId}`);
       const people = await this.peopleInScope(trx, caller, body.userIds);
-      let title = template.name;
-      let scores = new Map<number, string>();
-      if (body.examId !== null) {
-        const exam = await findExamFacts(trx, body.examId);
-        if (exam === undefined) throw invalidInput(`examId: no exam ${body.examId}`);
-        title = exam.title;
-        scores = countedScores(await findFinishedAttempts(trx, body.examId, body.userIds), exam.counts as CountsRule);
-      } else if (body.termId !== null) {
-        const term = await findTermFacts(trx, body.termId);
-        if (term === undefined) throw invalidInput(`termId: no term ${body.termId}`);
-        title = term.courseTitle;
-      }
-      title = body.title ?? title;
-      const now = this.now();
-      const issuedOn = calendarDateOf(now);
-      const expiresOn = template.validityMonths === null ? null : addMonthsToDate(issuedOn, template.validityMonths);
-      const issued: CertificatesIssued['certificates'] = [];
-      for (const userId of body.userIds) {
-        const person = people.get(userId) as Person;
-        const number = await this.nextNumber(trx, template, now);
-        const snapshot = snapshotOf({ holderName: person.nickName, title, score: scores.get(userId) ?? null, issuedOn, expiresOn, number }, `userIds: ${person.username}`);
-        const id = await insertCertificate(
-          trx,
-          {
-            templateId: template.id,
-            templateVersionId: template.currentVersionId,
-            userId,
-            number,
-            code: randomCode(),
-            snapshot,
-            source: body.examId !== null ? 'exam' : body.termId !== null ? 'term' : 'staff',
-            examId: body.examId,
-            termId: body.termId,
-            issuedAt: now,
-            expiresAt: expiresOn === null ? null : expiryMoment(expiresOn),
-            supersedes: null,
-          },
-          caller.username,
-          now,
-        );
-        issued.push({ id, userId, number });
-      }
-      return { certificates: issued };
+      const source = body.examId !== null ? 'exam' : body.termId !== null ? 'term' : 'staff';
+      const certificates = await this.issueIn(trx, { template, people: body.userIds.map((id) => people.get(id) as Person), examId: body.examId, termId: body.termId, title: body.title, source, ruleId: null }, caller.username);
+      return { certificates };
     });
+  }
+
+  /**
+   * Issues the template's current version to each person inside `trx`: for an exam (its title,
+   * each person's counted score if graded) or a term (its course's title), or else under the
+   * template's name; `title` overrides either. Dated today, expiring after the template's validity.
+   */
+  private async issueIn(
+    trx: Kysely<Database>,
+    what: { template: TemplateHead; people: readonly Person[]; examId: number | null; termId: number | null; title: string | null; source: CertificateSource; ruleId: number | null },
+    by: string,
+  ): Promise<CertificatesIssued['certificates']> {
+    const { template, people, examId, termId } = what;
+    let title = template.name;
+    let scores = new Map<number, string>();
+    if (examId !== null) {
+      const exam = await findExamFacts(trx, examId);
+      if (exam === undefined) throw invalidInput(`examId: no exam ${examId}`);
+      title = exam.title;
+      scores = countedScores(await findFinishedAttempts(trx, examId, people.map((person) => person.id)), exam.counts as CountsRule);
+    } else if (termId !== null) {
+      const term = await findTermFacts(trx, termId);
+      if (term === undefined) throw invalidInput(`termId: no term ${termId}`);
+      title = term.courseTitle;
+    }
+    title = what.title ?? title;
+    const now = this.now();
+    const issuedOn = calendarDateOf(now);
+    const expiresOn = template.validityMonths === null ? null : addMonthsToDate(issuedOn, template.validityMonths);
+    const issued: CertificatesIssued['certificates'] = [];
+    for (const person of people) {
+      const number = await this.nextNumber(trx, template, now);
+      const snapshot = snapshotOf({ holderName: person.nickName, title, score: scores.get(person.id) ?? null, issuedOn, expiresOn, number }, `userIds: ${person.username}`);
+      const id = await insertCertificate(
+        trx,
+        {
+          templateId: template.id,
+          templateVersionId: template.currentVersionId,
+          userId: person.id,
+          number,
+          code: randomCode(),
+          snapshot,
+          source: what.source,
+          examId,
+          termId,
+          issuedAt: now,
+          expiresAt: expiresOn === null ? null : expiryMoment(expiresOn),
+          supersedes: null,
+          ruleId: what.ruleId,
+        },
+        by,
+        now,
+      );
+      issued.push({ id, userId: person.id, number });
+    }
+    return issued;
   }
 
   /** The people by id, each of whom must exist and be within the caller's data scope. */
@@ -461,6 +498,89 @@ export class CertificatesService {
       background = await bytesOf(stream);
     }
     return renderCertificatePdf({ layout, snapshot, verificationUrl, background });
+  }
+
+  // ---- Issuing rules ----------------------------------------------------------------------------
+
+  async listRules(query: CertRuleQuery): Promise<Page<CertRule>> {
+    return findRules(this.db, query, query);
+  }
+
+  /**
+   * A rule issuing the template to whoever passes the exam (a graded attempt that passed) or
+   * completes the term; 409 if the same template already has a rule there. People who passed or
+   * completed it before get theirs too, by the same job.
+   */
+  async createRule(body: CertRuleCreate, by: string): Promise<number> {
+    return this.transaction(async (trx) => {
+      if ((await findTemplateHead(trx, body.templateId)) === undefined) throw invalidInput(`templateId: no certificate template ${body.templateId}`);
+      if (body.examId !== null && (await findExamFacts(trx, body.examId)) === undefined) throw invalidInput(`examId: no exam ${body.examId}`);
+      if (body.termId !== null && (await findTermFacts(trx, body.termId)) === undefined) throw invalidInput(`termId: no term ${body.termId}`);
+      const target = body.examId !== null ? { examId: body.examId } : { termId: body.termId as number };
+      if ((await findRulesOf(trx, target)).some((rule) => rule.templateId === body.templateId)) {
+        throw conflict(`templateId: this template is issued there by a rule already`);
+      }
+      const id = await insertRule(trx, body, by, this.now());
+      await this.options.jobs.enqueue(AUTO_ISSUE_JOB, { examId: body.examId, termId: body.termId, userIds: null } satisfies AutoIssuePayload, { db: trx });
+      return id;
+    });
+  }
+
+  /** Deletes the rules (404 naming the first missing); what they issued stays. */
+  async deleteRules(ids: readonly number[]): Promise<void> {
+    await this.transaction(async (trx) => {
+      const found = new Set((await findRules(trx, { ids })).content.map((rule) => rule.id));
+      const missing = ids.find((id) => !found.has(id));
+      if (missing !== undefined) throw notFound(`ids: no certificate rule ${missing}`);
+      await deleteRules(trx, ids);
+    });
+  }
+
+  /**
+   * People passed the exam (attempts and marking call this inside the grading's transaction): when
+   * the exam has a rule, each gets a job, keyed by exam and person so a regrade while one waits
+   * adds none; the job itself issues once per rule and person.
+   */
+  async examPassed(examId: number, userIds: readonly number[]): Promise<void> {
+    await this.queueAutoIssue({ examId }, userIds);
+  }
+
+  /** People completed the term (the enrolment calls this inside the completion's transaction): as examPassed. */
+  async termCompleted(termId: number, userIds: readonly number[]): Promise<void> {
+    await this.queueAutoIssue({ termId }, userIds);
+  }
+
+  private async queueAutoIssue(target: { examId: number } | { termId: number }, userIds: readonly number[]): Promise<void> {
+    if (userIds.length === 0 || (await findRulesOf(this.db, target)).length === 0) return;
+    const [kind, id] = 'examId' in target ? (['exam', target.examId] as const) : (['term', target.termId] as const);
+    for (const userId of new Set(userIds)) {
+      const payload: AutoIssuePayload = { examId: kind === 'exam' ? id : null, termId: kind === 'term' ? id : null, userIds: [userId] };
+      await this.options.jobs.enqueue(AUTO_ISSUE_JOB, payload, { db: this.db, dedupeKey: `${AUTO_ISSUE_JOB}:${kind}:${id}:${userId}` });
+    }
+  }
+
+  /**
+   * The job: for each rule of the exam or term, issues to those of the people who (still) passed
+   * or completed it and hold no certificate of that rule; one transaction per rule. Idempotent:
+   * run again it finds them holding one, and the unique (rule, person) index refuses a second
+   * issued in parallel (the losing transaction rolls back and its retry finds the certificate).
+   */
+  async autoIssue({ examId, termId, userIds }: AutoIssuePayload): Promise<void> {
+    const target = examId !== null ? { examId } : termId !== null ? { termId } : undefined;
+    if (target === undefined) return;
+    for (const rule of await findRulesOf(this.db, target)) {
+      await this.transaction(async (trx) => {
+        const template = await findTemplateHead(trx, rule.templateId);
+        // The exam or term deleted since: nothing to print.
+        const facts = examId !== null ? await findExamFacts(trx, examId) : await findTermFacts(trx, termId as number);
+        if (template === undefined || facts === undefined) return;
+        const qualified = examId !== null ? await findPassers(trx, examId, userIds ?? undefined) : await findCompleters(trx, termId as number, userIds ?? undefined);
+        const holders = await findRuleHolders(trx, rule.id, qualified);
+        const people = await findPeople(trx, qualified.filter((id) => !holders.has(id)));
+        if (people.size === 0) return;
+        await this.issueIn(trx, { template, people: [...people.values()], examId, termId, title: null, source: examId !== null ? 'exam' : 'term', ruleId: rule.id }, 'system');
+      });
+    }
   }
 
   // ---- The learner's and the public's -----------------------------------------------------------
