@@ -524,20 +524,28 @@ export type CertificateQuery = z.output<typeof certificateQuerySchema>;
 
 export const MAX_ISSUE_PEOPLE = 1000;
 
-/** `POST api/certificates/issue`: to chosen people, optionally for an exam (its title, their counted score) or a term (its course's title). */
+const issueIdsSchema = z
+  .array(certIdSchema)
+  .min(1, 'list at least one person')
+  .max(MAX_ISSUE_PEOPLE)
+  .transform((ids) => [...new Set(ids)]);
+
+/**
+ * `POST api/certificates/issue`: to chosen people, or to a term's applicants (enrolled ones; the
+ * term is theirs unless an exam is named), optionally for an exam (its title, their counted score)
+ * or a term (its course's title).
+ */
 export const certificateIssueSchema = z
   .object({
     templateId: certIdSchema,
-    userIds: z
-      .array(certIdSchema)
-      .min(1, 'list at least one person')
-      .max(MAX_ISSUE_PEOPLE)
-      .transform((ids) => [...new Set(ids)]),
+    userIds: issueIdsSchema.optional(),
+    applicantIds: issueIdsSchema.optional(),
     examId: certIdSchema.nullish().transform((id) => id ?? null),
     termId: certIdSchema.nullish().transform((id) => id ?? null),
     /** What the certificate names instead of the exam's, course's or template's title. */
     title: z.string().trim().max(200).nullish().transform((title) => (title ? title : null)),
   })
+  .refine((body) => (body.userIds === undefined) !== (body.applicantIds === undefined), { message: 'list people or applicants, one of the two', path: ['userIds'] })
   .refine((body) => body.examId === null || body.termId === null, { message: 'name an exam or a term, not both', path: ['termId'] });
 export type CertificateIssue = z.output<typeof certificateIssueSchema>;
 

@@ -201,6 +201,17 @@ export async function findPeople(db: Kysely<Database>, ids: readonly number[]): 
   return found;
 }
 
+export type ApplicantHead = { id: number; userId: number; termId: number; status: string };
+
+export async function findApplicants(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, ApplicantHead>> {
+  const found = new Map<number, ApplicantHead>();
+  for (const slice of slices(ids)) {
+    const rows = await db.selectFrom('edu_applicant').select(['id', 'user_id', 'term_id', 'status']).where('id', 'in', slice).execute();
+    for (const row of rows) found.set(row.id, { id: row.id, userId: row.user_id, termId: row.term_id, status: row.status });
+  }
+  return found;
+}
+
 export async function findExamFacts(db: Kysely<Database>, examId: number): Promise<{ title: string; counts: string } | undefined> {
   return db.selectFrom('edu_exam').select(['title', 'counts']).where('id', '=', examId).executeTakeFirst();
 }

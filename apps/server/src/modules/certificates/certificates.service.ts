@@ -31,6 +31,7 @@ import {
   type CertTemplateVersion,
   type MyCertificate,
 } from '@cloud-classroom/shared/certificates';
+import { ENROLLED_STATUSES } from '@cloud-classroom/shared/applicants';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import { mapPage, type Page } from '@cloud-classroom/shared/http';
 import { checkPermission } from '@cloud-classroom/shared/permission';
@@ -56,6 +57,7 @@ import {
   findExamFacts,
   findFinishedAttempts,
   findMyCertificates,
+  findApplicants,
   findCompleters,
   findPassers,
   findPeople,
@@ -79,6 +81,7 @@ import {
   supersede,
   updateTemplate,
   updateVersionLayout,
+  type ApplicantHead,
   type CertificateRow,
   type FinishedAttempt,
   type Person,
@@ -324,9 +327,15 @@ export class CertificatesService {
     return this.transaction(async (trx) => {
       const template = await findTemplateHead(trx, body.templateId);
       if (template === undefined) throw invalidInput(`templateId: no certificate template ${body.templateId}`);
-      const people = await this.peopleInScope(trx, caller, body.userIds);
-      const source = body.examId !== null ? 'exam' : body.termId !== null ? 'term' : 'staff';
-      const certificates = await this.issueIn(trx, { template, people: body.userIds.map((id) => people.get(id) as Person), examId: body.examId, termId: body.termId, title: body.title, source, ruleId: null }, caller.username);
+      let { userIds = [], termId } = body;
+      if (body.applicantIds !== undefined) {
+        const enrolled = await this.enrolledApplicants(trx, body.applicantIds, body);
+        userIds = enrolled.userIds;
+        termId = enrolled.termId;
+      }
+      const people = await this.peopleInScope(trx, caller, userIds);
+      const source = body.examId !== null ? 'exam' : termId !== null ? 'term' : 'staff';
+      const certificates = await this.issueIn(trx, { template, people: userIds.map((id) => people.get(id) as Person), examId: body.examId, termId, title: body.title, source, ruleId: null }, caller.username);
       return { certificates };
     });
   }
@@ -385,6 +394,24 @@ export class CertificatesService {
       issued.push({ id, userId: person.id, number });
     }
     return issued;
+  }
+
+  /**
+   * The people of the applicants, who must all be enrolled (approved, in progress or completed) in
+   * one term, the body's if it names one; their term is the certificate's unless an exam is named.
+   */
+  private async enrolledApplicants(trx: Kysely<Database>, applicantIds: readonly number[], body: CertificateIssue): Promise<{ userIds: number[]; termId: number | null }> {
+    const applicants = await findApplicants(trx, applicantIds);
+    const missing = applicantIds.find((id) => !applicants.has(id));
+    if (missing !== undefined) throw invalidInput(`applicantIds: no applicant ${missing}`);
+    const found = applicantIds.map((id) => applicants.get(id) as ApplicantHead);
+    const termIds = new Set(found.map((applicant) => applicant.termId));
+    if (termIds.size > 1) throw invalidInput('applicantIds: list applicants of one term');
+    const [termId] = termIds as Set<number>;
+    if (body.termId !== null && body.termId !== termId) throw invalidInput(`applicantIds: are not applicants of term ${body.termId}`);
+    const unenrolled = found.find((applicant) => !(ENROLLED_STATUSES as readonly string[]).includes(applicant.status));
+    if (unenrolled !== undefined) throw invalidInput(`applicantIds: applicant ${unenrolled.id} is not enrolled (${unenrolled.status})`);
+    return { userIds: [...new Set(found.map((applicant) => applicant.userId))], termId: body.examId === null ? (termId as number) : null };
   }
 
   /** The people by id, each of whom must exist and be within the caller's data scope. */
