@@ -631,3 +631,24 @@ export const certRuleCreateSchema = z
   })
   .refine((body) => (body.examId === null) !== (body.termId === null), { message: 'name an exam or a term', path: ['examId'] });
 export type CertRuleCreate = z.output<typeof certRuleCreateSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Import of existing certificates (`POST api/certificates/import?dryRun=`), an xlsx
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The spreadsheet's columns, in order: the holder's username, the template (its name), the
+ * original number (kept), the issue and expiry dates (`yyyy-MM-dd` or date cells; expiry may be
+ * empty), the printed title (empty: the template's name) and the printed score (any text, or empty).
+ */
+export const CERTIFICATE_IMPORT_COLUMNS = ['username', 'template', 'number', 'issuedOn', 'expiresOn', 'title', 'score'] as const;
+export type CertificateImportColumn = (typeof CERTIFICATE_IMPORT_COLUMNS)[number];
+
+/** A dry run (the default) checks every row and writes nothing; a real run writes all rows or, with any bad row, none. */
+export const certificateImportQuerySchema = z.object({
+  dryRun: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
+});
+export type CertificateImportQuery = z.output<typeof certificateImportQuerySchema>;

@@ -212,6 +212,38 @@ export async function findApplicants(db: Kysely<Database>, ids: readonly number[
   return found;
 }
 
+/** The people by username (an import names them so). */
+export async function findPeopleByUsername(db: Kysely<Database>, usernames: readonly string[]): Promise<Map<string, Person>> {
+  const found = new Map<string, Person>();
+  for (const slice of slices(usernames)) {
+    const rows = await db.selectFrom('sys_user').select(['id', 'username', 'nick_name', 'dept_id']).where('username', 'in', slice).execute();
+    for (const row of rows) found.set(row.username, { id: row.id, username: row.username, nickName: row.nick_name, deptId: row.dept_id });
+  }
+  return found;
+}
+
+/** The templates by name, each name with every template bearing it (an import names them so; two of one name are ambiguous). */
+export async function findTemplateHeadsByName(db: Kysely<Database>, names: readonly string[]): Promise<Map<string, TemplateHead[]>> {
+  const found = new Map<string, TemplateHead[]>();
+  for (const slice of slices(names)) {
+    const rows = await db.selectFrom('edu_cert_template').selectAll().where('name', 'in', slice).execute();
+    for (const row of rows) {
+      const head = { id: row.id, name: row.name, numberPattern: row.number_pattern, validityMonths: row.validity_months, currentVersionId: row.current_version_id as number };
+      found.set(row.name, [...(found.get(row.name) ?? []), head]);
+    }
+  }
+  return found;
+}
+
+/** Those of the numbers some certificate holds. */
+export async function findTakenNumbers(db: Kysely<Database>, numbers: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const slice of slices(numbers)) {
+    for (const row of await db.selectFrom('edu_certificate').select('number').where('number', 'in', slice).execute()) found.add(row.number);
+  }
+  return found;
+}
+
 export async function findExamFacts(db: Kysely<Database>, examId: number): Promise<{ title: string; counts: string } | undefined> {
   return db.selectFrom('edu_exam').select(['title', 'counts']).where('id', '=', examId).executeTakeFirst();
 }

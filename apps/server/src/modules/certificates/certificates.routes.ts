@@ -1,4 +1,6 @@
 import {
+  CERTIFICATE_IMPORT_COLUMNS,
+  certificateImportQuerySchema,
   certificateIssueSchema,
   certificateQuerySchema,
   certificateReissueSchema,
@@ -18,6 +20,7 @@ import {
   certTemplateVersionSchema,
   myCertificateSchema,
 } from '@cloud-classroom/shared/certificates';
+import { importResultSchema } from '@cloud-classroom/shared/applicants';
 import { createdSchema, idParamsSchema, idsSchema } from '@cloud-classroom/shared/courses';
 import { pageOf } from '@cloud-classroom/shared/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -25,6 +28,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { acceptUploads, withUpload, type UploadOptions } from '../../files/upload-reader.js';
 import { principalOf } from '../../http/route-access.js';
+import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
 import { BACKGROUND_MAX_BYTES, BACKGROUND_TYPES } from './certificates.service.js';
 
@@ -40,6 +44,18 @@ const BACKGROUND_UPLOAD: UploadOptions = {
   maxBytes: BACKGROUND_MAX_BYTES,
   accepts: { types: BACKGROUND_TYPES, refusal: 'expected a PNG or JPEG image' },
 };
+
+const SHEET_UPLOAD: UploadOptions = {
+  field: 'file',
+  maxBytes: 5 * 1024 * 1024,
+  // An .xlsx is a zip archive.
+  accepts: { types: ['zip'], refusal: 'expected an .xlsx spreadsheet' },
+};
+
+/** The import template: the columns people fill in, with one example row to overwrite. */
+type ImportRow = Record<(typeof CERTIFICATE_IMPORT_COLUMNS)[number], string>;
+const importColumns: XlsxColumn<ImportRow>[] = CERTIFICATE_IMPORT_COLUMNS.map((column) => ({ header: column, value: (row) => row[column], width: 20 }));
+const IMPORT_EXAMPLE: ImportRow = { username: 'zhangsan', template: '消防安全结业', number: 'FS-2019-00012', issuedOn: '2019-06-30', expiresOn: '2022-06-30', title: '消防安全培训', score: '合格' };
 
 /**
  * Where the site is, for the verification link a certificate's QR code holds: the request's own
@@ -143,6 +159,21 @@ export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     '/api/certificates/issue',
     { config: { access: { permissions: ['cert:issue'] }, audit: '颁发证书' }, schema: { body: certificateIssueSchema, response: { 201: certificatesIssuedSchema } } },
     async (request, reply) => reply.code(201).send(await certificates.issue(principalOf(request), request.body)),
+  );
+
+  app.get(
+    '/api/certificates/template',
+    { config: { access: { permissions: ['cert:issue'] } } },
+    async (_request, reply) => sendXlsx(reply, '证书导入模板', importColumns, [IMPORT_EXAMPLE]),
+  );
+
+  app.post(
+    '/api/certificates/import',
+    {
+      config: { access: { permissions: ['cert:issue'] }, audit: '导入证书' },
+      schema: { consumes: ['multipart/form-data'], querystring: certificateImportQuerySchema, body: fileUploadBody, response: { 200: importResultSchema } },
+    },
+    async (request) => withUpload(request, SHEET_UPLOAD, (upload) => certificates.import(principalOf(request), request.query.dryRun, upload)),
   );
 
   app.put(

@@ -4,7 +4,9 @@ import { countingAttempt, type CountsRule } from '@cloud-classroom/shared/attemp
 import {
   addMonthsToDate,
   calendarDateOf,
+  certificateNumberSchema,
   certificateSnapshotSchema,
+  CERTIFICATE_IMPORT_COLUMNS,
   certificateStatusAt,
   certificateVerificationPath,
   formatCalendarDate,
@@ -16,6 +18,7 @@ import {
   type CertificateQuery,
   type CertificateReissue,
   type CertificateRevoke,
+  type CertificateImportColumn,
   type CertificateSnapshot,
   type CertificateSource,
   type CertificatesIssued,
@@ -31,7 +34,7 @@ import {
   type CertTemplateVersion,
   type MyCertificate,
 } from '@cloud-classroom/shared/certificates';
-import { ENROLLED_STATUSES } from '@cloud-classroom/shared/applicants';
+import { ENROLLED_STATUSES, type ImportResult } from '@cloud-classroom/shared/applicants';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import { mapPage, type Page } from '@cloud-classroom/shared/http';
 import { checkPermission } from '@cloud-classroom/shared/permission';
@@ -47,6 +50,7 @@ import type { AccessService } from '../access/access.service.js';
 import { limitPerAddress } from '../auth/address-limit.js';
 import type { Principal } from '../auth/session.service.js';
 import { renderCertificatePdf } from './certificate-pdf.js';
+import { parseCalendarCell, readCertificateSheet } from './certificate-sheet.js';
 import {
   countCertificatesOfVersion,
   deleteRules,
@@ -61,6 +65,9 @@ import {
   findCompleters,
   findPassers,
   findPeople,
+  findPeopleByUsername,
+  findTakenNumbers,
+  findTemplateHeadsByName,
   findRuleHolders,
   findRules,
   findRulesOf,
@@ -143,6 +150,12 @@ export function expiryMoment(expiresOn: string): number {
  */
 export function sequenceScope(pattern: string, issuedOn: string): string {
   return formatCalendarDate(issuedOn, pattern.replace(/\{seq:\d+\}/, '{seq}'));
+}
+
+/** The start of a calendar day in the server's zone (an imported certificate's moment of issue). */
+function dayStart(date: string): number {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  return new Date(year, month - 1, day).getTime();
 }
 
 const SAMPLE_HOLDER = '张伟明';
@@ -412,6 +425,93 @@ export class CertificatesService {
     const unenrolled = found.find((applicant) => !(ENROLLED_STATUSES as readonly string[]).includes(applicant.status));
     if (unenrolled !== undefined) throw invalidInput(`applicantIds: applicant ${unenrolled.id} is not enrolled (${unenrolled.status})`);
     return { userIds: [...new Set(found.map((applicant) => applicant.userId))], termId: body.examId === null ? (termId as number) : null };
+  }
+
+  /**
+   * Existing certificates from a spreadsheet (CERTIFICATE_IMPORT_COLUMNS), with their original
+   * numbers and dates, printed with the template's current layout and the holder's name now. A dry
+   * run checks every row and writes nothing; a real run writes every row, or none if any is bad.
+   * Refused rows: an unknown person or one outside the caller's scope, an unknown or ambiguous
+   * template, a number listed twice in the file or held by a certificate already, bad dates.
+   */
+  async import(caller: Principal, dryRun: boolean, upload: Upload): Promise<ImportResult> {
+    const rows = await readCertificateSheet(upload.content, upload.field);
+    if (rows === null) {
+      return { total: 0, valid: 0, created: 0, errors: [{ row: 1, column: 'username', message: `the first row must be the headers ${CERTIFICATE_IMPORT_COLUMNS.join(', ')}` }] };
+    }
+    return this.transaction(async (trx) => {
+      const errors: ImportResult['errors'] = [];
+      const distinct = (values: string[]) => [...new Set(values.filter((value) => value !== ''))];
+      const people = await findPeopleByUsername(trx, distinct(rows.map((row) => row.username)));
+      const templates = await findTemplateHeadsByName(trx, distinct(rows.map((row) => row.template)));
+      const taken = await findTakenNumbers(trx, distinct(rows.map((row) => row.number)));
+      const scope = await this.within(trx).scopeOf(caller);
+      const firstRowOf = new Map<string, number>();
+      const ready: { template: TemplateHead; person: Person; snapshot: CertificateSnapshot }[] = [];
+      for (const row of rows) {
+        const rowErrors: ImportResult['errors'] = [];
+        const refuse = (column: CertificateImportColumn, message: string) => rowErrors.push({ row: row.row, column, message });
+        const person = people.get(row.username);
+        if (row.username === '') refuse('username', 'is required');
+        else if (person === undefined) refuse('username', `no user named '${row.username}'`);
+        else if (scope.length > 0 && (person.deptId === null || !scope.includes(person.deptId))) refuse('username', `'${row.username}' is outside the departments you manage`);
+        const named = templates.get(row.template) ?? [];
+        if (row.template === '') refuse('template', 'is required');
+        else if (named.length === 0) refuse('template', `no certificate template named '${row.template}'`);
+        else if (named.length > 1) refuse('template', `${named.length} certificate templates are named '${row.template}'`);
+        const number = certificateNumberSchema.safeParse(row.number);
+        if (!number.success) refuse('number', number.error.issues[0]?.message ?? 'is not valid');
+        else if (taken.has(number.data)) refuse('number', `a certificate numbered '${number.data}' exists already`);
+        else if (firstRowOf.has(number.data)) refuse('number', `'${number.data}' is already listed in row ${firstRowOf.get(number.data)}`);
+        else firstRowOf.set(number.data, row.row);
+        const issuedOn = parseCalendarCell(row.issuedOn);
+        if (!issuedOn.ok) refuse('issuedOn', "expected 'yyyy-MM-dd'");
+        else if (issuedOn.date === null) refuse('issuedOn', 'is required');
+        const expiresOn = parseCalendarCell(row.expiresOn);
+        if (!expiresOn.ok) refuse('expiresOn', "expected 'yyyy-MM-dd' or nothing");
+        if (rowErrors.length === 0 && person !== undefined && number.success && issuedOn.ok && expiresOn.ok) {
+          const template = named[0] as TemplateHead;
+          const parsed = certificateSnapshotSchema.safeParse({
+            holderName: person.nickName,
+            title: row.title === '' ? template.name : row.title,
+            score: row.score,
+            issuedOn: issuedOn.date,
+            expiresOn: expiresOn.date,
+            number: number.data,
+          });
+          if (parsed.success) ready.push({ template, person, snapshot: parsed.data });
+          for (const issue of parsed.success ? [] : parsed.error.issues) {
+            const column = String(issue.path[0] ?? 'title');
+            refuse((CERTIFICATE_IMPORT_COLUMNS as readonly string[]).includes(column) ? (column as CertificateImportColumn) : 'username', issue.message);
+          }
+        }
+        errors.push(...rowErrors);
+      }
+      if (dryRun || errors.length > 0) return { total: rows.length, valid: ready.length, created: 0, errors };
+      const now = this.now();
+      for (const { template, person, snapshot } of ready) {
+        await insertCertificate(
+          trx,
+          {
+            templateId: template.id,
+            templateVersionId: template.currentVersionId,
+            userId: person.id,
+            number: snapshot.number,
+            code: randomCode(),
+            snapshot,
+            source: 'import',
+            examId: null,
+            termId: null,
+            issuedAt: dayStart(snapshot.issuedOn),
+            expiresAt: snapshot.expiresOn === null ? null : expiryMoment(snapshot.expiresOn),
+            supersedes: null,
+          },
+          caller.username,
+          now,
+        );
+      }
+      return { total: rows.length, valid: ready.length, created: ready.length, errors };
+    });
   }
 
   /** The people by id, each of whom must exist and be within the caller's data scope. */
