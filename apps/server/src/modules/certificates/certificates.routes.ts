@@ -1,4 +1,5 @@
 import {
+  calendarDateOf,
   CERTIFICATE_IMPORT_COLUMNS,
   certificateImportQuerySchema,
   certificateIssueSchema,
@@ -159,6 +160,21 @@ export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     '/api/certificates/issue',
     { config: { access: { permissions: ['cert:issue'] }, audit: '颁发证书' }, schema: { body: certificateIssueSchema, response: { 201: certificatesIssuedSchema } } },
     async (request, reply) => reply.code(201).send(await certificates.issue(principalOf(request), request.body)),
+  );
+
+  // A download link sends no header, hence the session cookie.
+  app.get(
+    '/api/certificates/download',
+    { config: { access: { permissions: ['cert:list'] }, sessionCookie: true, audit: '下载证书' }, schema: { querystring: certificateQuerySchema } },
+    async (request, reply) => {
+      const { zip } = await certificates.download(principalOf(request), request.query, siteOrigin(request));
+      const day = calendarDateOf(services.clock.now()).replaceAll('-', '');
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', inlineDisposition(`certificates-${day}.zip`).replace(/^inline/, 'attachment'))
+        .header('cache-control', 'no-store')
+        .send(zip);
+    },
   );
 
   app.get(
