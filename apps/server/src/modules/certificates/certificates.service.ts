@@ -125,7 +125,8 @@ export const PDF_CACHE_FOLDER = 'cert-pdfs';
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789_';
 const CODE_LENGTH = 12;
 
-function randomCode(): string {
+/** A certificate's verification code (the demo seed's too). */
+export function randomCertificateCode(): string {
   return Array.from(crypto.randomBytes(CODE_LENGTH), (byte) => CODE_ALPHABET[byte & 31]).join('');
 }
 
@@ -397,7 +398,7 @@ export class CertificatesService {
           templateVersionId: template.currentVersionId,
           userId: person.id,
           number,
-          code: randomCode(),
+          code: randomCertificateCode(),
           snapshot,
           source: what.source,
           examId,
@@ -503,7 +504,7 @@ export class CertificatesService {
             templateVersionId: template.currentVersionId,
             userId: person.id,
             number: snapshot.number,
-            code: randomCode(),
+            code: randomCertificateCode(),
             snapshot,
             source: 'import',
             examId: null,
@@ -576,7 +577,7 @@ export class CertificatesService {
           templateVersionId: old.templateVersionId,
           userId: old.userId,
           number,
-          code: randomCode(),
+          code: randomCertificateCode(),
           snapshot,
           source: 'reissue',
           examId: old.examId,
