@@ -514,13 +514,13 @@ export async function rescoreQuestion(
   return changed.map((row) => ({ attemptId: row.attempt_id, oldScore: numberOrNull(row.old_score), newScore: numberOrNull(row.new_score) }));
 }
 
-export type AttemptRow = { id: number; exam_id: number; state: string; score: number | null; passed: 0 | 1 | null };
+export type AttemptRow = { id: number; exam_id: number; user_id: number; state: string; score: number | null; passed: 0 | 1 | null };
 
 export async function findAttemptRows(db: Kysely<Database>, attemptIds: readonly number[]): Promise<AttemptRow[]> {
   const rows: AttemptRow[] = [];
   for (let start = 0; start < attemptIds.length; start += 500) {
     const ids = attemptIds.slice(start, start + 500);
-    rows.push(...((await db.selectFrom('edu_attempt').select(['id', 'exam_id', 'state', 'score', 'passed']).where('id', 'in', ids).execute()) as AttemptRow[]));
+    rows.push(...((await db.selectFrom('edu_attempt').select(['id', 'exam_id', 'user_id', 'state', 'score', 'passed']).where('id', 'in', ids).execute()) as AttemptRow[]));
   }
   return rows;
 }

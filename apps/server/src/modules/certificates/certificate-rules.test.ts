@@ -6,6 +6,7 @@ import { created, createCourse, createTerm, db, expectRefusal, insertApplicant, 
 import { addQuestion } from '../../test/exam-fixtures.js';
 import { publishedExam, saveAnswer, startAttempt, submitAttempt } from '../../test/attempt-fixtures.js';
 import { itRefusesOutsiders } from '../../test/guarded-routes.js';
+import { readQuestion } from '../../test/question-fixtures.js';
 import { buildTestApp, call, loginAs } from '../../test/test-app.js';
 
 // Automatic issuing through the real app: passing an exam or completing a term queues a job that
@@ -112,6 +113,24 @@ describe('certificate rules', () => {
     expect((await call(app, 'DELETE', '/api/cert-rules', staff, [rule])).statusCode).toBe(200);
     expect(await certificatesOf(`examId=${exam}`)).toHaveLength(1);
     expectRefusal(await call(app, 'DELETE', '/api/cert-rules', staff, [rule]), 404, 'ids');
+  });
+
+  it('issues when a regrade after a key fix makes a failed attempt pass', async () => {
+    const judge = await addQuestion(app, staff, { type: 'judge', score: 10 });
+    const exam = await publishedExam(app, staff, [judge], ['learner3'], { title: '应急疏散考试', passScore: 6 });
+    await created(app, staff, '/api/cert-rules', { templateId: template, examId: exam });
+    const attempt = await startAttempt(app, learner3, exam);
+    expect((await saveAnswer(app, learner3, attempt.id, judge, { response: 'F', revision: 1 })).statusCode).toBe(200);
+    await submitAttempt(app, learner3, attempt.id);
+    await app.services.jobs.runDue();
+    expect(await certificatesOf(`examId=${exam}`)).toEqual([]);
+
+    // The key was wrong: false, not true. The fix queues the regrade, which queues the certificate.
+    const question = await readQuestion(app, staff, judge);
+    const fix = await call(app, 'PUT', '/api/questions', staff, { ...question, answer: ['F'] });
+    expect(fix.statusCode, fix.body).toBe(204);
+    await app.services.jobs.runDue();
+    expect((await certificatesOf(`examId=${exam}`)).map((certificate) => [certificate.userId, certificate.score])).toEqual([[await userId(app, 'learner3'), '10']]);
   });
 
   it('issues when a term is completed, once however often it is completed again', async () => {
