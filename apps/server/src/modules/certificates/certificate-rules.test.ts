@@ -154,4 +154,19 @@ describe('certificate rules', () => {
     await setStatus('completed');
     expect(await certificatesOf(`termId=${term}`)).toHaveLength(1);
   });
+
+  it('issues when the learner’s progress completes the course, as the progress module reports it', async () => {
+    const course = await createCourse(app, staff, { title: '有限空间作业' });
+    const term = await createTerm(app, staff, course);
+    await created(app, staff, '/api/cert-rules', { templateId: template, termId: term });
+    await insertApplicant(app, term, 'learner3', 'approved');
+    const learner = await userId(app, 'learner3');
+    // What progress.service calls after a report in which the last required lesson was done.
+    await app.services.applicants.recordProgress(learner, course, { completed: false });
+    await app.services.jobs.runDue();
+    expect(await certificatesOf(`termId=${term}`)).toEqual([]);
+    await app.services.applicants.recordProgress(learner, course, { completed: true });
+    await app.services.jobs.runDue();
+    expect((await certificatesOf(`termId=${term}`)).map((certificate) => [certificate.userId, certificate.title])).toEqual([[learner, '有限空间作业']]);
+  });
 });
