@@ -121,7 +121,12 @@ export async function createServices(
   // A key fixed after people sat the exam rescores their answers (a job, queued with the fix).
   questions.onKeyChanged((questionIds, by, trx) => marking.queueRegrade(questionIds, by, trx));
   const examReports = new ExamReportsService({ db, access, questions });
-  const certificates = new CertificatesService({ db, clock, files, access });
+  const certificates = new CertificatesService({ db, clock, files, access, jobs });
+  certificates.registerJobs();
+  // Passing an exam or completing a term queues the certificates its rules issue (a job, in the grading's or completion's transaction).
+  attempts.onPassed((examId, userIds, trx) => certificates.within(trx).examPassed(examId, userIds));
+  marking.onPassed((examId, userIds, trx) => certificates.within(trx).examPassed(examId, userIds));
+  applicants.onCompleted((termId, userIds, trx) => certificates.within(trx).termCompleted(termId, userIds));
   return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions, exams, attempts, marking, examReports, certificates };
 }
 

@@ -108,6 +108,10 @@ const enUS = {
   'audit.cert.issue': 'Issue certificates',
   'audit.cert.revoke': 'Revoke certificates',
   'audit.cert.reissue': 'Re-issue a certificate',
+  'audit.cert.ruleAdd': 'Add certificate issuing rule',
+  'audit.cert.ruleDel': 'Delete certificate issuing rules',
+  'audit.cert.import': 'Import certificates',
+  'audit.cert.download': 'Download certificates',
 } as const;
 
 export type AuditKey = keyof typeof enUS;
@@ -214,6 +218,10 @@ const zhCN = {
   'audit.cert.issue': '颁发证书',
   'audit.cert.revoke': '撤销证书',
   'audit.cert.reissue': '补发证书',
+  'audit.cert.ruleAdd': '新增证书颁发规则',
+  'audit.cert.ruleDel': '删除证书颁发规则',
+  'audit.cert.import': '导入证书',
+  'audit.cert.download': '下载证书',
 } as const satisfies Record<AuditKey, string>;
 
 export const auditMessages = { 'zh-CN': zhCN, 'en-US': enUS } as const satisfies Record<Locale, Record<AuditKey, string>>;

@@ -524,20 +524,28 @@ export type CertificateQuery = z.output<typeof certificateQuerySchema>;
 
 export const MAX_ISSUE_PEOPLE = 1000;
 
-/** `POST api/certificates/issue`: to chosen people, optionally for an exam (its title, their counted score) or a term (its course's title). */
+const issueIdsSchema = z
+  .array(certIdSchema)
+  .min(1, 'list at least one person')
+  .max(MAX_ISSUE_PEOPLE)
+  .transform((ids) => [...new Set(ids)]);
+
+/**
+ * `POST api/certificates/issue`: to chosen people, or to a term's applicants (enrolled ones; the
+ * term is theirs unless an exam is named), optionally for an exam (its title, their counted score)
+ * or a term (its course's title).
+ */
 export const certificateIssueSchema = z
   .object({
     templateId: certIdSchema,
-    userIds: z
-      .array(certIdSchema)
-      .min(1, 'list at least one person')
-      .max(MAX_ISSUE_PEOPLE)
-      .transform((ids) => [...new Set(ids)]),
+    userIds: issueIdsSchema.optional(),
+    applicantIds: issueIdsSchema.optional(),
     examId: certIdSchema.nullish().transform((id) => id ?? null),
     termId: certIdSchema.nullish().transform((id) => id ?? null),
     /** What the certificate names instead of the exam's, course's or template's title. */
     title: z.string().trim().max(200).nullish().transform((title) => (title ? title : null)),
   })
+  .refine((body) => (body.userIds === undefined) !== (body.applicantIds === undefined), { message: 'list people or applicants, one of the two', path: ['userIds'] })
   .refine((body) => body.examId === null || body.termId === null, { message: 'name an exam or a term, not both', path: ['termId'] });
 export type CertificateIssue = z.output<typeof certificateIssueSchema>;
 
@@ -586,3 +594,59 @@ export const myCertificateSchema = certificateSchema.pick({
 });
 export type MyCertificate = z.infer<typeof myCertificateSchema>;
 
+// ---------------------------------------------------------------------------------------------
+// Issuing rules: a template issued when an exam is passed or a term completed (`api/cert-rules`)
+// ---------------------------------------------------------------------------------------------
+
+export const certRuleSchema = z.object({
+  id: z.number().int(),
+  templateId: z.number().int(),
+  templateName: z.string(),
+  examId: z.number().int().nullable(),
+  termId: z.number().int().nullable(),
+  /** The exam's title or the term's course and name. */
+  targetName: z.string(),
+  /** Certificates this rule issued. */
+  issuedCount: z.number().int(),
+  ...certAuditFields,
+});
+export type CertRule = z.infer<typeof certRuleSchema>;
+
+export const certRuleQuerySchema = pageQuerySchema.extend({
+  sort: sortableBy(['id', 'createTime'] as const),
+  templateId: certIdTextSchema.optional(),
+  examId: certIdTextSchema.optional(),
+  termId: certIdTextSchema.optional(),
+});
+export type CertRuleQuery = z.output<typeof certRuleQuerySchema>;
+
+/** `POST api/cert-rules`: issue the template to whoever passes the exam, or completes the term. */
+export const certRuleCreateSchema = z
+  .object({
+    templateId: certIdSchema,
+    examId: certIdSchema.nullish().transform((id) => id ?? null),
+    termId: certIdSchema.nullish().transform((id) => id ?? null),
+  })
+  .refine((body) => (body.examId === null) !== (body.termId === null), { message: 'name an exam or a term', path: ['examId'] });
+export type CertRuleCreate = z.output<typeof certRuleCreateSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Import of existing certificates (`POST api/certificates/import?dryRun=`), an xlsx
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The spreadsheet's columns, in order: the holder's username, the template (its name), the
+ * original number (kept), the issue and expiry dates (`yyyy-MM-dd` or date cells; expiry may be
+ * empty), the printed title (empty: the template's name) and the printed score (any text, or empty).
+ */
+export const CERTIFICATE_IMPORT_COLUMNS = ['username', 'template', 'number', 'issuedOn', 'expiresOn', 'title', 'score'] as const;
+export type CertificateImportColumn = (typeof CERTIFICATE_IMPORT_COLUMNS)[number];
+
+/** A dry run (the default) checks every row and writes nothing; a real run writes all rows or, with any bad row, none. */
+export const certificateImportQuerySchema = z.object({
+  dryRun: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
+});
+export type CertificateImportQuery = z.output<typeof certificateImportQuerySchema>;

@@ -15,6 +15,7 @@ import * as attempts from './migrations/0013-attempts.js';
 import * as attemptPaperLast from './migrations/0014-attempt-paper-last.js';
 import * as certificates from './migrations/0015-certificates.js';
 import * as certificatePages from './migrations/0016-certificate-pages.js';
+import * as certificateRules from './migrations/0017-certificate-rules.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -40,6 +41,7 @@ const migrations = {
   '0014-attempt-paper-last': attemptPaperLast,
   '0015-certificates': certificates,
   '0016-certificate-pages': certificatePages,
+  '0017-certificate-rules': certificateRules,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

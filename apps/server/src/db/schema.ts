@@ -48,6 +48,7 @@ export interface Database {
   edu_cert_template_version: CertTemplateVersionTable;
   edu_certificate: CertificateTable;
   edu_cert_sequence: { scope: string; value: number };
+  edu_cert_rule: CertRuleTable;
 }
 
 type Flag = 0 | 1;
@@ -515,4 +516,12 @@ export interface CertificateTable {
   supersedes: number | null;
   create_by: string | null;
   create_time: number;
+  /** The rule that issued it (at most one per rule and person); null when issued otherwise. */
+  rule_id: number | null;
+}
+
+export interface CertRuleTable extends Audited {
+  template_id: number;
+  exam_id: number | null;
+  term_id: number | null;
 }

@@ -8,6 +8,7 @@ import { addMenus, addRole, grantMenusToRole } from '../migration-helpers.js';
 import type { FileStore } from '../../files/file-store.js';
 import { storeDemoMedia } from '../../modules/media/demo-media.js';
 import { insertDemoAttempts } from './demo-attempts.js';
+import { insertDemoCertificates } from './demo-certificates.js';
 import { DEMO_CANDIDATES } from './demo-candidates.js';
 import { insertDemoCourses } from './demo-courses.js';
 import { insertDemoExams } from './demo-exams.js';
@@ -53,6 +54,7 @@ export const EMPTIED_ON_RESET = [
   // The demo catalogue comes back with the demo; media files no row refers to any more are swept
   // at a later start (files/orphan-files.ts).
   'edu_certificate',
+  'edu_cert_rule',
   'edu_cert_sequence',
   'edu_cert_template_version',
   'edu_cert_template',
@@ -209,6 +211,8 @@ async function seedDemo(trx: Transaction<Database>, passwordHash: string, files:
     // Before the catalogue and the exam, whose department rules enrol and assign them as they do anyone in those departments.
     await insertUsers(DEMO_CANDIDATES);
     await insertDemoCourses(trx, await storeDemoMedia(trx, files, now), teacher?.id ?? null, now);
-    await insertDemoAttempts(trx, await insertDemoExams(trx, now), now);
+    const examId = await insertDemoExams(trx, now);
+    await insertDemoAttempts(trx, examId, now);
+    await insertDemoCertificates(trx, examId, now);
   }
 }

@@ -260,14 +260,14 @@ const enrolmentsInCourse = new ReusableQuery(2, (db, [userId, courseId]) =>
   db
     .selectFrom('edu_applicant as a')
     .innerJoin('edu_term as t', 't.id', 'a.term_id')
-    .select(['a.id', 'a.status'])
+    .select(['a.id', 'a.status', 'a.term_id as termId'])
     .where('a.user_id', '=', userId)
     .where('t.course_id', '=', courseId)
     .where('a.status', 'in', ENROLLED_STATUSES),
 );
 
 /** The user's enrolments (ENROLLED_STATUSES) in the course's terms; read by every progress report of an enrolled learner. */
-export async function findEnrolmentsInCourse(db: Kysely<Database>, userId: number, courseId: number): Promise<{ id: number; status: string }[]> {
+export async function findEnrolmentsInCourse(db: Kysely<Database>, userId: number, courseId: number): Promise<{ id: number; status: string; termId: number }[]> {
   return enrolmentsInCourse.run(db, [userId, courseId]);
 }
 

@@ -72,6 +72,9 @@ type ApplyRulesPayload = { userIds: number[] };
 /** Told of people newly enrolled (approved) in a term, inside the enrolment's transaction. */
 export type EnrolmentListener = (userIds: number[], trx: Kysely<Database>) => Promise<void>;
 
+/** Told of people whose enrolment in the term was just completed, inside the completion's transaction. */
+export type CompletionListener = (termId: number, userIds: number[], trx: Kysely<Database>) => Promise<void>;
+
 const isEnrolled = (status: string) => (ENROLLED_STATUSES as readonly string[]).includes(status);
 
 /**
@@ -89,6 +92,7 @@ export class ApplicantsService {
   constructor(
     private readonly options: ApplicantsOptions,
     private readonly enrolmentListeners: EnrolmentListener[] = [],
+    private readonly completionListeners: CompletionListener[] = [],
   ) {}
 
   /** Registers the service's job handlers; once, on the service the app builds (services.ts). */
@@ -100,7 +104,7 @@ export class ApplicantsService {
 
   /** The same service inside a transaction, for callers whose own writes go with these. */
   within(db: Kysely<Database>): ApplicantsService {
-    return db === this.options.db ? this : new ApplicantsService({ ...this.options, db }, this.enrolmentListeners);
+    return db === this.options.db ? this : new ApplicantsService({ ...this.options, db }, this.enrolmentListeners, this.completionListeners);
   }
 
   /**
@@ -109,6 +113,17 @@ export class ApplicantsService {
    */
   onEnrolled(listener: EnrolmentListener): void {
     this.enrolmentListeners.push(listener);
+  }
+
+  /** `listener` hears of completed enrolments (certificates issued by a term's rules); it should only queue work with the transaction. */
+  onCompleted(listener: CompletionListener): void {
+    this.completionListeners.push(listener);
+  }
+
+  private async completed(trx: Kysely<Database>, enrolments: readonly { termId: number; userId: number }[]): Promise<void> {
+    for (const { termId, userId } of enrolments) {
+      for (const listener of this.completionListeners) await listener(termId, [userId], trx);
+    }
   }
 
   private async enrolled(trx: Kysely<Database>, userIds: readonly number[]): Promise<void> {
@@ -186,6 +201,7 @@ export class ApplicantsService {
       const now = this.now();
       const completedAt = body.status === 'completed' ? (current.status === 'completed' ? undefined : now) : null;
       await updateApplicants(trx, [body.id], { status: body.status, dueAt: body.dueAt, reason: body.reason, completedAt }, by, now);
+      if (body.status === 'completed' && current.status !== 'completed') await this.completed(trx, [current]);
       if (!isEnrolled(current.status) && isEnrolled(body.status)) await this.enrolled(trx, [current.userId]);
     });
   }
@@ -358,6 +374,7 @@ export class ApplicantsService {
       const ids = moving.map((enrolment) => enrolment.id);
       const changes = progress.completed ? { status: 'completed' as const, completedAt: now } : { status: 'in_progress' as const };
       await updateApplicants(trx, ids, changes, 'system', now);
+      if (progress.completed) await this.completed(trx, moving.map((enrolment) => ({ termId: enrolment.termId, userId })));
     });
   }
 

@@ -55,7 +55,12 @@ type Guard = { userId: number; questions: Map<number, FrozenQuestion>; ip: strin
 /** Where a request came from, to note a change of address or device during an attempt. */
 export type Client = { ip: string; agent: string };
 
+/** Told of people whose attempt of the exam was just graded passed, inside the grading's transaction: it should only queue work (a job) with it. */
+export type PassedListener = (examId: number, userIds: number[], trx: Kysely<Database>) => Promise<void>;
+
 export type AttemptsOptions = {
+  /** Shared by the service and its `within` copies; filled by `onPassed`. */
+  passedListeners?: PassedListener[];
   db: Kysely<Database>;
   clock: Clock;
   jobs: JobRunner;
@@ -85,6 +90,14 @@ export class AttemptsService {
   constructor(private readonly options: AttemptsOptions) {
     this.writer = options.writer ?? new AnswerWriter((items, now) => writeAnswers(options.db, items, now), options.clock);
     this.guards = options.guards ?? new Map();
+    this.passedListeners = options.passedListeners ?? [];
+  }
+
+  private readonly passedListeners: PassedListener[];
+
+  /** Listens to attempts graded passed on submission (certificates issued by an exam's rules). */
+  onPassed(listener: PassedListener): void {
+    this.passedListeners.push(listener);
   }
 
   registerJobs(): void {
@@ -94,7 +107,7 @@ export class AttemptsService {
   }
 
   within(db: Kysely<Database>): AttemptsService {
-    return db === this.options.db ? this : new AttemptsService({ ...this.options, db, writer: this.writer, guards: this.guards });
+    return db === this.options.db ? this : new AttemptsService({ ...this.options, db, writer: this.writer, guards: this.guards, passedListeners: this.passedListeners });
   }
 
   private get db(): Kysely<Database> {
@@ -369,12 +382,9 @@ export class AttemptsService {
       }
       const total = attemptScore(scores);
       const terms = await this.options.exams.within(trx).termsFor(attempt.userId, attempt.examId, { assigned: false });
-      await finishAttempt(
-        trx,
-        attemptId,
-        total === null ? { state: 'marking', score: null, passed: null } : { state: 'graded', score: total, passed: passes(total, terms?.passScore ?? 0) },
-        now,
-      );
+      const passed = total === null ? null : passes(total, terms?.passScore ?? 0);
+      await finishAttempt(trx, attemptId, total === null ? { state: 'marking', score: null, passed: null } : { state: 'graded', score: total, passed }, now);
+      if (passed === true) for (const listener of this.passedListeners) await listener(attempt.examId, [attempt.userId], trx);
       await insertEvents(trx, [{ attemptId, type: by === 'server' ? 'auto_submit' : 'submit', at: now, questionId: null, detail: '' }]);
       return true;
     });

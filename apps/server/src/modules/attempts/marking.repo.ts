@@ -260,6 +260,7 @@ export type AnswerToMark = {
   maxScore: number;
   score: number | null;
   examId: number;
+  userId: number;
   state: string;
   deptId: number | null;
 };
@@ -269,7 +270,7 @@ export async function findAnswerToMark(db: Kysely<Database>, answerId: number): 
     .selectFrom('edu_attempt_answer as a')
     .innerJoin('edu_attempt as t', 't.id', 'a.attempt_id')
     .innerJoin('sys_user as u', 'u.id', 't.user_id')
-    .select(['a.id', 'a.attempt_id', 'a.question_id', 'a.max_score', 'a.score', 't.exam_id', 't.state', 'u.dept_id'])
+    .select(['a.id', 'a.attempt_id', 'a.question_id', 'a.max_score', 'a.score', 't.exam_id', 't.user_id', 't.state', 'u.dept_id'])
     .where('a.id', '=', answerId)
     .executeTakeFirst();
   return (
@@ -280,6 +281,7 @@ export async function findAnswerToMark(db: Kysely<Database>, answerId: number): 
       maxScore: Number(row.max_score),
       score: numberOrNull(row.score),
       examId: row.exam_id,
+      userId: row.user_id,
       state: row.state,
       deptId: row.dept_id,
     }
@@ -512,13 +514,13 @@ export async function rescoreQuestion(
   return changed.map((row) => ({ attemptId: row.attempt_id, oldScore: numberOrNull(row.old_score), newScore: numberOrNull(row.new_score) }));
 }
 
-export type AttemptRow = { id: number; exam_id: number; state: string; score: number | null; passed: 0 | 1 | null };
+export type AttemptRow = { id: number; exam_id: number; user_id: number; state: string; score: number | null; passed: 0 | 1 | null };
 
 export async function findAttemptRows(db: Kysely<Database>, attemptIds: readonly number[]): Promise<AttemptRow[]> {
   const rows: AttemptRow[] = [];
   for (let start = 0; start < attemptIds.length; start += 500) {
     const ids = attemptIds.slice(start, start + 500);
-    rows.push(...((await db.selectFrom('edu_attempt').select(['id', 'exam_id', 'state', 'score', 'passed']).where('id', 'in', ids).execute()) as AttemptRow[]));
+    rows.push(...((await db.selectFrom('edu_attempt').select(['id', 'exam_id', 'user_id', 'state', 'score', 'passed']).where('id', 'in', ids).execute()) as AttemptRow[]));
   }
   return rows;
 }

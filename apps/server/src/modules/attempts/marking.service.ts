@@ -23,6 +23,7 @@ import { conflict, forbidden, invalidInput, notFound } from '../../domain-error.
 import type { JobRunner } from '../../jobs/job-runner.js';
 import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../auth/session.service.js';
+import type { PassedListener } from './attempts.service.js';
 import {
   countSubmitted,
   countTargetAnswers,
@@ -61,6 +62,8 @@ export type QuestionSource = {
 };
 
 export type MarkingOptions = {
+  /** Told of attempts a marker's score made pass (see PassedListener); shared with `within` copies. */
+  passedListeners?: PassedListener[];
   db: Kysely<Database>;
   clock: Clock;
   jobs: JobRunner;
@@ -104,7 +107,15 @@ const flagOf = (value: boolean | null) => (value === null ? null : value ? (1 as
  * answers are the markers' and are left alone. Idempotent: run again, it finds nothing to change.
  * The bench measures this (`bench/`).
  */
-export async function regrade(db: Kysely<Database>, questions: QuestionSource, target: RegradeTarget, by: string, now: number): Promise<RegradeResult> {
+export async function regrade(
+  db: Kysely<Database>,
+  questions: QuestionSource,
+  target: RegradeTarget,
+  by: string,
+  now: number,
+  /** Told of the attempts the regrade made pass. */
+  passedListeners: readonly PassedListener[] = [],
+): Promise<RegradeResult> {
   const work = async (trx: Kysely<Database>): Promise<RegradeResult> => {
     const groups = await findRegradeGroups(trx, target);
     const questionIds = [...new Set(groups.map((group) => group.questionId))];
@@ -131,6 +142,7 @@ export async function regrade(db: Kysely<Database>, questions: QuestionSource, t
       for (const change of changes) deltas.set(change.attemptId, (deltas.get(change.attemptId) ?? 0) + (change.newScore ?? 0) - (change.oldScore ?? 0));
     }
     const attempts: AttemptRescore[] = [];
+    const nowPassing: { exam_id: number; user_id: number }[] = [];
     const attemptRows = await findAttemptRows(trx, [...deltas.keys()]);
     const passScores = await findPassScores(trx, [...new Set(attemptRows.map((attempt) => attempt.exam_id))]);
     for (const attempt of attemptRows) {
@@ -138,8 +150,12 @@ export async function regrade(db: Kysely<Database>, questions: QuestionSource, t
       const score = roundTo(Number(attempt.score) + (deltas.get(attempt.id) as number), 2);
       const passed = flagOf(passes(score, passScores.get(attempt.exam_id) ?? 0));
       if (score !== Number(attempt.score) || passed !== attempt.passed) attempts.push({ id: attempt.id, score, passed, at: now });
+      if (passed === 1 && attempt.passed !== 1) nowPassing.push(attempt);
     }
     await writeAttemptTotals(trx, attempts);
+    for (const attempt of nowPassing) {
+      for (const listener of passedListeners) await listener(attempt.exam_id, [attempt.user_id], trx);
+    }
     return { attempts: attempts.length, answers: rescored, changed };
   };
   return db.isTransaction ? work(db) : db.transaction().execute(work);
@@ -154,7 +170,16 @@ export async function regrade(db: Kysely<Database>, questions: QuestionSource, t
  * key fix. Staff see and mark only candidates within their data scope.
  */
 export class MarkingService {
-  constructor(private readonly options: MarkingOptions) {}
+  private readonly passedListeners: PassedListener[];
+
+  constructor(private readonly options: MarkingOptions) {
+    this.passedListeners = options.passedListeners ?? [];
+  }
+
+  /** Listens to attempts graded passed by a marker's score (certificates issued by an exam's rules). */
+  onPassed(listener: PassedListener): void {
+    this.passedListeners.push(listener);
+  }
 
   /** Registers the regrade job; once, on the service the app builds (services.ts). */
   registerJobs(): void {
@@ -164,7 +189,7 @@ export class MarkingService {
   }
 
   within(db: Kysely<Database>): MarkingService {
-    return db === this.options.db ? this : new MarkingService({ ...this.options, db });
+    return db === this.options.db ? this : new MarkingService({ ...this.options, db, passedListeners: this.passedListeners });
   }
 
   private get db(): Kysely<Database> {
@@ -283,7 +308,9 @@ export class MarkingService {
       const total = attemptScore(await findScoresOfAttempt(trx, answer.attemptId));
       if (total === null) return;
       const passScore = (await findPassScores(trx, [answer.examId])).get(answer.examId) ?? 0;
-      await updateAttemptResult(trx, answer.attemptId, { state: 'graded', score: total, passed: passes(total, passScore), at: now });
+      const passed = passes(total, passScore);
+      await updateAttemptResult(trx, answer.attemptId, { state: 'graded', score: total, passed, at: now });
+      if (passed) for (const listener of this.passedListeners) await listener(answer.examId, [answer.userId], trx);
     });
   }
 
@@ -292,12 +319,12 @@ export class MarkingService {
   /** Rescores every submitted answer of the exam against the questions' current keys (see `regrade`). */
   async regradeExam(examId: number, by: string): Promise<RegradeResult> {
     if ((await findExamHead(this.db, examId)) === undefined) throw notFound(`id: no exam ${examId}`);
-    return regrade(this.db, this.options.questions, { examId }, by, this.options.clock.now());
+    return regrade(this.db, this.options.questions, { examId }, by, this.options.clock.now(), this.passedListeners);
   }
 
   /** Rescores every submitted answer to these questions, in whatever exam. */
   async regradeQuestions(questionIds: readonly number[], by: string): Promise<RegradeResult> {
-    return regrade(this.db, this.options.questions, { questionIds }, by, this.options.clock.now());
+    return regrade(this.db, this.options.questions, { questionIds }, by, this.options.clock.now(), this.passedListeners);
   }
 
   /** Queues the regrade after a key fix, in the fix's transaction (so a fix never goes without it). */

@@ -7,6 +7,7 @@ import {
   type CertificateSnapshot,
   type CertificateSource,
   type CertificateStatus,
+  type CertRule,
   type CertTemplate,
   type CertTemplateVersion,
   type MyCertificate,
@@ -181,6 +182,8 @@ export async function findTemplatesInUse(db: Kysely<Database>, ids: readonly num
 }
 
 export async function deleteTemplates(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  // A template with no certificate may have rules; they go with it.
+  await db.deleteFrom('edu_cert_rule').where('template_id', 'in', ids).execute();
   await db.deleteFrom('edu_cert_template_version').where('template_id', 'in', ids).execute();
   await db.deleteFrom('edu_cert_template').where('id', 'in', ids).execute();
 }
@@ -194,6 +197,49 @@ export async function findPeople(db: Kysely<Database>, ids: readonly number[]): 
   for (const slice of slices(ids)) {
     const rows = await db.selectFrom('sys_user').select(['id', 'username', 'nick_name', 'dept_id']).where('id', 'in', slice).execute();
     for (const row of rows) found.set(row.id, { id: row.id, username: row.username, nickName: row.nick_name, deptId: row.dept_id });
+  }
+  return found;
+}
+
+export type ApplicantHead = { id: number; userId: number; termId: number; status: string };
+
+export async function findApplicants(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, ApplicantHead>> {
+  const found = new Map<number, ApplicantHead>();
+  for (const slice of slices(ids)) {
+    const rows = await db.selectFrom('edu_applicant').select(['id', 'user_id', 'term_id', 'status']).where('id', 'in', slice).execute();
+    for (const row of rows) found.set(row.id, { id: row.id, userId: row.user_id, termId: row.term_id, status: row.status });
+  }
+  return found;
+}
+
+/** The people by username (an import names them so). */
+export async function findPeopleByUsername(db: Kysely<Database>, usernames: readonly string[]): Promise<Map<string, Person>> {
+  const found = new Map<string, Person>();
+  for (const slice of slices(usernames)) {
+    const rows = await db.selectFrom('sys_user').select(['id', 'username', 'nick_name', 'dept_id']).where('username', 'in', slice).execute();
+    for (const row of rows) found.set(row.username, { id: row.id, username: row.username, nickName: row.nick_name, deptId: row.dept_id });
+  }
+  return found;
+}
+
+/** The templates by name, each name with every template bearing it (an import names them so; two of one name are ambiguous). */
+export async function findTemplateHeadsByName(db: Kysely<Database>, names: readonly string[]): Promise<Map<string, TemplateHead[]>> {
+  const found = new Map<string, TemplateHead[]>();
+  for (const slice of slices(names)) {
+    const rows = await db.selectFrom('edu_cert_template').selectAll().where('name', 'in', slice).execute();
+    for (const row of rows) {
+      const head = { id: row.id, name: row.name, numberPattern: row.number_pattern, validityMonths: row.validity_months, currentVersionId: row.current_version_id as number };
+      found.set(row.name, [...(found.get(row.name) ?? []), head]);
+    }
+  }
+  return found;
+}
+
+/** Those of the numbers some certificate holds. */
+export async function findTakenNumbers(db: Kysely<Database>, numbers: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const slice of slices(numbers)) {
+    for (const row of await db.selectFrom('edu_certificate').select('number').where('number', 'in', slice).execute()) found.add(row.number);
   }
   return found;
 }
@@ -265,6 +311,8 @@ export type CertificateValues = {
   issuedAt: number;
   expiresAt: number | null;
   supersedes: number | null;
+  /** The rule issuing it, if one is. */
+  ruleId?: number | null;
 };
 
 export async function insertCertificate(db: Kysely<Database>, values: CertificateValues, by: string, now: number): Promise<number> {
@@ -290,6 +338,7 @@ export async function insertCertificate(db: Kysely<Database>, values: Certificat
       superseded_by: null,
       superseded_at: null,
       supersedes: values.supersedes,
+      rule_id: values.ruleId ?? null,
       create_by: by,
       create_time: now,
     })
@@ -482,4 +531,100 @@ export async function findByNumber(db: Kysely<Database>, number: string): Promis
       supersededAt: row.superseded_at,
     }
   );
+}
+
+// ---- Issuing rules ------------------------------------------------------------------------------
+
+const RULE_ORDERING: Ordering<'id' | 'createTime'> = {
+  sortable: { id: 'r.id', createTime: 'r.create_time' },
+  tiebreak: [['r.id', 'desc']],
+};
+
+export async function findRules(
+  db: Kysely<Database>,
+  filter: { ids?: readonly number[]; templateId?: number | undefined; examId?: number | undefined; termId?: number | undefined },
+  page: PageRequest = {},
+): Promise<Page<CertRule>> {
+  let filtered = db.selectFrom('edu_cert_rule as r');
+  if (filter.ids) filtered = filtered.where('r.id', 'in', filter.ids.length > 0 ? filter.ids : [-1]);
+  if (filter.templateId !== undefined) filtered = filtered.where('r.template_id', '=', filter.templateId);
+  if (filter.examId !== undefined) filtered = filtered.where('r.exam_id', '=', filter.examId);
+  if (filter.termId !== undefined) filtered = filtered.where('r.term_id', '=', filter.termId);
+  const { content, totalElements } = await paginate(
+    filtered,
+    (query) =>
+      query
+        .innerJoin('edu_cert_template as t', 't.id', 'r.template_id')
+        .leftJoin('edu_exam as e', 'e.id', 'r.exam_id')
+        .leftJoin('edu_term as m', 'm.id', 'r.term_id')
+        .leftJoin('edu_course as c', 'c.id', 'm.course_id')
+        .selectAll('r')
+        .select(['t.name as template_name', 'e.title as exam_title', 'm.name as term_name', 'c.title as course_title'])
+        .select((eb) => eb.selectFrom('edu_certificate as x').select((count) => count.fn.countAll().as('n')).whereRef('x.rule_id', '=', 'r.id').as('issued_count')),
+    RULE_ORDERING,
+    page,
+  );
+  return {
+    totalElements,
+    content: content.map((row) => ({
+      id: row.id,
+      templateId: row.template_id,
+      templateName: row.template_name,
+      examId: row.exam_id,
+      termId: row.term_id,
+      targetName: row.exam_id !== null ? (row.exam_title ?? '') : `${row.course_title ?? ''} ${row.term_name ?? ''}`.trim(),
+      issuedCount: Number(row.issued_count),
+      createBy: row.create_by,
+      updateBy: row.update_by,
+      createTime: formatDateTime(row.create_time),
+      updateTime: formatDateTime(row.update_time),
+    })),
+  };
+}
+
+export type RuleHead = { id: number; templateId: number; examId: number | null; termId: number | null };
+
+/** The rules of an exam or of a term. */
+export async function findRulesOf(db: Kysely<Database>, target: { examId: number } | { termId: number }): Promise<RuleHead[]> {
+  let query = db.selectFrom('edu_cert_rule').select(['id', 'template_id', 'exam_id', 'term_id']);
+  query = 'examId' in target ? query.where('exam_id', '=', target.examId) : query.where('term_id', '=', target.termId);
+  const rows = await query.orderBy('id').execute();
+  return rows.map((row) => ({ id: row.id, templateId: row.template_id, examId: row.exam_id, termId: row.term_id }));
+}
+
+export async function insertRule(db: Kysely<Database>, values: { templateId: number; examId: number | null; termId: number | null }, by: string, now: number): Promise<number> {
+  const { id } = await db
+    .insertInto('edu_cert_rule')
+    .values({ ...created(by, now), template_id: values.templateId, exam_id: values.examId, term_id: values.termId })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function deleteRules(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  await db.deleteFrom('edu_cert_rule').where('id', 'in', ids).execute();
+}
+
+/** Those of the people the rule issued a certificate to already. */
+export async function findRuleHolders(db: Kysely<Database>, ruleId: number, userIds: readonly number[]): Promise<Set<number>> {
+  const found = new Set<number>();
+  for (const slice of slices(userIds)) {
+    const rows = await db.selectFrom('edu_certificate').select('user_id').where('rule_id', '=', ruleId).where('user_id', 'in', slice).execute();
+    for (const row of rows) found.add(row.user_id);
+  }
+  return found;
+}
+
+/** Those of the people with a graded, passed attempt of the exam. */
+export async function findPassers(db: Kysely<Database>, examId: number, userIds?: readonly number[]): Promise<number[]> {
+  let query = db.selectFrom('edu_attempt').select('user_id').distinct().where('exam_id', '=', examId).where('state', '=', 'graded').where('passed', '=', 1);
+  if (userIds) query = query.where('user_id', 'in', userIds.length > 0 ? userIds : [-1]);
+  return (await query.execute()).map((row) => row.user_id);
+}
+
+/** Those of the people whose enrolment in the term is completed. */
+export async function findCompleters(db: Kysely<Database>, termId: number, userIds?: readonly number[]): Promise<number[]> {
+  let query = db.selectFrom('edu_applicant').select('user_id').distinct().where('term_id', '=', termId).where('status', '=', 'completed');
+  if (userIds) query = query.where('user_id', 'in', userIds.length > 0 ? userIds : [-1]);
+  return (await query.execute()).map((row) => row.user_id);
 }

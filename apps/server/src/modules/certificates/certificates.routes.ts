@@ -1,4 +1,7 @@
 import {
+  calendarDateOf,
+  CERTIFICATE_IMPORT_COLUMNS,
+  certificateImportQuerySchema,
   certificateIssueSchema,
   certificateQuerySchema,
   certificateReissueSchema,
@@ -7,6 +10,9 @@ import {
   certificatesIssuedSchema,
   certificateVerificationSchema,
   certificateVerifyQuerySchema,
+  certRuleCreateSchema,
+  certRuleQuerySchema,
+  certRuleSchema,
   certTemplateCreateSchema,
   certTemplatePreviewQuerySchema,
   certTemplateQuerySchema,
@@ -15,6 +21,7 @@ import {
   certTemplateVersionSchema,
   myCertificateSchema,
 } from '@cloud-classroom/shared/certificates';
+import { importResultSchema } from '@cloud-classroom/shared/applicants';
 import { createdSchema, idParamsSchema, idsSchema } from '@cloud-classroom/shared/courses';
 import { pageOf } from '@cloud-classroom/shared/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -22,6 +29,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { acceptUploads, withUpload, type UploadOptions } from '../../files/upload-reader.js';
 import { principalOf } from '../../http/route-access.js';
+import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
 import { BACKGROUND_MAX_BYTES, BACKGROUND_TYPES } from './certificates.service.js';
 
@@ -37,6 +45,18 @@ const BACKGROUND_UPLOAD: UploadOptions = {
   maxBytes: BACKGROUND_MAX_BYTES,
   accepts: { types: BACKGROUND_TYPES, refusal: 'expected a PNG or JPEG image' },
 };
+
+const SHEET_UPLOAD: UploadOptions = {
+  field: 'file',
+  maxBytes: 5 * 1024 * 1024,
+  // An .xlsx is a zip archive.
+  accepts: { types: ['zip'], refusal: 'expected an .xlsx spreadsheet' },
+};
+
+/** The import template: the columns people fill in, with one example row to overwrite. */
+type ImportRow = Record<(typeof CERTIFICATE_IMPORT_COLUMNS)[number], string>;
+const importColumns: XlsxColumn<ImportRow>[] = CERTIFICATE_IMPORT_COLUMNS.map((column) => ({ header: column, value: (row) => row[column], width: 20 }));
+const IMPORT_EXAMPLE: ImportRow = { username: 'zhangsan', template: '消防安全结业', number: 'FS-2019-00012', issuedOn: '2019-06-30', expiresOn: '2022-06-30', title: '消防安全培训', score: '合格' };
 
 /**
  * Where the site is, for the verification link a certificate's QR code holds: the request's own
@@ -142,6 +162,36 @@ export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     async (request, reply) => reply.code(201).send(await certificates.issue(principalOf(request), request.body)),
   );
 
+  // A download link sends no header, hence the session cookie.
+  app.get(
+    '/api/certificates/download',
+    { config: { access: { permissions: ['cert:list'] }, sessionCookie: true, audit: '下载证书' }, schema: { querystring: certificateQuerySchema } },
+    async (request, reply) => {
+      const { zip } = await certificates.download(principalOf(request), request.query, siteOrigin(request));
+      const day = calendarDateOf(services.clock.now()).replaceAll('-', '');
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', inlineDisposition(`certificates-${day}.zip`).replace(/^inline/, 'attachment'))
+        .header('cache-control', 'no-store')
+        .send(zip);
+    },
+  );
+
+  app.get(
+    '/api/certificates/template',
+    { config: { access: { permissions: ['cert:issue'] } } },
+    async (_request, reply) => sendXlsx(reply, '证书导入模板', importColumns, [IMPORT_EXAMPLE]),
+  );
+
+  app.post(
+    '/api/certificates/import',
+    {
+      config: { access: { permissions: ['cert:issue'] }, audit: '导入证书' },
+      schema: { consumes: ['multipart/form-data'], querystring: certificateImportQuerySchema, body: fileUploadBody, response: { 200: importResultSchema } },
+    },
+    async (request) => withUpload(request, SHEET_UPLOAD, (upload) => certificates.import(principalOf(request), request.query.dryRun, upload)),
+  );
+
   app.put(
     '/api/certificates/revoke',
     { config: { access: { permissions: ['cert:revoke'] }, audit: '撤销证书' }, schema: { body: certificateRevokeSchema } },
@@ -168,6 +218,30 @@ export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     async (request, reply) => {
       const { pdf, number } = await certificates.pdf(principalOf(request), request.params.id, siteOrigin(request));
       return sendPdf(reply, pdf, `${number}.pdf`, 'private, no-cache');
+    },
+  );
+
+  // ---- Issuing rules ----------------------------------------------------------------------------
+
+  app.get(
+    '/api/cert-rules',
+    { config: { access: { permissions: ['cert:list'] } }, schema: { querystring: certRuleQuerySchema, response: { 200: pageOf(certRuleSchema) } } },
+    async (request) => certificates.listRules(request.query),
+  );
+
+  // Issuing automatically is issuing: the same permission as by hand.
+  app.post(
+    '/api/cert-rules',
+    { config: { access: { permissions: ['cert:issue'] }, audit: '新增证书颁发规则' }, schema: { body: certRuleCreateSchema, response: { 201: createdSchema } } },
+    async (request, reply) => reply.code(201).send({ id: await certificates.createRule(request.body, principalOf(request).username) }),
+  );
+
+  app.delete(
+    '/api/cert-rules',
+    { config: { access: { permissions: ['cert:issue'] }, audit: '删除证书颁发规则' }, schema: { body: idsSchema } },
+    async (request, reply) => {
+      await certificates.deleteRules(request.body);
+      return reply.code(200).send();
     },
   );
 

@@ -5,7 +5,9 @@ import { certificateVerificationPath } from '@cloud-classroom/shared/certificate
 import {
   addMonthsToDate,
   calendarDateOf,
+  certificateNumberSchema,
   certificateSnapshotSchema,
+  CERTIFICATE_IMPORT_COLUMNS,
   certificateStatusAt,
   formatCalendarDate,
   formatCertificateNumber,
@@ -16,10 +18,15 @@ import {
   type CertificateQuery,
   type CertificateReissue,
   type CertificateRevoke,
+  type CertificateImportColumn,
   type CertificateSnapshot,
+  type CertificateSource,
   type CertificatesIssued,
   type CertificateVerification,
   type CertificateVerifyQuery,
+  type CertRule,
+  type CertRuleCreate,
+  type CertRuleQuery,
   type CertTemplate,
   type CertTemplateCreate,
   type CertTemplateQuery,
@@ -27,11 +34,13 @@ import {
   type CertTemplateVersion,
   type MyCertificate,
 } from '@cloud-classroom/shared/certificates';
+import { ENROLLED_STATUSES, type ImportResult } from '@cloud-classroom/shared/applicants';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import { mapPage, type Page } from '@cloud-classroom/shared/http';
 import { checkPermission } from '@cloud-classroom/shared/permission';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
+import type { JobRunner } from '../../jobs/job-runner.js';
 import type { Database } from '../../db/schema.js';
 import { conflict, forbidden, invalidInput, notFound } from '../../domain-error.js';
 import type { FileStore } from '../../files/file-store.js';
@@ -40,9 +49,12 @@ import type { Upload } from '../../files/upload.js';
 import type { AccessService } from '../access/access.service.js';
 import { limitPerAddress } from '../auth/address-limit.js';
 import type { Principal } from '../auth/session.service.js';
+import type * as YazlModule from 'yazl';
 import { renderCertificatePdf } from './certificate-pdf.js';
+import { parseCalendarCell, readCertificateSheet } from './certificate-sheet.js';
 import {
   countCertificatesOfVersion,
+  deleteRules,
   deleteTemplates,
   findBackgroundKeys,
   findByNumber,
@@ -50,7 +62,16 @@ import {
   findExamFacts,
   findFinishedAttempts,
   findMyCertificates,
+  findApplicants,
+  findCompleters,
+  findPassers,
   findPeople,
+  findPeopleByUsername,
+  findTakenNumbers,
+  findTemplateHeadsByName,
+  findRuleHolders,
+  findRules,
+  findRulesOf,
   findTemplateHead,
   findTemplateIds,
   findTemplates,
@@ -59,6 +80,7 @@ import {
   findVersion,
   findVersions,
   insertCertificate,
+  insertRule,
   insertTemplate,
   insertVersion,
   nextSequence,
@@ -67,6 +89,7 @@ import {
   supersede,
   updateTemplate,
   updateVersionLayout,
+  type ApplicantHead,
   type CertificateRow,
   type FinishedAttempt,
   type Person,
@@ -79,7 +102,13 @@ export type CertificatesOptions = {
   clock: Clock;
   files: FileStore;
   access: AccessService;
+  jobs: JobRunner;
 };
+
+/** The job that issues what an exam's or a term's rules give people who passed or completed it. */
+export const AUTO_ISSUE_JOB = 'certificates.autoIssue';
+/** `userIds` null: everyone who qualifies (a rule just made reaches those who passed before). */
+type AutoIssuePayload = { examId: number | null; termId: number | null; userIds: number[] | null };
 
 /** Public checks one address may make a minute: plenty for people scanning codes, too few to guess codes. */
 export const VERIFY_PER_MINUTE = 30;
@@ -96,7 +125,8 @@ export const PDF_CACHE_FOLDER = 'cert-pdfs';
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789_';
 const CODE_LENGTH = 12;
 
-function randomCode(): string {
+/** A certificate's verification code (the demo seed's too). */
+export function randomCertificateCode(): string {
   return Array.from(crypto.randomBytes(CODE_LENGTH), (byte) => CODE_ALPHABET[byte & 31]).join('');
 }
 
@@ -124,6 +154,17 @@ export function sequenceScope(pattern: string, issuedOn: string): string {
   return formatCalendarDate(issuedOn, pattern.replace(/\{seq:\d+\}/, '{seq}'));
 }
 
+/** The start of a calendar day in the server's zone (an imported certificate's moment of issue). */
+function dayStart(date: string): number {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  return new Date(year, month - 1, day).getTime();
+}
+
+type Yazl = typeof YazlModule;
+let yazl: Promise<Yazl> | undefined;
+// Loaded on the first download, as most runs of the server never make one. CommonJS: Node offers it as the default export.
+const loadYazl = (): Promise<Yazl> => (yazl ??= import('yazl').then((module) => ((module as unknown as { default?: Yazl }).default ?? module) as Yazl));
+
 const SAMPLE_HOLDER = '张伟明';
 const SAMPLE_CODE = 'SAMPLE';
 
@@ -141,6 +182,13 @@ export class CertificatesService {
 
   within(db: Kysely<Database>): CertificatesService {
     return db === this.options.db ? this : new CertificatesService({ ...this.options, db });
+  }
+
+  /** Registers the automatic issue job; once, on the service the app builds (services.ts). */
+  registerJobs(): void {
+    this.options.jobs.register<AutoIssuePayload>(AUTO_ISSUE_JOB, async (payload) => {
+      await this.autoIssue(payload);
+    });
   }
 
   private get db(): Kysely<Database> {
@@ -294,59 +342,182 @@ export class CertificatesService {
     return row;
   }
 
-  /**
-   * Issues the template's current version to each person (all or none), for an exam (its title,
-   * each person's counted score if graded) or a term (its course's title), or else under the
-   * template's name; `title` overrides either. Dated today, expiring after the template's validity.
-   */
+  /** Issues the template's current version to each person (all or none): see issueIn. */
   async issue(caller: Principal, body: CertificateIssue): Promise<CertificatesIssued> {
     return this.transaction(async (trx) => {
       const template = await findTemplateHead(trx, body.templateId);
       if (template === undefined) throw invalidInput(`templateId: no certificate template ${body.templateId}`);
-      const people = await this.peopleInScope(trx, caller, body.userIds);
-      let title = template.name;
-      let scores = new Map<number, string>();
-      if (body.examId !== null) {
-        const exam = await findExamFacts(trx, body.examId);
-        if (exam === undefined) throw invalidInput(`examId: no exam ${body.examId}`);
-        title = exam.title;
-        scores = countedScores(await findFinishedAttempts(trx, body.examId, body.userIds), exam.counts as CountsRule);
-      } else if (body.termId !== null) {
-        const term = await findTermFacts(trx, body.termId);
-        if (term === undefined) throw invalidInput(`termId: no term ${body.termId}`);
-        title = term.courseTitle;
+      let { userIds = [], termId } = body;
+      if (body.applicantIds !== undefined) {
+        const enrolled = await this.enrolledApplicants(trx, body.applicantIds, body);
+        userIds = enrolled.userIds;
+        termId = enrolled.termId;
       }
-      title = body.title ?? title;
+      const people = await this.peopleInScope(trx, caller, userIds);
+      const source = body.examId !== null ? 'exam' : termId !== null ? 'term' : 'staff';
+      const certificates = await this.issueIn(trx, { template, people: userIds.map((id) => people.get(id) as Person), examId: body.examId, termId, title: body.title, source, ruleId: null }, caller.username);
+      return { certificates };
+    });
+  }
+
+  /**
+   * Issues the template's current version to each person inside `trx`: for an exam (its title,
+   * each person's counted score if graded) or a term (its course's title), or else under the
+   * template's name; `title` overrides either. Dated today, expiring after the template's validity.
+   */
+  private async issueIn(
+    trx: Kysely<Database>,
+    what: { template: TemplateHead; people: readonly Person[]; examId: number | null; termId: number | null; title: string | null; source: CertificateSource; ruleId: number | null },
+    by: string,
+  ): Promise<CertificatesIssued['certificates']> {
+    const { template, people, examId, termId } = what;
+    let title = template.name;
+    let scores = new Map<number, string>();
+    if (examId !== null) {
+      const exam = await findExamFacts(trx, examId);
+      if (exam === undefined) throw invalidInput(`examId: no exam ${examId}`);
+      title = exam.title;
+      scores = countedScores(await findFinishedAttempts(trx, examId, people.map((person) => person.id)), exam.counts as CountsRule);
+    } else if (termId !== null) {
+      const term = await findTermFacts(trx, termId);
+      if (term === undefined) throw invalidInput(`termId: no term ${termId}`);
+      title = term.courseTitle;
+    }
+    title = what.title ?? title;
+    const now = this.now();
+    const issuedOn = calendarDateOf(now);
+    const expiresOn = template.validityMonths === null ? null : addMonthsToDate(issuedOn, template.validityMonths);
+    const issued: CertificatesIssued['certificates'] = [];
+    for (const person of people) {
+      const number = await this.nextNumber(trx, template, now);
+      const snapshot = snapshotOf({ holderName: person.nickName, title, score: scores.get(person.id) ?? null, issuedOn, expiresOn, number }, `userIds: ${person.username}`);
+      const id = await insertCertificate(
+        trx,
+        {
+          templateId: template.id,
+          templateVersionId: template.currentVersionId,
+          userId: person.id,
+          number,
+          code: randomCertificateCode(),
+          snapshot,
+          source: what.source,
+          examId,
+          termId,
+          issuedAt: now,
+          expiresAt: expiresOn === null ? null : expiryMoment(expiresOn),
+          supersedes: null,
+          ruleId: what.ruleId,
+        },
+        by,
+        now,
+      );
+      issued.push({ id, userId: person.id, number });
+    }
+    return issued;
+  }
+
+  /**
+   * The people of the applicants, who must all be enrolled (approved, in progress or completed) in
+   * one term, the body's if it names one; their term is the certificate's unless an exam is named.
+   */
+  private async enrolledApplicants(trx: Kysely<Database>, applicantIds: readonly number[], body: CertificateIssue): Promise<{ userIds: number[]; termId: number | null }> {
+    const applicants = await findApplicants(trx, applicantIds);
+    const missing = applicantIds.find((id) => !applicants.has(id));
+    if (missing !== undefined) throw invalidInput(`applicantIds: no applicant ${missing}`);
+    const found = applicantIds.map((id) => applicants.get(id) as ApplicantHead);
+    const termIds = new Set(found.map((applicant) => applicant.termId));
+    if (termIds.size > 1) throw invalidInput('applicantIds: list applicants of one term');
+    const [termId] = termIds as Set<number>;
+    if (body.termId !== null && body.termId !== termId) throw invalidInput(`applicantIds: are not applicants of term ${body.termId}`);
+    const unenrolled = found.find((applicant) => !(ENROLLED_STATUSES as readonly string[]).includes(applicant.status));
+    if (unenrolled !== undefined) throw invalidInput(`applicantIds: applicant ${unenrolled.id} is not enrolled (${unenrolled.status})`);
+    return { userIds: [...new Set(found.map((applicant) => applicant.userId))], termId: body.examId === null ? (termId as number) : null };
+  }
+
+  /**
+   * Existing certificates from a spreadsheet (CERTIFICATE_IMPORT_COLUMNS), with their original
+   * numbers and dates, printed with the template's current layout and the holder's name now. A dry
+   * run checks every row and writes nothing; a real run writes every row, or none if any is bad.
+   * Refused rows: an unknown person or one outside the caller's scope, an unknown or ambiguous
+   * template, a number listed twice in the file or held by a certificate already, bad dates.
+   */
+  async import(caller: Principal, dryRun: boolean, upload: Upload): Promise<ImportResult> {
+    const rows = await readCertificateSheet(upload.content, upload.field);
+    if (rows === null) {
+      return { total: 0, valid: 0, created: 0, errors: [{ row: 1, column: 'username', message: `the first row must be the headers ${CERTIFICATE_IMPORT_COLUMNS.join(', ')}` }] };
+    }
+    return this.transaction(async (trx) => {
+      const errors: ImportResult['errors'] = [];
+      const distinct = (values: string[]) => [...new Set(values.filter((value) => value !== ''))];
+      const people = await findPeopleByUsername(trx, distinct(rows.map((row) => row.username)));
+      const templates = await findTemplateHeadsByName(trx, distinct(rows.map((row) => row.template)));
+      const taken = await findTakenNumbers(trx, distinct(rows.map((row) => row.number)));
+      const scope = await this.within(trx).scopeOf(caller);
+      const firstRowOf = new Map<string, number>();
+      const ready: { template: TemplateHead; person: Person; snapshot: CertificateSnapshot }[] = [];
+      for (const row of rows) {
+        const rowErrors: ImportResult['errors'] = [];
+        const refuse = (column: CertificateImportColumn, message: string) => rowErrors.push({ row: row.row, column, message });
+        const person = people.get(row.username);
+        if (row.username === '') refuse('username', 'is required');
+        else if (person === undefined) refuse('username', `no user named '${row.username}'`);
+        else if (scope.length > 0 && (person.deptId === null || !scope.includes(person.deptId))) refuse('username', `'${row.username}' is outside the departments you manage`);
+        const named = templates.get(row.template) ?? [];
+        if (row.template === '') refuse('template', 'is required');
+        else if (named.length === 0) refuse('template', `no certificate template named '${row.template}'`);
+        else if (named.length > 1) refuse('template', `${named.length} certificate templates are named '${row.template}'`);
+        const number = certificateNumberSchema.safeParse(row.number);
+        if (!number.success) refuse('number', number.error.issues[0]?.message ?? 'is not valid');
+        else if (taken.has(number.data)) refuse('number', `a certificate numbered '${number.data}' exists already`);
+        else if (firstRowOf.has(number.data)) refuse('number', `'${number.data}' is already listed in row ${firstRowOf.get(number.data)}`);
+        else firstRowOf.set(number.data, row.row);
+        const issuedOn = parseCalendarCell(row.issuedOn);
+        if (!issuedOn.ok) refuse('issuedOn', "expected 'yyyy-MM-dd'");
+        else if (issuedOn.date === null) refuse('issuedOn', 'is required');
+        const expiresOn = parseCalendarCell(row.expiresOn);
+        if (!expiresOn.ok) refuse('expiresOn', "expected 'yyyy-MM-dd' or nothing");
+        if (rowErrors.length === 0 && person !== undefined && number.success && issuedOn.ok && expiresOn.ok) {
+          const template = named[0] as TemplateHead;
+          const parsed = certificateSnapshotSchema.safeParse({
+            holderName: person.nickName,
+            title: row.title === '' ? template.name : row.title,
+            score: row.score,
+            issuedOn: issuedOn.date,
+            expiresOn: expiresOn.date,
+            number: number.data,
+          });
+          if (parsed.success) ready.push({ template, person, snapshot: parsed.data });
+          for (const issue of parsed.success ? [] : parsed.error.issues) {
+            const column = String(issue.path[0] ?? 'title');
+            refuse((CERTIFICATE_IMPORT_COLUMNS as readonly string[]).includes(column) ? (column as CertificateImportColumn) : 'username', issue.message);
+          }
+        }
+        errors.push(...rowErrors);
+      }
+      if (dryRun || errors.length > 0) return { total: rows.length, valid: ready.length, created: 0, errors };
       const now = this.now();
-      const issuedOn = calendarDateOf(now);
-      const expiresOn = template.validityMonths === null ? null : addMonthsToDate(issuedOn, template.validityMonths);
-      const issued: CertificatesIssued['certificates'] = [];
-      for (const userId of body.userIds) {
-        const person = people.get(userId) as Person;
-        const number = await this.nextNumber(trx, template, now);
-        const snapshot = snapshotOf({ holderName: person.nickName, title, score: scores.get(userId) ?? null, issuedOn, expiresOn, number }, `userIds: ${person.username}`);
-        const id = await insertCertificate(
+      for (const { template, person, snapshot } of ready) {
+        await insertCertificate(
           trx,
           {
             templateId: template.id,
             templateVersionId: template.currentVersionId,
-            userId,
-            number,
-            code: randomCode(),
+            userId: person.id,
+            number: snapshot.number,
+            code: randomCertificateCode(),
             snapshot,
-            source: body.examId !== null ? 'exam' : body.termId !== null ? 'term' : 'staff',
-            examId: body.examId,
-            termId: body.termId,
-            issuedAt: now,
-            expiresAt: expiresOn === null ? null : expiryMoment(expiresOn),
+            source: 'import',
+            examId: null,
+            termId: null,
+            issuedAt: dayStart(snapshot.issuedOn),
+            expiresAt: snapshot.expiresOn === null ? null : expiryMoment(snapshot.expiresOn),
             supersedes: null,
           },
           caller.username,
           now,
         );
-        issued.push({ id, userId, number });
       }
-      return { certificates: issued };
+      return { total: rows.length, valid: ready.length, created: ready.length, errors };
     });
   }
 
@@ -406,7 +577,7 @@ export class CertificatesService {
           templateVersionId: old.templateVersionId,
           userId: old.userId,
           number,
-          code: randomCode(),
+          code: randomCertificateCode(),
           snapshot,
           source: 'reissue',
           examId: old.examId,
@@ -431,19 +602,53 @@ export class CertificatesService {
   async pdf(caller: Principal, id: number, siteOrigin: string): Promise<{ pdf: Buffer; number: string }> {
     const [row] = (await findCertificates(this.db, { ids: [id] }, this.now())).content;
     if (row === undefined || !(await this.mayRead(caller, row))) throw notFound(`id: no certificate ${id}`);
+    const found = await this.pdfOf(row, siteOrigin);
+    return { pdf: 'pdf' in found ? found.pdf : await bytesOf(found.stream), number: row.number };
+  }
+
+  /** The certificate's PDF: the cached file as a stream, or drawn now (and cached) as a whole. */
+  private async pdfOf(row: CertificateRow, siteOrigin: string): Promise<{ stream: NodeJS.ReadableStream } | { pdf: Buffer }> {
     const version = (await findVersion(this.db, { id: row.templateVersionId })) as VersionRow;
     const url = siteOrigin + certificateVerificationPath(row.number, row.code);
     const digest = crypto.createHash('sha256').update(JSON.stringify([version.layout, row.snapshot, url])).digest('hex').slice(0, 32);
     const key = `${PDF_CACHE_FOLDER}/${row.id}/${digest}.pdf`;
     const cached = await this.options.files.get(key);
-    if (cached !== undefined) return { pdf: await bytesOf(cached), number: row.number };
+    if (cached !== undefined) return { stream: cached };
     const pdf = await this.render(version.layout, row.snapshot, url);
     await this.options.files.put(key, Readable.from([pdf]));
     // What was drawn for another link (the site moved) is of no more use.
     for await (const file of this.options.files.list(`${PDF_CACHE_FOLDER}/${row.id}`)) {
       if (file.key !== key) await this.options.files.delete(file.key);
     }
-    return { pdf, number: row.number };
+    return { pdf };
+  }
+
+  /**
+   * A ZIP of the PDFs of the certificates the list shows with this filter (the caller's scope),
+   * `<number>.pdf` each, streamed: yazl asks for an entry's PDF only when it writes that entry, and
+   * writes it as fast as the client reads, so one PDF at a time is read or drawn, whatever the count.
+   */
+  async download(caller: Principal, query: CertificateQuery, siteOrigin: string): Promise<{ zip: NodeJS.ReadableStream; count: number }> {
+    const { page: _page, size: _size, ...filter } = query;
+    const rows = (await findCertificates(this.db, { ...filter, scope: await this.scopeOf(caller) }, this.now(), { sort: query.sort })).content;
+    const { ZipFile } = await loadYazl();
+    const zip = new ZipFile();
+    const names = new Set<string>();
+    for (const row of rows) {
+      // Characters no file system takes in a name become _, so two numbers may meet: the id tells them apart.
+      const base = row.number.replace(/[/\\:*?"<>|]/g, '_');
+      const name = names.has(`${base}.pdf`) ? `${base}-${row.id}.pdf` : `${base}.pdf`;
+      names.add(name);
+      // Dated as issued; the PDF itself is compressed already.
+      zip.addReadStreamLazy(name, { mtime: new Date(row.issuedAtMs), compress: false }, (done) => {
+        this.pdfOf(row, siteOrigin).then(
+          (found) => done(null, 'pdf' in found ? Readable.from([found.pdf]) : found.stream),
+          (error: unknown) => done(error, Readable.from([])),
+        );
+      });
+    }
+    zip.end();
+    return { zip: zip.outputStream, count: rows.length };
   }
 
   private async mayRead(caller: Principal, row: CertificateRow): Promise<boolean> {
@@ -461,6 +666,89 @@ export class CertificatesService {
       background = await bytesOf(stream);
     }
     return renderCertificatePdf({ layout, snapshot, verificationUrl, background });
+  }
+
+  // ---- Issuing rules ----------------------------------------------------------------------------
+
+  async listRules(query: CertRuleQuery): Promise<Page<CertRule>> {
+    return findRules(this.db, query, query);
+  }
+
+  /**
+   * A rule issuing the template to whoever passes the exam (a graded attempt that passed) or
+   * completes the term; 409 if the same template already has a rule there. People who passed or
+   * completed it before get theirs too, by the same job.
+   */
+  async createRule(body: CertRuleCreate, by: string): Promise<number> {
+    return this.transaction(async (trx) => {
+      if ((await findTemplateHead(trx, body.templateId)) === undefined) throw invalidInput(`templateId: no certificate template ${body.templateId}`);
+      if (body.examId !== null && (await findExamFacts(trx, body.examId)) === undefined) throw invalidInput(`examId: no exam ${body.examId}`);
+      if (body.termId !== null && (await findTermFacts(trx, body.termId)) === undefined) throw invalidInput(`termId: no term ${body.termId}`);
+      const target = body.examId !== null ? { examId: body.examId } : { termId: body.termId as number };
+      if ((await findRulesOf(trx, target)).some((rule) => rule.templateId === body.templateId)) {
+        throw conflict(`templateId: this template is issued there by a rule already`);
+      }
+      const id = await insertRule(trx, body, by, this.now());
+      await this.options.jobs.enqueue(AUTO_ISSUE_JOB, { examId: body.examId, termId: body.termId, userIds: null } satisfies AutoIssuePayload, { db: trx });
+      return id;
+    });
+  }
+
+  /** Deletes the rules (404 naming the first missing); what they issued stays. */
+  async deleteRules(ids: readonly number[]): Promise<void> {
+    await this.transaction(async (trx) => {
+      const found = new Set((await findRules(trx, { ids })).content.map((rule) => rule.id));
+      const missing = ids.find((id) => !found.has(id));
+      if (missing !== undefined) throw notFound(`ids: no certificate rule ${missing}`);
+      await deleteRules(trx, ids);
+    });
+  }
+
+  /**
+   * People passed the exam (attempts and marking call this inside the grading's transaction): when
+   * the exam has a rule, each gets a job, keyed by exam and person so a regrade while one waits
+   * adds none; the job itself issues once per rule and person.
+   */
+  async examPassed(examId: number, userIds: readonly number[]): Promise<void> {
+    await this.queueAutoIssue({ examId }, userIds);
+  }
+
+  /** People completed the term (the enrolment calls this inside the completion's transaction): as examPassed. */
+  async termCompleted(termId: number, userIds: readonly number[]): Promise<void> {
+    await this.queueAutoIssue({ termId }, userIds);
+  }
+
+  private async queueAutoIssue(target: { examId: number } | { termId: number }, userIds: readonly number[]): Promise<void> {
+    if (userIds.length === 0 || (await findRulesOf(this.db, target)).length === 0) return;
+    const [kind, id] = 'examId' in target ? (['exam', target.examId] as const) : (['term', target.termId] as const);
+    for (const userId of new Set(userIds)) {
+      const payload: AutoIssuePayload = { examId: kind === 'exam' ? id : null, termId: kind === 'term' ? id : null, userIds: [userId] };
+      await this.options.jobs.enqueue(AUTO_ISSUE_JOB, payload, { db: this.db, dedupeKey: `${AUTO_ISSUE_JOB}:${kind}:${id}:${userId}` });
+    }
+  }
+
+  /**
+   * The job: for each rule of the exam or term, issues to those of the people who (still) passed
+   * or completed it and hold no certificate of that rule; one transaction per rule. Idempotent:
+   * run again it finds them holding one, and the unique (rule, person) index refuses a second
+   * issued in parallel (the losing transaction rolls back and its retry finds the certificate).
+   */
+  async autoIssue({ examId, termId, userIds }: AutoIssuePayload): Promise<void> {
+    const target = examId !== null ? { examId } : termId !== null ? { termId } : undefined;
+    if (target === undefined) return;
+    for (const rule of await findRulesOf(this.db, target)) {
+      await this.transaction(async (trx) => {
+        const template = await findTemplateHead(trx, rule.templateId);
+        // The exam or term deleted since: nothing to print.
+        const facts = examId !== null ? await findExamFacts(trx, examId) : await findTermFacts(trx, termId as number);
+        if (template === undefined || facts === undefined) return;
+        const qualified = examId !== null ? await findPassers(trx, examId, userIds ?? undefined) : await findCompleters(trx, termId as number, userIds ?? undefined);
+        const holders = await findRuleHolders(trx, rule.id, qualified);
+        const people = await findPeople(trx, qualified.filter((id) => !holders.has(id)));
+        if (people.size === 0) return;
+        await this.issueIn(trx, { template, people: [...people.values()], examId, termId, title: null, source: examId !== null ? 'exam' : 'term', ruleId: rule.id }, 'system');
+      });
+    }
   }
 
   // ---- The learner's and the public's -----------------------------------------------------------

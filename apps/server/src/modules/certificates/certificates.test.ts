@@ -19,7 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SettableClock } from '../../clock.js';
-import { created, db, userId } from '../../test/course-fixtures.js';
+import { created, createCourse, createTerm, db, expectRefusal, insertApplicant, userId } from '../../test/course-fixtures.js';
 import { addQuestion } from '../../test/exam-fixtures.js';
 import { publishedExam, saveAnswer, startAttempt, submitAttempt } from '../../test/attempt-fixtures.js';
 import { itRefusesOutsiders } from '../../test/guarded-routes.js';
@@ -245,6 +245,37 @@ describe('certificates', () => {
     expect(both.json().message).toMatch(/^termId: /);
     const none = await call(app, 'POST', '/api/certificates/issue', teacher, { templateId: template, userIds: [] });
     expect(none.json().message).toMatch(/^userIds: /);
+  });
+
+  it('issues to a term’s enrolled applicants under the course’s title, refusing others with 400 naming the field', async () => {
+    const course = await createCourse(app, teacher, { title: '叉车安全操作' });
+    const term = await createTerm(app, teacher, course);
+    const other = await createTerm(app, teacher, course, { name: '2026 autumn' });
+    await insertApplicant(app, term, 'learner1', 'completed');
+    await insertApplicant(app, term, 'learner3', 'approved');
+    await insertApplicant(app, term, 'learner2', 'in_progress');
+    await insertApplicant(app, other, 'learner1', 'applied');
+    const applicant = async (termId: number, name: string) =>
+      (await db(app).selectFrom('edu_applicant').select('id').where('term_id', '=', termId).where('user_id', '=', ids[name]!).executeTakeFirstOrThrow()).id;
+    const [a1, a3, a2, applied] = [await applicant(term, 'learner1'), await applicant(term, 'learner3'), await applicant(term, 'learner2'), await applicant(other, 'learner1')];
+
+    const issued = await issue(teacher, { templateId: template, applicantIds: [a1, a3] });
+    expect(issued.map((certificate) => certificate.userId)).toEqual([ids.learner1, ids.learner3]);
+    for (const certificate of issued) expect(await readCertificate(certificate.id)).toMatchObject({ termId: term, source: 'term', title: '叉车安全操作' });
+
+    const refused: Array<[Record<string, unknown>, string]> = [
+      [{ templateId: template }, 'userIds'],
+      [{ templateId: template, userIds: [ids.learner1], applicantIds: [a1] }, 'userIds'],
+      [{ templateId: template, applicantIds: [] }, 'applicantIds'],
+      [{ templateId: template, applicantIds: [999_999] }, 'applicantIds'],
+      [{ templateId: template, applicantIds: [a1, applied] }, 'applicantIds'],
+      [{ templateId: template, applicantIds: [applied] }, 'applicantIds'],
+      [{ templateId: template, applicantIds: [a1], termId: other }, 'applicantIds'],
+    ];
+    for (const [body, field] of refused) expectRefusal(await call(app, 'POST', '/api/certificates/issue', teacher, body), 400, field);
+    // learner2's department is outside the teacher's scope.
+    expect((await call(app, 'POST', '/api/certificates/issue', teacher, { templateId: template, applicantIds: [a2] })).statusCode).toBe(403);
+    expect((await list(`termId=${term}`, admin)).totalElements).toBe(2);
   });
 
   it('gives concurrent issues unique, gapless numbers', async () => {

@@ -1,0 +1,71 @@
+import type { Readable } from 'node:stream';
+import { calendarDateSchema, CERTIFICATE_IMPORT_COLUMNS, type CertificateImportColumn } from '@cloud-classroom/shared/certificates';
+import { invalidInput } from '../../domain-error.js';
+import { cellText, loadExcelJs } from '../../http/xlsx-export.js';
+
+// Reading the spreadsheet of existing certificates (`POST api/certificates/import`): its rows as
+// text, and the dates in the forms people type or Excel stores.
+
+/** More rows than one organisation's backlog of a kind; a bigger file is split or refused. */
+export const MAX_CERTIFICATE_IMPORT_ROWS = 5000;
+
+export type CertificateSheetRow = { row: number } & Record<Exclude<CertificateImportColumn, 'issuedOn' | 'expiresOn'>, string> & { issuedOn: unknown; expiresOn: unknown };
+
+/**
+ * The data rows of the first sheet, numbered as Excel numbers them (the header is row 1), blank
+ * rows left out; null when the first row is not the template's header.
+ */
+export async function readCertificateSheet(content: Readable, field: string): Promise<CertificateSheetRow[] | null> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of content) chunks.push(chunk as Buffer);
+  const ExcelJS = await loadExcelJs();
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
+  } catch {
+    throw invalidInput(`${field}: is not a readable .xlsx spreadsheet`);
+  }
+  const sheet = workbook.worksheets[0];
+  if (sheet === undefined) throw invalidInput(`${field}: the spreadsheet has no sheet`);
+  if (sheet.actualRowCount > MAX_CERTIFICATE_IMPORT_ROWS + 1) throw invalidInput(`${field}: at most ${MAX_CERTIFICATE_IMPORT_ROWS} certificates per file`);
+  const header = CERTIFICATE_IMPORT_COLUMNS.map((_, index) => cellText(sheet.getRow(1).getCell(index + 1).value).toLowerCase());
+  if (header.some((name, index) => name !== CERTIFICATE_IMPORT_COLUMNS[index]?.toLowerCase())) return null;
+  const rows: CertificateSheetRow[] = [];
+  sheet.eachRow((row, number) => {
+    if (number === 1) return;
+    const value = (column: CertificateImportColumn) => row.getCell(CERTIFICATE_IMPORT_COLUMNS.indexOf(column) + 1).value;
+    const read: CertificateSheetRow = {
+      row: number,
+      username: cellText(value('username')),
+      template: cellText(value('template')),
+      number: cellText(value('number')),
+      issuedOn: value('issuedOn'),
+      expiresOn: value('expiresOn'),
+      title: cellText(value('title')),
+      score: cellText(value('score')),
+    };
+    if (CERTIFICATE_IMPORT_COLUMNS.every((column) => cellText(value(column)) === '')) return;
+    rows.push(read);
+  });
+  return rows;
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/**
+ * A calendar date from its cell: empty (none), `yyyy-MM-dd`, or a date cell. Excel keeps a date
+ * cell as the day shown, which exceljs hands over as midnight UTC of that day: read in UTC.
+ */
+export function parseCalendarCell(value: unknown): { ok: true; date: string | null } | { ok: false } {
+  const formula = value !== null && typeof value === 'object' && !(value instanceof Date) ? (value as { result?: unknown }).result : undefined;
+  const cell = formula ?? value;
+  let text: string;
+  if (cell instanceof Date) {
+    if (Number.isNaN(cell.getTime())) return { ok: false };
+    text = `${cell.getUTCFullYear()}-${pad(cell.getUTCMonth() + 1)}-${pad(cell.getUTCDate())}`;
+  } else {
+    text = cellText(cell);
+    if (text === '') return { ok: true, date: null };
+  }
+  return calendarDateSchema.safeParse(text).success ? { ok: true, date: text } : { ok: false };
+}
