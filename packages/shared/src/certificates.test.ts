@@ -75,6 +75,13 @@ describe('certificateNumberPatternSchema', () => {
       expect.objectContaining({ path: ['fields', 0, 'dateFormat'], message: 'unknown placeholder {YYYY}; use {yyyy}, {yy}, {MM} or {dd}' }),
     ]);
   });
+
+  it('refuses a date format without a placeholder: it would print the same text on every certificate', () => {
+    const result = certificateLayoutSchema.safeParse({ fields: [{ kind: 'issuedOn', x: 0, y: 0, width: 50, fontSize: 12, dateFormat: 'yyyy年M月d日' }] });
+    expect(result.error?.issues).toEqual([
+      expect.objectContaining({ path: ['fields', 0, 'dateFormat'], message: 'has no placeholder; use {yyyy}, {yy}, {MM} or {dd}' }),
+    ]);
+  });
 });
 
 describe('certificateNumberSchema (any number, imported ones included)', () => {

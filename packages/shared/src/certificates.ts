@@ -72,7 +72,10 @@ export const certificateDateFormatSchema = z
   .min(1, 'is required')
   .max(40)
   .superRefine((format, ctx) => {
-    for (const token of format.match(/\{[^}]*\}/g) ?? []) {
+    const tokens = format.match(/\{[^}]*\}/g) ?? [];
+    // Without one it would print the same text on every certificate (`yyyy年M月d日` as written).
+    if (tokens.length === 0) ctx.addIssue({ code: 'custom', message: 'has no placeholder; use {yyyy}, {yy}, {MM} or {dd}' });
+    for (const token of tokens) {
       if (!DATE_TOKENS.includes(token)) ctx.addIssue({ code: 'custom', message: `unknown placeholder ${token}; use {yyyy}, {yy}, {MM} or {dd}` });
     }
   });

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { markingQueueSchema } from '@cloud-classroom/shared/attempts';
 import { certificateSchema, certRuleSchema, myCertificateSchema } from '@cloud-classroom/shared/certificates';
 import { pageOf } from '@cloud-classroom/shared/http';
@@ -43,6 +47,15 @@ describe('the demo certificates', () => {
     const pdf = await call(app, 'GET', `/api/certificates/${learner1!.id}/pdf`, await loginAs(app, 'learner1'));
     expect(pdf.statusCode, pdf.body).toBe(200);
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // What it prints, read back by poppler: the name, the number and the dates as the template formats them.
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cc-demo-cert-')), 'learner1.pdf');
+    fs.writeFileSync(file, pdf.rawPayload);
+    const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    const [year, month, day] = learner1!.issuedOn.split('-');
+    expect(text).toContain('李明');
+    expect(text).toContain(learner1!.number);
+    expect(text).toContain(`颁发日期：${year}年${month}月${day}日`);
   });
 
   it('have the rule issuing the template to whoever passes the demo exam, which issued one to each candidate who passed', async () => {
