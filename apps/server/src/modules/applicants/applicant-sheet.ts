@@ -1,8 +1,7 @@
 import { APPLICANT_IMPORT_COLUMNS } from '@cloud-classroom/shared/applicants';
 import { wireTimeSchema } from '@cloud-classroom/shared/http';
 import type { Readable } from 'node:stream';
-import { invalidInput } from '../../domain-error.js';
-import { cellText, loadExcelJs } from '../../http/xlsx-export.js';
+import { cellText, readImportSheet } from '../../http/xlsx-export.js';
 
 // Reading the enrolment spreadsheet (`POST api/applicants/import`): its rows as text, and the
 // due date in the forms people type or Excel stores.
@@ -17,20 +16,8 @@ export type SheetRow = { row: number; username: string; dueAt: unknown };
  * rows left out; null when the first row is not the template's header.
  */
 export async function readApplicantSheet(content: Readable, field: string): Promise<SheetRow[] | null> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of content) chunks.push(chunk as Buffer);
-  const ExcelJS = await loadExcelJs();
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
-  } catch {
-    throw invalidInput(`${field}: is not a readable .xlsx spreadsheet`);
-  }
-  const sheet = workbook.worksheets[0];
-  if (sheet === undefined) throw invalidInput(`${field}: the spreadsheet has no sheet`);
-  if (sheet.actualRowCount > MAX_IMPORT_ROWS + 1) throw invalidInput(`${field}: at most ${MAX_IMPORT_ROWS} people per file`);
-  const header = APPLICANT_IMPORT_COLUMNS.map((_, index) => cellText(sheet.getRow(1).getCell(index + 1).value).toLowerCase());
-  if (header.some((name, index) => name !== APPLICANT_IMPORT_COLUMNS[index]?.toLowerCase())) return null;
+  const sheet = await readImportSheet(content, field, APPLICANT_IMPORT_COLUMNS, { rows: MAX_IMPORT_ROWS, what: 'people' });
+  if (sheet === null) return null;
   const rows: SheetRow[] = [];
   sheet.eachRow((row, number) => {
     if (number === 1) return;

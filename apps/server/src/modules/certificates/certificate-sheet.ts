@@ -1,7 +1,6 @@
 import type { Readable } from 'node:stream';
 import { calendarDateSchema, CERTIFICATE_IMPORT_COLUMNS, type CertificateImportColumn } from '@cloud-classroom/shared/certificates';
-import { invalidInput } from '../../domain-error.js';
-import { cellText, loadExcelJs } from '../../http/xlsx-export.js';
+import { cellText, readImportSheet } from '../../http/xlsx-export.js';
 
 // Reading the spreadsheet of existing certificates (`POST api/certificates/import`): its rows as
 // text, and the dates in the forms people type or Excel stores.
@@ -16,20 +15,8 @@ export type CertificateSheetRow = { row: number } & Record<Exclude<CertificateIm
  * rows left out; null when the first row is not the template's header.
  */
 export async function readCertificateSheet(content: Readable, field: string): Promise<CertificateSheetRow[] | null> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of content) chunks.push(chunk as Buffer);
-  const ExcelJS = await loadExcelJs();
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
-  } catch {
-    throw invalidInput(`${field}: is not a readable .xlsx spreadsheet`);
-  }
-  const sheet = workbook.worksheets[0];
-  if (sheet === undefined) throw invalidInput(`${field}: the spreadsheet has no sheet`);
-  if (sheet.actualRowCount > MAX_CERTIFICATE_IMPORT_ROWS + 1) throw invalidInput(`${field}: at most ${MAX_CERTIFICATE_IMPORT_ROWS} certificates per file`);
-  const header = CERTIFICATE_IMPORT_COLUMNS.map((_, index) => cellText(sheet.getRow(1).getCell(index + 1).value).toLowerCase());
-  if (header.some((name, index) => name !== CERTIFICATE_IMPORT_COLUMNS[index]?.toLowerCase())) return null;
+  const sheet = await readImportSheet(content, field, CERTIFICATE_IMPORT_COLUMNS, { rows: MAX_CERTIFICATE_IMPORT_ROWS, what: 'certificates' });
+  if (sheet === null) return null;
   const rows: CertificateSheetRow[] = [];
   sheet.eachRow((row, number) => {
     if (number === 1) return;
