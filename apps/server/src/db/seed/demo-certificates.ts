@@ -22,6 +22,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const DEMO_CERT_TEMPLATE = { name: '消防安全结业证书', validityMonths: 24 };
 
+/** The title of the demo certificates issued by hand: the year's evacuation drill. */
+export const demoDrillTitle = (year: number) => `${year} 年度消防疏散演练`;
+
 export const DEMO_CERT_LAYOUT = certificateLayoutSchema.parse({
   pageSize: 'A4',
   orientation: 'landscape',
@@ -89,11 +92,21 @@ export async function insertDemoCertificates(trx: Transaction<Database>, examId:
     const firstPass = mine.filter((attempt) => attempt.passed === 1).sort((a, b) => a.startedAt - b.startedAt)[0] ?? counted;
     issues.push({ username: usernames.get(userId) as string, title: DEMO_EXAM.title, score: String(counted.score), issuedAt: firstPass.submitted_at ?? now, source: 'exam', examId, ruleId });
   }
-  const course = { title: DEMO_EXAM.course, score: null, source: 'staff' as const, examId: null, ruleId: null };
-  const learner1 = { ...course, username: 'learner1', issuedAt: now - 30 * DAY_MS };
-  const learner2 = { ...course, username: 'learner2', issuedAt: now - 60 * DAY_MS };
+  // Issued by hand for the yearly evacuation drill, before the demo course: learner1 is still
+  // taking that course, so a certificate of it would claim what has not happened.
+  const drill = (username: string, issuedAt: number): DemoIssue => ({
+    username,
+    title: demoDrillTitle(new Date(issuedAt).getFullYear()),
+    score: null,
+    issuedAt,
+    source: 'staff',
+    examId: null,
+    ruleId: null,
+  });
+  const learner1 = drill('learner1', now - 30 * DAY_MS);
+  const learner2 = drill('learner2', now - 60 * DAY_MS);
   // Issued long enough ago that its two years of validity ran out.
-  const learner3 = { ...course, username: 'learner3', issuedAt: now - 800 * DAY_MS };
+  const learner3 = drill('learner3', now - 800 * DAY_MS);
   issues.push(learner3, learner2, learner1);
   // Numbers in the order of issue, as the sequence would have given them.
   issues.sort((a, b) => a.issuedAt - b.issuedAt);
