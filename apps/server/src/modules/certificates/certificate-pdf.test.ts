@@ -3,7 +3,6 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   certificateLayoutSchema,
@@ -12,6 +11,7 @@ import {
   type CertificateLayoutInput,
 } from '@cloud-classroom/shared/certificates';
 import { renderCertificatePdf, type CertificatePdfInput } from './certificate-pdf.js';
+import { solidPng } from '../../test/solid-png.js';
 
 // Real PDFs read back by real tools: poppler's pdftotext / pdffonts / pdftoppm and zbar's zbarimg
 // (Debian's poppler-utils and zbar-tools, which .ci/run installs), as a person and a phone would.
@@ -79,25 +79,6 @@ async function words(file: string): Promise<{ word: string; xMin: number; xMax: 
     yMin: Number(match[2]),
     xMax: Number(match[3]),
   }));
-}
-
-/** An RGB PNG of one colour, encoded by hand so the test needs no image library. */
-function solidPng(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB, deflate, no filter method, not interlaced
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r, g, b]).flat())]);
-  const pixels = zlib.deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
 }
 
 /** The colour of the pixel at (x, y) of page 1 rendered at 20 dpi, read from pdftoppm's PPM (a plain header, then RGB bytes). */

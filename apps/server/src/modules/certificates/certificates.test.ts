@@ -3,7 +3,6 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import {
   calendarDateOf,
   certificateSchema,
@@ -25,6 +24,7 @@ import { publishedExam, saveAnswer, startAttempt, submitAttempt } from '../../te
 import { itRefusesOutsiders } from '../../test/guarded-routes.js';
 import { buildTestApp, call, loginAs } from '../../test/test-app.js';
 import { PDF_CACHE_FOLDER, VERIFY_PER_MINUTE } from './certificates.service.js';
+import { solidPng } from '../../test/solid-png.js';
 
 // Through the real app on a real database; PDFs read back with poppler's pdftotext (poppler-utils,
 // which .ci/run installs), as a person reading the file would.
@@ -52,25 +52,6 @@ async function pdfText(pdf: Buffer): Promise<string> {
   } finally {
     await fs.rm(folder, { recursive: true, force: true });
   }
-}
-
-/** A one-colour RGB PNG, encoded by hand so the test needs no image library. */
-function solidPng(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0xee)]);
-  const pixels = zlib.deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
 }
 
 async function upload(app: FastifyInstance, token: string, fileName: string, content: Buffer) {

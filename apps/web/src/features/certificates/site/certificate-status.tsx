@@ -1,4 +1,4 @@
-import type { CertificateStatus } from '@cloud-classroom/shared/certificates';
+import type { CertificateStatus, MyCertificate } from '@cloud-classroom/shared/certificates';
 import { SiteTag, type TagTone } from '../../../components/site/site-tag';
 import { useLocaleText } from '../../../lib/use-locale-text';
 
@@ -12,6 +12,23 @@ const STATUS_TONE: Record<CertificateStatus, TagTone> = {
 export function CertificateStatusTag({ status }: { status: CertificateStatus }) {
   const { t } = useLocaleText();
   return <SiteTag tone={STATUS_TONE[status]}>{t(`cert.status.${status}`)}</SiteTag>;
+}
+
+/** A certificate's issue and expiry dates, as two entries of the caller's `<dl>`. */
+export function CertificateDates({ certificate }: { certificate: Pick<MyCertificate, 'issuedOn' | 'expiresOn'> }) {
+  const { t } = useLocaleText();
+  return (
+    <>
+      <div>
+        <dt>{t('cert.issuedOn')}</dt>
+        <dd>{certificate.issuedOn}</dd>
+      </div>
+      <div>
+        <dt>{t('cert.expiresOn')}</dt>
+        <dd>{certificate.expiresOn ?? t('cert.noExpiry')}</dd>
+      </div>
+    </>
+  );
 }
 
 /** The calendar day of a wire time (`yyyy-MM-dd HH:mm:ss`). */

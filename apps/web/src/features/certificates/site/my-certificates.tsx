@@ -5,7 +5,7 @@ import { ErrorState } from '../../../components/site/error-state';
 import { LoadingSkeleton } from '../../../components/site/loading-skeleton';
 import { useSiteData } from '../../../components/site/use-site-data';
 import { useLocaleText } from '../../../lib/use-locale-text';
-import { CertificateStatusTag } from './certificate-status';
+import { CertificateDates, CertificateStatusTag } from './certificate-status';
 import './certificate-site.css';
 
 function CertificateItem({ certificate }: { certificate: MyCertificate }) {
@@ -24,14 +24,7 @@ function CertificateItem({ certificate }: { certificate: MyCertificate }) {
           <span className="site-muted">{certificate.number}</span>
         </p>
         <dl className="cert-site-item__facts">
-          <div>
-            <dt>{t('cert.issuedOn')}</dt>
-            <dd>{certificate.issuedOn}</dd>
-          </div>
-          <div>
-            <dt>{t('cert.expiresOn')}</dt>
-            <dd>{certificate.expiresOn ?? t('cert.noExpiry')}</dd>
-          </div>
+          <CertificateDates certificate={certificate} />
         </dl>
       </article>
     </li>

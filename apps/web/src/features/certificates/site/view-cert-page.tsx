@@ -10,7 +10,7 @@ import { useSiteData } from '../../../components/site/use-site-data';
 import { apiUrl, HttpError } from '../../../lib/http-client';
 import { useLocaleText } from '../../../lib/use-locale-text';
 import { idParam } from '../../courses/site/id-param';
-import { CertificateStatusTag, dayOf } from './certificate-status';
+import { CertificateDates, CertificateStatusTag, dayOf } from './certificate-status';
 import './certificate-site.css';
 
 /** What the certificate's status means for it, said once above it (nothing for a valid one). */
@@ -73,14 +73,7 @@ function CertificateSheet({ certificate }: { certificate: MyCertificate }) {
             <dd>{certificate.score}</dd>
           </div>
         )}
-        <div>
-          <dt>{t('cert.issuedOn')}</dt>
-          <dd>{certificate.issuedOn}</dd>
-        </div>
-        <div>
-          <dt>{t('cert.expiresOn')}</dt>
-          <dd>{certificate.expiresOn ?? t('cert.noExpiry')}</dd>
-        </div>
+        <CertificateDates certificate={certificate} />
       </dl>
     </section>
   );
