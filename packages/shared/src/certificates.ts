@@ -115,6 +115,9 @@ export const certificateBackgroundKeySchema = z
   .string()
   .regex(/^cert-backgrounds\/(?:[A-Za-z0-9_-]+\/)*[A-Za-z0-9_-]+\.(?:png|jpe?g)$/, 'is not a certificate background');
 
+/** `GET api/cert-templates/backgrounds?key=`: a background the editor shows on its page. */
+export const certificateBackgroundQuerySchema = z.object({ key: certificateBackgroundKeySchema });
+
 export const certificateLayoutSchema = z
   .object({
     pageSize: z.enum(CERTIFICATE_PAGE_SIZES).default('A4'),

@@ -1,5 +1,6 @@
 import {
   calendarDateOf,
+  certificateBackgroundQuerySchema,
   CERTIFICATE_IMPORT_COLUMNS,
   certificateImportQuerySchema,
   certificateIssueSchema,
@@ -27,7 +28,9 @@ import { pageOf } from '@cloud-classroom/shared/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sendStoredFile } from '../../files/send-stored-file.js';
 import { acceptUploads, withUpload, type UploadOptions } from '../../files/upload-reader.js';
+import { sendNotFound } from '../../http/error-handler.js';
 import { principalOf } from '../../http/route-access.js';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
@@ -131,6 +134,18 @@ export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
       schema: { consumes: ['multipart/form-data'], body: fileUploadBody, response: { 201: z.object({ key: z.string() }) } },
     },
     async (request, reply) => reply.code(201).send(await withUpload(request, BACKGROUND_UPLOAD, (upload) => certificates.uploadBackground(upload))),
+  );
+
+  // The editor shows a saved background on its page: an <img> or CSS url() sends no header, hence the
+  // session cookie. A key is random and names a file under cert-backgrounds/ only (the schema).
+  app.get(
+    '/api/cert-templates/backgrounds',
+    { config: { access: { permissions: ['cert:list'] }, sessionCookie: true }, schema: { querystring: certificateBackgroundQuerySchema } },
+    async (request, reply) => {
+      const { key } = request.query;
+      const headers = { 'content-type': key.endsWith('.png') ? 'image/png' : 'image/jpeg', 'cache-control': 'private, max-age=86400, immutable', 'x-content-type-options': 'nosniff' };
+      return (await sendStoredFile(request, reply, services.files, key, headers)) ? reply : sendNotFound(request, reply);
+    },
   );
 
   app.get(

@@ -75,6 +75,7 @@ describe('certificates: access', () => {
     ['PUT', '/api/cert-templates', { id: 1, ...templateBody() }],
     ['DELETE', '/api/cert-templates', [1]],
     ['POST', '/api/cert-templates/backgrounds'],
+    ['GET', '/api/cert-templates/backgrounds?key=cert-backgrounds/202605/a.png'],
     ['GET', '/api/certificates'],
     ['GET', '/api/certificates/1'],
     ['POST', '/api/certificates/issue', { templateId: 1, userIds: [1] }],
@@ -186,6 +187,15 @@ describe('certificates', () => {
     expect(stored.statusCode, stored.body).toBe(201);
     const { key } = z.object({ key: z.string() }).parse(stored.json());
     expect(key).toMatch(/^cert-backgrounds\/\d{6}\/[0-9a-f]{32}\.png$/);
+    // The editor shows it back on its page.
+    const shown = await call(app, 'GET', `/api/cert-templates/backgrounds?key=${encodeURIComponent(key)}`, teacher);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.headers['content-type']).toBe('image/png');
+    expect(shown.rawPayload.equals(solidPng(297, 210))).toBe(true);
+    expect((await call(app, 'GET', '/api/cert-templates/backgrounds?key=cert-backgrounds/202605/gone.png', teacher)).statusCode).toBe(404);
+    const outside = await call(app, 'GET', `/api/cert-templates/backgrounds?key=${encodeURIComponent('cert-pdfs/1/x.png')}`, teacher);
+    expect(outside.statusCode).toBe(400);
+    expect(outside.json().message).toMatch(/^key: /);
     const withBackground = await created(app, teacher, '/api/cert-templates', templateBody({ name: 'With paper', layout: { ...LAYOUT, backgroundImage: key } }));
     const preview = await call(app, 'GET', `/api/cert-templates/${withBackground}/preview`, teacher);
     expect(preview.statusCode, preview.body).toBe(200);

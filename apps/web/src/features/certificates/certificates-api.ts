@@ -63,6 +63,9 @@ export function uploadBackground(file: Blob, name: string, options?: CallOptions
   return http.post<{ key: string }>(`${CERT_TEMPLATES_PATH}/backgrounds`, form, options);
 }
 
+/** A stored background, for the editor's page: the route takes the session cookie, as CSS url() sends no header. */
+export const backgroundUrl = (key: string) => apiUrl(`${CERT_TEMPLATES_PATH}/backgrounds`, { key });
+
 /** The template's PDF with sample data; the route takes the session cookie, so a link or pdf.js can load it. */
 export const templatePreviewUrl = (id: number, version?: number) => apiUrl(`${CERT_TEMPLATES_PATH}/${id}/preview`, { version });
 

@@ -10,7 +10,7 @@ import {
 } from '@cloud-classroom/shared/certificates';
 import { App, Button, Card, ColorPicker, Dropdown, Empty, Flex, Form, Input, InputNumber, List, Radio, Segmented, Switch, Typography, Upload } from 'antd';
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { uploadBackground } from './certificates-api';
+import { backgroundUrl, uploadBackground } from './certificates-api';
 import { useCertificateMessages } from './certificates-messages';
 import { fieldBox, moveField, newField, roundMm, sampleText, type SampleValues } from './layout-draft';
 
@@ -54,7 +54,7 @@ export function LayoutEditor({ value, onChange, errors, sampleTitle }: LayoutEdi
   const { message } = App.useApp();
   const layout = value ?? { pageSize: 'A4', orientation: 'landscape', backgroundImage: null, fields: [] };
   const [selected, setSelected] = useState<number | null>(layout.fields.length > 0 ? 0 : null);
-  // A background uploaded now is shown from the browser's copy; one saved earlier has no address to load it from here.
+  // A background uploaded now is shown from the browser's copy, one saved earlier from the server.
   const [localBackground, setLocalBackground] = useState<{ key: string; url: string } | null>(null);
   const [uploading, setUploading] = useState(false);
   const drag = useRef<Drag | null>(null);
@@ -116,7 +116,8 @@ export function LayoutEditor({ value, onChange, errors, sampleTitle }: LayoutEdi
     setSelected(null);
   };
 
-  const background = localBackground !== null && localBackground.key === layout.backgroundImage ? localBackground.url : undefined;
+  const background =
+    layout.backgroundImage === null ? undefined : localBackground?.key === layout.backgroundImage ? localBackground.url : backgroundUrl(layout.backgroundImage);
 
   return (
     <div className="cert-editor">
@@ -159,9 +160,7 @@ export function LayoutEditor({ value, onChange, errors, sampleTitle }: LayoutEdi
             </Button>
           </Upload>
           {layout.backgroundImage !== null && <Button onClick={() => change({ backgroundImage: null })}>{t('editor.removeBackground')}</Button>}
-          <Typography.Text type="secondary">
-            {layout.backgroundImage === null ? t('editor.noBackground') : background === undefined ? t('editor.backgroundKept') : null}
-          </Typography.Text>
+          {layout.backgroundImage === null && <Typography.Text type="secondary">{t('editor.noBackground')}</Typography.Text>}
         </Flex>
         <Typography.Paragraph type="secondary" className="cert-editor__hint">
           {t('editor.pageHint')}
@@ -173,7 +172,7 @@ export function LayoutEditor({ value, onChange, errors, sampleTitle }: LayoutEdi
             aria-label={t('editor.pageLabel', { width: page.width, height: page.height })}
             style={{
               aspectRatio: `${page.width} / ${page.height}`,
-              backgroundImage: background === undefined ? undefined : `url(${background})`,
+              backgroundImage: background === undefined ? undefined : `url("${background}")`,
             }}
           >
             {scale > 0 &&

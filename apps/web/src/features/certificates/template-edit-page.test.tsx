@@ -124,6 +124,16 @@ describe('TemplateEditPage', () => {
     expect(await screen.findByText(/new ones get version 2/)).toBeTruthy();
   });
 
+  it('shows a saved background on the page from the server, and none once removed', async () => {
+    const key = 'cert-backgrounds/202605/0123456789abcdef0123456789abcdef.png';
+    stubRoutes({ 'GET api/cert-templates/4': () => ({ ...TEMPLATE, layout: { ...TEMPLATE.layout, backgroundImage: key } }) });
+    renderAt('/edu/edit-cert?id=4');
+    const page = await screen.findByRole('group', { name: /^Certificate page/ });
+    await waitFor(() => expect(page.style.backgroundImage).toBe(`url("/api/cert-templates/backgrounds?key=${encodeURIComponent(key)}")`));
+    clickText('Remove background');
+    await waitFor(() => expect(page.style.backgroundImage).toBe(''));
+  });
+
   it('refuses a field running off the page before sending it, at the field', async () => {
     const api = stubRoutes({ 'GET api/cert-templates/4': () => TEMPLATE, 'PUT api/cert-templates': () => undefined });
     renderAt('/edu/edit-cert?id=4');
