@@ -23,6 +23,10 @@ const configSchema = z.object({
   CAPTCHA_ENABLED: booleanFlag.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' })
+    .refine((url) => !/[?#]/.test(url), 'must be an address without a query or fragment')
+    .optional(),
   UPLOAD_QUOTA_MB: z.coerce
     .number({ message: 'must be a whole number of MiB, at least 1' })
     .int('must be a whole number of MiB, at least 1')
@@ -44,6 +48,11 @@ export type Config = {
   adminPassword: string | undefined;
   captchaEnabled: boolean;
   logLevel: z.infer<typeof configSchema>['LOG_LEVEL'];
+  /**
+   * The address people reach the site at, without a trailing slash (`PUBLIC_URL`), for links that
+   * leave the site, as a certificate's QR code; absent: the address each request came to.
+   */
+  publicUrl: string | undefined;
   /** Folder of the built web app; absent when the server runs without it (API only). */
   webDistDir: string | undefined;
   /** The most one user's local-storage uploads may take together (`UPLOAD_QUOTA_MB`). */
@@ -75,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     adminPassword: c.ADMIN_PASSWORD,
     captchaEnabled: c.CAPTCHA_ENABLED,
     logLevel: c.LOG_LEVEL,
+    publicUrl: c.PUBLIC_URL?.replace(/\/+$/, ''),
     webDistDir: c.WEB_DIST_DIR === undefined ? undefined : path.resolve(cwd, c.WEB_DIST_DIR),
     uploadQuotaBytes: c.UPLOAD_QUOTA_MB * 1024 * 1024,
     mediaMaxBytes: c.MEDIA_MAX_MB * 1024 * 1024,

@@ -61,11 +61,6 @@ type ImportRow = Record<(typeof CERTIFICATE_IMPORT_COLUMNS)[number], string>;
 const importColumns: XlsxColumn<ImportRow>[] = CERTIFICATE_IMPORT_COLUMNS.map((column) => ({ header: column, value: (row) => row[column], width: 20 }));
 const IMPORT_EXAMPLE: ImportRow = { username: 'zhangsan', template: '消防安全结业', number: 'FS-2019-00012', issuedOn: '2019-06-30', expiresOn: '2022-06-30', title: '消防安全培训', score: '合格' };
 
-/**
- * Where the site is, for the verification link a certificate's QR code holds: the request's own
- * origin (behind a reverse proxy, Fastify's `trustProxy` makes it the public one).
- */
-const siteOrigin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 // RFC 6266: a plain ASCII name for old clients, the exact one percent-encoded for the rest.
 function inlineDisposition(name: string): string {
@@ -82,6 +77,9 @@ function sendPdf(reply: FastifyReply, pdf: Buffer, fileName: string, cacheContro
 export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const { certificates } = services;
   acceptUploads(app);
+  // Where the site is, for the verification link a certificate's QR code holds: PUBLIC_URL, else
+  // the address the request came to (behind a proxy that is the proxy's view, hence the setting).
+  const siteOrigin = (request: FastifyRequest) => services.config.publicUrl ?? `${request.protocol}://${request.host}`;
 
   // ---- Templates --------------------------------------------------------------------------------
 

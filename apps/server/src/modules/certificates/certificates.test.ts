@@ -1,8 +1,3 @@
-import { execFile } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import {
   calendarDateOf,
   certificateSchema,
@@ -22,14 +17,12 @@ import { created, createCourse, createTerm, db, expectRefusal, insertApplicant, 
 import { addQuestion } from '../../test/exam-fixtures.js';
 import { publishedExam, saveAnswer, startAttempt, submitAttempt } from '../../test/attempt-fixtures.js';
 import { itRefusesOutsiders } from '../../test/guarded-routes.js';
+import { pdfText, qrCodesInPdf } from '../../test/pdf-reader.js';
 import { buildTestApp, call, loginAs } from '../../test/test-app.js';
 import { PDF_CACHE_FOLDER, VERIFY_PER_MINUTE } from './certificates.service.js';
 import { solidPng } from '../../test/solid-png.js';
 
-// Through the real app on a real database; PDFs read back with poppler's pdftotext (poppler-utils,
-// which .ci/run installs), as a person reading the file would.
-
-const run = promisify(execFile);
+// Through the real app on a real database; PDFs read back with poppler and zbar (test/pdf-reader.ts).
 
 const LAYOUT: CertificateLayoutInput = {
   fields: [
@@ -42,17 +35,6 @@ const LAYOUT: CertificateLayoutInput = {
   ],
 };
 const templateBody = (body: Record<string, unknown> = {}) => ({ name: '消防安全结业', layout: LAYOUT, ...body });
-
-async function pdfText(pdf: Buffer): Promise<string> {
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'certificates-test-'));
-  try {
-    const file = path.join(folder, 'certificate.pdf');
-    await fs.writeFile(file, pdf);
-    return (await run('pdftotext', [file, '-'])).stdout;
-  } finally {
-    await fs.rm(folder, { recursive: true, force: true });
-  }
-}
 
 async function upload(app: FastifyInstance, token: string, fileName: string, content: Buffer) {
   const form = new FormData();
@@ -177,6 +159,20 @@ describe('certificates', () => {
     expect(text).toContain('消防安全结业');
     expect(text).toContain('CC-2026-000001');
     expect((await call(app, 'GET', `/api/cert-templates/${template}/preview?version=9`, teacher)).statusCode).toBe(404);
+    // Without PUBLIC_URL the QR code points at the address the request came to.
+    expect(await qrCodesInPdf(response.rawPayload)).toEqual(['http://localhost:80/verify-cert?number=CC-2026-000001&code=SAMPLE']);
+  });
+
+  it('points the QR code at PUBLIC_URL when it is set (a server behind a proxy does not know its public address)', async () => {
+    const proxied = await buildTestApp({ publicUrl: 'https://learn.example.com' });
+    try {
+      const teacherThere = await loginAs(proxied, 'teacher');
+      const id = await created(proxied, teacherThere, '/api/cert-templates', templateBody());
+      const preview = await call(proxied, 'GET', `/api/cert-templates/${id}/preview`, teacherThere);
+      expect(await qrCodesInPdf(preview.rawPayload)).toEqual([expect.stringMatching(/^https:\/\/learn\.example\.com\/verify-cert\?number=/)]);
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('takes a PNG or JPEG background, which a template then prints under its fields', async () => {
