@@ -1,7 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { markingQueueSchema } from '@cloud-classroom/shared/attempts';
 import { certificateSchema, certRuleSchema, myCertificateSchema } from '@cloud-classroom/shared/certificates';
 import { pageOf } from '@cloud-classroom/shared/http';
@@ -10,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { LocalFileStore } from '../../files/local-file-store.js';
 import { saveAnswer, startAttempt, submitAttempt } from '../../test/attempt-fixtures.js';
+import { pdfText } from '../../test/pdf-reader.js';
 import { buildTestApp, call, loginAs, TEST_PASSWORD } from '../../test/test-app.js';
 import { DEMO_CERT_TEMPLATE, demoDrillTitle } from './demo-certificates.js';
 import { DEMO_EXAM } from './demo-exams.js';
@@ -48,10 +45,7 @@ describe('the demo certificates', () => {
     expect(pdf.statusCode, pdf.body).toBe(200);
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     // What it prints, read back by poppler: the name, the number and the dates as the template formats them.
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cc-demo-cert-')), 'learner1.pdf');
-    fs.writeFileSync(file, pdf.rawPayload);
-    const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
-    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    const text = await pdfText(pdf.rawPayload);
     const [year, month, day] = learner1!.issuedOn.split('-');
     expect(text).toContain('李明');
     expect(text).toContain(learner1!.number);
