@@ -20,6 +20,12 @@ export type FormDialogProps<Values, Result> = {
   onClose: () => void;
   /** The message shown on success; `null` shows none. Defaults to "saved". */
   successMessage?: string | null;
+  /** The OK button's label, where the dialog does something other than save (Revoke); defaults to "confirm". */
+  okText?: string;
+  /** The Cancel button's label, given with `okText`; defaults to "cancel". */
+  cancelText?: string;
+  /** Whether the OK button warns of a step that cannot be undone. */
+  danger?: boolean;
   width?: number;
   labelWidth?: number;
   /** The form field a server field is shown under, where their names differ (`{ dept: 'deptId' }`). */
@@ -52,6 +58,9 @@ export function FormDialog<Values extends object, Result = void>({
   onSuccess,
   onClose,
   successMessage,
+  okText,
+  cancelText,
+  danger = false,
   width = 560,
   labelWidth = 90,
   fields,
@@ -96,8 +105,9 @@ export function FormDialog<Values extends object, Result = void>({
       open={open}
       title={title}
       width={width}
-      okText={t('common.confirm')}
-      cancelText={t('common.cancel')}
+      okText={okText ?? t('common.confirm')}
+      cancelText={cancelText ?? t('common.cancel')}
+      okButtonProps={{ danger }}
       confirmLoading={submitting}
       onOk={() => void submit()}
       onCancel={onClose}

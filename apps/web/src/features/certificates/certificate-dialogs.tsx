@@ -13,9 +13,13 @@ export function RevokeDialog({ rows, onClose, onDone }: { rows: readonly Certifi
       open
       title={t('certs.revokeTitle', { count: rows.length })}
       width={520}
-      labelWidth={90}
+      // "Reason for revoking" on one line: at 90 px it broke into three, its colon mid-label.
+      labelWidth={150}
       initialValues={{ reason: '' }}
       successMessage={t('certs.revoked')}
+      okText={t('certs.revoke')}
+      cancelText={t('certs.cancel')}
+      danger
       onSubmit={(values, request) =>
         revokeCertificates(
           rows.map((row) => row.id),
@@ -45,6 +49,8 @@ export function ReissueDialog({ row, onClose, onDone }: { row: Certificate; onCl
       labelWidth={110}
       initialValues={{ holderName: row.holderName }}
       successMessage={null}
+      okText={t('certs.reissue')}
+      cancelText={t('certs.cancel')}
       onSubmit={(values, request) => reissueCertificate(row.id, values.holderName.trim() || null, request)}
       onSuccess={(result) => onDone(result.number)}
       onClose={onClose}

@@ -1,5 +1,5 @@
 import type { Certificate, CertTemplate } from '@cloud-classroom/shared/certificates';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, stubBrowser } from '../../components/list-page/list-page-test-kit';
@@ -94,8 +94,11 @@ describe('CertificateListPage', () => {
 
     clickText('Revoke');
     const dialog = await screen.findByRole('dialog');
+    // The buttons say what they do, capitalised as every English button is (not the shared 'confirm'/'cancel').
+    expect(within(dialog).getAllByRole('button').map((button) => button.textContent)).toEqual(expect.arrayContaining(['Cancel', 'Revoke']));
+    expect(within(dialog).queryByRole('button', { name: /^(confirm|cancel)$/ })).toBeNull();
     fill(within(dialog).getByLabelText('Reason for revoking'), 'Score annulled');
-    clickText('confirm', dialog);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Revoke' }));
     await waitFor(() => expect(api.callsTo('PUT api/certificates/revoke')).toHaveLength(1));
     expect(api.callsTo('PUT api/certificates/revoke')[0]?.body).toEqual({ ids: [1], reason: 'Score annulled' });
   });
@@ -111,7 +114,8 @@ describe('CertificateListPage', () => {
     clickText('Re-issue');
     const dialog = await screen.findByRole('dialog');
     fill(within(dialog).getByLabelText('Name to print'), '张叁');
-    clickText('confirm', dialog);
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Re-issue' }));
     await waitFor(() => expect(api.callsTo('POST api/certificates/1/reissue')).toHaveLength(1));
     expect(api.callsTo('POST api/certificates/1/reissue')[0]?.body).toEqual({ holderName: '张叁' });
     expect(await screen.findByText('Re-issued as CC-2026-000009')).toBeTruthy();
