@@ -1,7 +1,7 @@
 import type { CertRule } from '@cloud-classroom/shared/certificates';
 import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Form, Select, Tag } from 'antd';
+import { Flex, Form, Select, Tag } from 'antd';
 import { useState } from 'react';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { ListPage, type ListColumn } from '../../components/list-page/list-page';
@@ -34,19 +34,22 @@ export default function RuleListPage() {
   const [adding, setAdding] = useState(false);
   const remove = (rules: readonly CertRule[]) => list.remove(rules.map((rule) => rule.id));
 
+  // The trigger first: rules of one template differ only there, and a phone shows the first column without scrolling.
   const columns: ListColumn<CertRule>[] = [
-    { key: 'templateName', title: t('rules.template'), dataIndex: 'templateName', width: 180, ellipsis: true },
     {
       key: 'trigger',
       title: t('rules.trigger'),
-      width: 300,
+      width: 280,
       render: (_value, rule) => (
-        <span title={rule.targetName}>
-          <Tag color={TRIGGER_COLORS[triggerOf(rule)]}>{t(`rules.trigger.${triggerOf(rule)}`)}</Tag>
-          {rule.targetName}
-        </span>
+        <Flex wrap gap={4} align="center" title={rule.targetName}>
+          <Tag color={TRIGGER_COLORS[triggerOf(rule)]} style={{ margin: 0 }}>
+            {t(`rules.trigger.${triggerOf(rule)}`)}
+          </Tag>
+          <span>{rule.targetName}</span>
+        </Flex>
       ),
     },
+    { key: 'templateName', title: t('rules.template'), dataIndex: 'templateName', width: 180, ellipsis: true },
     { key: 'issuedCount', title: t('rules.issuedCount'), dataIndex: 'issuedCount', align: 'center', width: 90 },
     { key: 'createBy', title: t('rules.createBy'), dataIndex: 'createBy', width: 110, render: (by: string | null) => by ?? '—' },
     { key: 'createTime', title: tl('list.createTime'), dataIndex: 'createTime', sortable: true, width: 170 },

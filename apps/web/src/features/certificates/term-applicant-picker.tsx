@@ -42,18 +42,21 @@ export function TermApplicantPicker({ termId, value = [], onChange, id }: TermAp
   const shown = needle === '' ? rows : rows.filter((row) => row.nickName.toLowerCase().includes(needle) || row.username.toLowerCase().includes(needle));
   const completed = rows.filter((row) => row.status === 'completed').map((row) => row.id);
 
+  // Name and status first, the username under the name: on a phone they show before any scrolling.
   const columns: TableColumnType<Applicant>[] = [
     {
       key: 'name',
       title: t('issue.applicant.name'),
-      width: 170,
+      width: 140,
       render: (_value, row) => (
         <>
-          {row.nickName} <Typography.Text type="secondary">({row.username})</Typography.Text>
+          <div>{row.nickName}</div>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {row.username}
+          </Typography.Text>
         </>
       ),
     },
-    { key: 'dept', title: t('issue.applicant.dept'), dataIndex: 'deptName', width: 120, render: (name: string | null) => name ?? '—' },
     { key: 'status', title: t('issue.applicant.status'), dataIndex: 'status', width: 100, render: (status: ApplicantStatus) => <ApplicantStatusTag status={status} /> },
     {
       key: 'progress',
@@ -62,6 +65,7 @@ export function TermApplicantPicker({ termId, value = [], onChange, id }: TermAp
       width: 130,
       render: (percent: number) => <Progress percent={percent} size="small" style={{ margin: 0, minWidth: 100 }} />,
     },
+    { key: 'dept', title: t('issue.applicant.dept'), dataIndex: 'deptName', width: 120, render: (name: string | null) => name ?? '—' },
     { key: 'completedAt', title: t('issue.applicant.completedAt'), dataIndex: 'completedAt', width: 165, render: (at: string | null) => at ?? '—' },
   ];
 
