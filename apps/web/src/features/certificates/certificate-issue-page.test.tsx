@@ -143,6 +143,22 @@ describe('CertificateIssuePage', () => {
     expect(api.callsTo('POST api/certificates/issue')[0]?.body).toEqual({ templateId: 4, userIds: [8], examId: null, termId: 11, title: null });
   });
 
+  it('picks people by hand for a term when the issuer may not list its applicants', async () => {
+    const api = stubIssue();
+    signInAs(['cert:issue', 'course:list', 'user:list']);
+    renderAt('/edu/applicant-cert?template=4');
+    expect(await screen.findByTitle('Standard · v1')).toBeTruthy();
+    clickText('A term');
+    await pick('Course', 'Fire safety');
+    await pick('Term', 'Spring 2026');
+    expect(screen.queryByText('The term’s applicants')).toBeNull();
+    await pick('People', 'Gus Hale (gus)');
+    clickText('Issue');
+    await waitFor(() => expect(api.callsTo('POST api/certificates/issue')).toHaveLength(1));
+    expect(api.callsTo('POST api/certificates/issue')[0]?.body).toEqual({ templateId: 4, userIds: [8], examId: null, termId: 11, title: null });
+    expect(api.callsTo('GET api/applicants')).toHaveLength(0);
+  });
+
   it('asks for a template and people before sending anything', async () => {
     const api = stubIssue();
     renderAt('/edu/applicant-cert');
