@@ -13,10 +13,11 @@ import { EXAM_MENUS } from './migrations/0012-exams.js';
 import { MARKING_BUTTONS } from './migrations/0013-attempts.js';
 import { CERTIFICATE_MENUS } from './migrations/0015-certificates.js';
 import { CERTIFICATE_PAGE_MENUS } from './migrations/0016-certificate-pages.js';
+import { CERTIFICATE_RULE_PAGE_MENUS } from './migrations/0018-certificate-rule-page.js';
 
 const flatten = (menus: readonly MenuSpec[]): MenuSpec[] => menus.flatMap((menu) => [menu, ...flatten(menu.children ?? [])]);
 // 0011 adds its pages to 0010's course directory.
-const SEEDED_MENUS = flatten([...seedMenus, ...COURSE_MENUS, ...ENROLMENT_MENUS.flatMap((directory) => directory.children ?? []), ...EXAM_MENUS, ...MARKING_BUTTONS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS.flatMap((directory) => directory.children ?? [])]);
+const SEEDED_MENUS = flatten([...seedMenus, ...COURSE_MENUS, ...ENROLMENT_MENUS.flatMap((directory) => directory.children ?? []), ...EXAM_MENUS, ...MARKING_BUTTONS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS.flatMap((directory) => directory.children ?? []), ...CERTIFICATE_RULE_PAGE_MENUS.flatMap((directory) => directory.children ?? [])]);
 const COURSE_MENU_TITLES = new Set(flatten(COURSE_MENUS).map((menu) => menu.title));
 
 const stamp = { create_by: 'system', update_by: 'system', create_time: 1, update_time: 1 };
@@ -85,6 +86,7 @@ describe('migrations', () => {
       '0015-certificates',
       '0016-certificate-pages',
       '0017-certificate-rules',
+      '0018-certificate-rule-page',
     ]);
   });
 
@@ -94,7 +96,7 @@ describe('migrations', () => {
     const blank = await openBlankTestDatabase(testConfig());
     try {
       expect(await blank.db.introspection.getTables({ withInternalKyselyTables: true })).toEqual([]);
-      expect(await migrateToLatest(blank)).toHaveLength(15);
+      expect(await migrateToLatest(blank)).toHaveLength(16);
       const tables = await blank.db.introspection.getTables({ withInternalKyselyTables: true });
       expect(tables.map((table) => table.name)).toContain('kysely_migration');
       expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([blank.schema]));
@@ -235,11 +237,41 @@ describe('migrations', () => {
     await insertDatabaseContent(db, FIRST_START_CONTENT);
     await migrateUpTo(database, '0009-system-data');
     const before = await databaseContent(db);
-    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams', '0013-attempts', '0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules']);
+    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams', '0013-attempts', '0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page']);
     const after = await databaseContent(db);
     expect(withoutCourseMenus(after)).toEqual(before);
     for (const name of ['admin', 'teacher']) {
       expect(after.roles.find((role) => role.name === name)?.menus).toEqual(expect.arrayContaining([...COURSE_MENU_TITLES]));
+    }
+    expect(after.roles.find((role) => role.name === 'learner')?.menus).toEqual(before.roles.find((role) => role.name === 'learner')?.menus);
+  });
+
+  // The teacher's grant on a fresh install comes from the seed (SeedRole.menus): 0018 runs before the role exists.
+  it('0018 gives a fresh install the issuing rules page in the certificates directory, third, held by the administrators and the teachers', async () => {
+    database = await openTestDatabase(testConfig());
+    const { menus, roles } = await databaseContent(database.db);
+    const page = menus.find((menu) => menu.component === 'cert/rule/index');
+    expect(page).toMatchObject({ title: '颁发规则', title_en: 'Issuing rules', parent: '证书管理', type: 1, path: 'rule', permission: 'cert:list', menu_sort: 3, hidden: 0 });
+    expect(menus.find((menu) => menu.title === '证书管理')).toMatchObject({ hidden: 0, sub_count: menus.filter((menu) => menu.parent === '证书管理').length });
+    const holds = (name: string) => roles.find((role) => role.name === name)?.menus.includes('颁发规则');
+    expect([holds('admin'), holds('teacher'), holds('learner')]).toEqual([true, true, false]);
+  });
+
+  it('0018 gives an upgraded install the issuing rules page, for its admin and teacher roles, once', async () => {
+    database = await openBlankTestDatabase(testConfig());
+    await migrateUpTo(database, '0005-english-names');
+    const { db } = database;
+    await insertDatabaseContent(db, FIRST_START_CONTENT);
+    await migrateUpTo(database, '0017-certificate-rules');
+    const before = await databaseContent(db);
+    expect(before.menus.map((menu) => menu.title)).not.toContain('颁发规则');
+
+    expect(await migrateToLatest(database)).toEqual(['0018-certificate-rule-page']);
+
+    const after = await databaseContent(db);
+    expect(after.menus.filter((menu) => menu.title === '颁发规则').map((menu) => menu.parent)).toEqual(['证书管理']);
+    for (const name of ['admin', 'teacher']) {
+      expect(after.roles.find((role) => role.name === name)?.menus).toEqual([...(before.roles.find((role) => role.name === name)?.menus ?? []), '颁发规则'].sort());
     }
     expect(after.roles.find((role) => role.name === 'learner')?.menus).toEqual(before.roles.find((role) => role.name === 'learner')?.menus);
   });
@@ -305,7 +337,7 @@ describe('migrations', () => {
     await db.deleteFrom('edu_attempt').where('id', '=', gone).execute();
     const before = await db.selectFrom('edu_attempt').selectAll().orderBy('id').execute();
 
-    expect(await migrateToLatest(database)).toEqual(['0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules']);
+    expect(await migrateToLatest(database)).toEqual(['0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page']);
 
     expect(await db.selectFrom('edu_attempt').selectAll().orderBy('id').execute()).toEqual(before);
     const { id: next } = await db.insertInto('edu_attempt').values(attempt(4)).returning('id').executeTakeFirstOrThrow();

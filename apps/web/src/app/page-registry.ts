@@ -43,6 +43,7 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
   'edu/report-exam': '../features/attempts/report-exam-page.tsx',
   'cert/certificate/index': '../features/certificates/certificate-list-page.tsx',
   'cert/template/index': '../features/certificates/template-list-page.tsx',
+  'cert/rule/index': '../features/certificates/rule-list-page.tsx',
   'edu/edit-cert': '../features/certificates/template-edit-page.tsx',
   'edu/preview-cert': '../features/certificates/template-preview-page.tsx',
   'edu/applicant-cert': '../features/certificates/certificate-issue-page.tsx',

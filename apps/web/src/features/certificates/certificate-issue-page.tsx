@@ -14,10 +14,14 @@ import { courseOptionsQuery } from '../exams/exams-api';
 import { CERTIFICATES_LIST_PATH } from './certificate-paths';
 import { certificatesKeys, examOptionsQuery, issueCertificates, templateOptionsQuery } from './certificates-api';
 import { useCertificateMessages } from './certificates-messages';
+import { TermApplicantPicker } from './term-applicant-picker';
 import { useTemplateIdParam } from './template-id-param';
 
 type IssueFor = 'none' | 'exam' | 'term';
 const ISSUE_FOR: readonly IssueFor[] = ['none', 'exam', 'term'];
+/** For a term: its applicants from a table, or anyone by hand. */
+type PickFrom = 'applicants' | 'people';
+const PICK_FROM: readonly PickFrom[] = ['applicants', 'people'];
 
 export type IssueValues = {
   templateId?: number;
@@ -26,19 +30,28 @@ export type IssueValues = {
   courseId?: number;
   termId?: number;
   title: string;
+  pickFrom: PickFrom;
   userIds: number[];
+  applicantIds: number[];
 };
 
 const EXAM_READERS: readonly PermissionCheck[] = ['admin', 'exam:list'];
 const COURSE_READERS: readonly PermissionCheck[] = ['admin', 'course:list'];
+const APPLICANT_READERS: readonly PermissionCheck[] = ['admin', 'applicant:list'];
 
 const shape = certificateIssueSchema.shape;
 
-/** The body the server takes: the exam or the term only when chosen as the certificate's ground. */
+/** Whether the people are the chosen term's applicants (enrolments), not accounts picked by hand. */
+const byApplicants = (values: Pick<IssueValues, 'for' | 'pickFrom'>) => values.for === 'term' && values.pickFrom === 'applicants';
+
+/**
+ * The body the server takes: the exam or the term only when chosen as the certificate's ground;
+ * a term's applicants as `applicantIds` (the server checks they are enrolled in it), else `userIds`.
+ */
 export function issueBodyOf(values: IssueValues) {
   return {
     templateId: values.templateId as number,
-    userIds: values.userIds,
+    ...(byApplicants(values) ? { applicantIds: values.applicantIds } : { userIds: values.userIds }),
     examId: values.for === 'exam' ? (values.examId ?? null) : null,
     termId: values.for === 'term' ? (values.termId ?? null) : null,
     title: values.title.trim() || null,
@@ -48,7 +61,8 @@ export function issueBodyOf(values: IssueValues) {
 /**
  * /edu/applicant-cert (`?template=` chooses the template): issues a certificate by hand to each
  * chosen person, within the issuer's data scope, optionally for an exam (its title and each
- * person's counted score) or a term (its course's title); lists the numbers given.
+ * person's counted score) or a term (its course's title), to whom a term is for: its applicants
+ * picked from a table (or all who completed it) by default, or anyone by hand; lists the numbers given.
  */
 export default function CertificateIssuePage() {
   const t = useCertificateMessages();
@@ -60,6 +74,10 @@ export default function CertificateIssuePage() {
   const [issued, setIssued] = useState<CertificatesIssued['certificates'] | null>(null);
   const issueFor = Form.useWatch('for', form) ?? 'none';
   const courseId = Form.useWatch('courseId', form);
+  const termId = Form.useWatch('termId', form);
+  const mayListApplicants = may(APPLICANT_READERS);
+  const pickFromWatched = Form.useWatch('pickFrom', form) ?? 'applicants';
+  const pickFrom: PickFrom = mayListApplicants ? pickFromWatched : 'people';
   const templates = useQuery(templateOptionsQuery());
   const exams = useQuery({ ...examOptionsQuery(), enabled: issueFor === 'exam' && may(EXAM_READERS) });
   const courses = useQuery({ ...courseOptionsQuery(), enabled: issueFor === 'term' && may(COURSE_READERS) });
@@ -71,7 +89,7 @@ export default function CertificateIssuePage() {
     successMessage: null,
     onSuccess: async (result) => {
       setIssued(result.certificates);
-      form.setFieldValue('userIds', []);
+      form.setFieldsValue({ userIds: [], applicantIds: [] });
       await queryClient.invalidateQueries({ queryKey: certificatesKeys.all });
     },
   });
@@ -81,11 +99,12 @@ export default function CertificateIssuePage() {
       form={form}
       layout="vertical"
       className="cert-issue"
-      initialValues={{ templateId: templateParam, for: 'none', title: '', userIds: [] }}
+      initialValues={{ templateId: templateParam, for: 'none', title: '', pickFrom: 'applicants', userIds: [], applicantIds: [] }}
       onFinish={(values) => void submit(values)}
       onValuesChange={(changed: Partial<IssueValues>) => {
-        // Terms belong to one course.
+        // Terms belong to one course, applicants to one term.
         if ('courseId' in changed) form.setFieldValue('termId', undefined);
+        if ('courseId' in changed || 'termId' in changed || 'for' in changed) form.setFieldValue('applicantIds', []);
       }}
       style={{ maxWidth: 760 }}
     >
@@ -156,9 +175,20 @@ export default function CertificateIssuePage() {
         <Form.Item name="title" label={t('issue.certTitle')} extra={t('issue.certTitleHint')}>
           <Input maxLength={200} />
         </Form.Item>
-        <Form.Item name="userIds" label={t('issue.people')} extra={t('issue.peopleHint')} rules={[zodRule(shape.userIds)]}>
-          <UserPicker placeholder={t('issue.peoplePlaceholder')} aria-label={t('issue.people')} />
-        </Form.Item>
+        {issueFor === 'term' && mayListApplicants && (
+          <Form.Item name="pickFrom" label={t('issue.pickFrom')}>
+            <Radio.Group optionType="button" options={PICK_FROM.map((value) => ({ value, label: t(`issue.pickFrom.${value}`) }))} />
+          </Form.Item>
+        )}
+        {byApplicants({ for: issueFor, pickFrom }) ? (
+          <Form.Item name="applicantIds" label={t('issue.applicants')} extra={t('issue.applicantsHint')} rules={[zodRule(shape.applicantIds)]}>
+            <TermApplicantPicker termId={termId} />
+          </Form.Item>
+        ) : (
+          <Form.Item name="userIds" label={t('issue.people')} extra={t('issue.peopleHint')} rules={[zodRule(shape.userIds)]}>
+            <UserPicker placeholder={t('issue.peoplePlaceholder')} aria-label={t('issue.people')} />
+          </Form.Item>
+        )}
         <Button type="primary" htmlType="submit" icon={<SafetyCertificateOutlined />} loading={submitting}>
           {t('issue.submit')}
         </Button>

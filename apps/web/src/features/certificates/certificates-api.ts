@@ -1,4 +1,6 @@
 import type {
+  CertRule,
+  CertRuleCreate,
   CertTemplate,
   CertTemplateCreate,
   CertTemplateUpdate,
@@ -16,6 +18,7 @@ import { examsKeys } from '../exams/exams-api';
 
 export const CERT_TEMPLATES_PATH = 'api/cert-templates';
 export const CERTIFICATES_PATH = 'api/certificates';
+export const CERT_RULES_PATH = 'api/cert-rules';
 
 /** Everything of the certificates hangs below one first key: a template's write reloads the certificates too (their template names). */
 export const certificatesKeys = {
@@ -24,6 +27,7 @@ export const certificatesKeys = {
   template: (id: number) => ['certificates', 'templates', 'detail', id] as const,
   versions: (id: number) => ['certificates', 'templates', 'versions', id] as const,
   certificates: ['certificates', 'certificates'] as const,
+  rules: ['certificates', 'rules'] as const,
 };
 
 // ---- Templates ----------------------------------------------------------------------------------
@@ -82,6 +86,14 @@ export const reissueCertificate = (id: number, holderName: string | null, option
 
 /** A certificate's PDF, opened in a new tab (the route takes the session cookie). */
 export const certificatePdfUrl = (id: number) => apiUrl(`${CERTIFICATES_PATH}/${id}/pdf`);
+
+// ---- Issuing rules ------------------------------------------------------------------------------
+
+/** Filter by `templateId`, `examId`, `termId`. */
+export const certRuleList = listQuery<CertRule>(certificatesKeys.rules, CERT_RULES_PATH);
+
+/** The server queues issuing for everyone who already qualifies, so certificates follow shortly. */
+export const createCertRule = (body: CertRuleCreate, options?: CallOptions) => http.post<{ id: number }>(CERT_RULES_PATH, body, options);
 
 // ---- What the issue page picks from -------------------------------------------------------------
 
