@@ -23,8 +23,10 @@ const BAD: ImportResult = {
   valid: 1,
   created: 0,
   errors: [
-    { row: 3, column: 'number', message: 'number: FS-2019-00012 is listed twice' },
+    { row: 3, column: 'number', message: "'FS-2019-00012' is already listed in row 2" },
+    { row: 4, column: 'number', message: "a certificate numbered 'FS-2019-00001' exists already" },
     { row: 4, column: 'issuedOn', message: "expected 'yyyy-MM-dd'" },
+    { row: 4, column: 'title', message: 'at most 200 characters' },
   ],
 };
 const CLEAN: ImportResult = { total: 2, valid: 2, created: 0, errors: [] };
@@ -74,11 +76,14 @@ describe('CertificateImportPage', () => {
     renderPage();
     choose(xlsx('legacy.xlsx'));
     expect(await screen.findByText('legacy.xlsx: 3 rows, 1 valid')).toBeTruthy();
-    expect(screen.getByText('2 errors: correct the sheet and upload it again')).toBeTruthy();
+    expect(screen.getByText('4 errors: correct the sheet and upload it again')).toBeTruthy();
     const rows = screen.getAllByRole('row').slice(1);
+    // The server's sentences in the page's words, values kept; one it does not know as written.
     expect(rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent))).toEqual([
-      ['3', 'number', 'number: FS-2019-00012 is listed twice'],
-      ['4', 'issuedOn', "expected 'yyyy-MM-dd'"],
+      ['3', 'number', '“FS-2019-00012” is already listed in row 2'],
+      ['4', 'number', 'A certificate numbered “FS-2019-00001” exists already'],
+      ['4', 'issuedOn', 'Write the date as yyyy-MM-dd'],
+      ['4', 'title', 'at most 200 characters'],
     ]);
     expect(importButton().hasAttribute('disabled')).toBe(true);
     expect(api.callsTo('POST api/certificates/import').map((call) => call.params.get('dryRun'))).toEqual(['true']);

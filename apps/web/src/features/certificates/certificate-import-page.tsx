@@ -6,6 +6,8 @@ import { useNavigate } from 'react-router';
 import { useCheckPermission } from '../../components/permission';
 import { SpreadsheetImport } from '../../components/spreadsheet-import/spreadsheet-import';
 import { downloadFile } from '../../lib/download';
+import { useLanguage } from '../../lib/use-menu-title';
+import { certificateImportErrorText } from './certificate-import-text';
 import { CERTIFICATES_LIST_PATH } from './certificate-paths';
 import { CERTIFICATE_TEMPLATE_PATH, certificatesKeys, importCertificates } from './certificates-api';
 import { useCertificateMessages } from './certificates-messages';
@@ -22,6 +24,7 @@ export default function CertificateImportPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const may = useCheckPermission();
+  const language = useLanguage();
 
   if (!may(ISSUE)) {
     // The routes answer 403 too; said here before anyone fills in a sheet for nothing.
@@ -62,6 +65,7 @@ export default function CertificateImportPage() {
       send={(file, dryRun) => importCertificates(file, file.name, dryRun, { silent: true })}
       onImported={() => queryClient.invalidateQueries({ queryKey: certificatesKeys.certificates })}
       listPath={CERTIFICATES_LIST_PATH}
+      errorText={(text) => certificateImportErrorText(text, t, language)}
     />
   );
 }
