@@ -40,6 +40,7 @@ const PAGES: readonly PageCase[] = [
   { path: '/cert/template', name: 'cert-templates', ready: '.ant-table', filters: true },
   { path: '/edu/edit-cert', name: 'cert-edit', ready: '.cert-editor__page' },
   { path: '/edu/applicant-cert', name: 'cert-issue', ready: '.cert-issue' },
+  { path: '/edu/import-cert', name: 'cert-import', ready: '.spreadsheet-import' },
   { path: '/system/user', name: 'users', ready: '.ant-table-row', actions: true, filters: true },
   { path: '/system/role', name: 'roles', ready: '.ant-table-row', actions: true, filters: true },
   { path: '/system/menu', name: 'menus', ready: '.ant-table-row', actions: true, filters: true },

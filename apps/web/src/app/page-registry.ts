@@ -47,6 +47,7 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
   'edu/edit-cert': '../features/certificates/template-edit-page.tsx',
   'edu/preview-cert': '../features/certificates/template-preview-page.tsx',
   'edu/applicant-cert': '../features/certificates/certificate-issue-page.tsx',
+  'edu/import-cert': '../features/certificates/certificate-import-page.tsx',
 };
 
 export function loadPage(component: string): (() => Promise<PageModule>) | undefined {

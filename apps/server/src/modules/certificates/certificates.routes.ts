@@ -59,7 +59,8 @@ const SHEET_UPLOAD: UploadOptions = {
 /** The import template: the columns people fill in, with one example row to overwrite. */
 type ImportRow = Record<(typeof CERTIFICATE_IMPORT_COLUMNS)[number], string>;
 const importColumns: XlsxColumn<ImportRow>[] = CERTIFICATE_IMPORT_COLUMNS.map((column) => ({ header: column, value: (row) => row[column], width: 20 }));
-const IMPORT_EXAMPLE: ImportRow = { username: 'zhangsan', template: '消防安全结业', number: 'FS-2019-00012', issuedOn: '2019-06-30', expiresOn: '2022-06-30', title: '消防安全培训', score: '合格' };
+// The demo's template name, so a fresh install's example row imports as it is (after the username is changed).
+const IMPORT_EXAMPLE: ImportRow = { username: 'zhangsan', template: '消防安全结业证书', number: 'FS-2019-00012', issuedOn: '2019-06-30', expiresOn: '2022-06-30', title: '消防安全培训', score: '合格' };
 
 
 // RFC 6266: a plain ASCII name for old clients, the exact one percent-encoded for the rest.

@@ -82,8 +82,10 @@ export function ListToolbar({
   );
 
   return (
-    <Flex className="list-toolbar" justify="space-between" align="center" wrap gap={8}>
-      <Space wrap size={8}>
+    // The page's buttons wrap among themselves and refresh / columns keep the top right: wrapping the
+    // whole row put those two on a line of their own under a phone's first two buttons.
+    <Flex className="list-toolbar" justify="space-between" align="flex-start" gap={8}>
+      <Space wrap size={8} style={{ flex: 1, minWidth: 0 }}>
         {add && (
           <Permission roles={add.permission}>
             <Button type="primary" icon={<PlusOutlined />} onClick={add.onClick}>

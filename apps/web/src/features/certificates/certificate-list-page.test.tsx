@@ -64,6 +64,7 @@ function renderAt(address: string) {
         <Route path="/cert/certificate" element={<CertificateListPage />} />
         <Route path="/cert/template" element={<TemplateListPage />} />
         <Route path="/edu/preview-cert" element={<p>preview page</p>} />
+        <Route path="/edu/import-cert" element={<p>import page</p>} />
       </Routes>
     </MemoryRouter>,
   );
@@ -129,6 +130,35 @@ describe('CertificateListPage', () => {
     expect(screen.queryByRole('button', { name: /Revoke/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /Re-issue/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /Issue certificates/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Import$/ })).toBeNull();
+    // Looking includes taking the PDFs away.
+    expect(screen.getByRole('link', { name: /Download ZIP/ })).toBeTruthy();
+  });
+
+  it('downloads the ZIP of what the filter finds, by a link carrying the filter and sort', async () => {
+    const api = stubRoutes({
+      'GET api/certificates': ({ params }) => (params.get('q') === 'learner' ? { content: [certificate(1), certificate(2)], totalElements: 12 } : page([certificate(1)])),
+      'GET api/cert-templates': () => page([TEMPLATE]),
+    });
+    renderAt('/cert/certificate');
+    await screen.findByRole('link', { name: 'CC-2026-000001' });
+    fill(screen.getByLabelText('Number, name or account'), 'learner');
+    clickText('Search');
+    await waitFor(() => expect(api.callsTo('GET api/certificates').some((call) => call.params.get('q') === 'learner')).toBe(true));
+    const zip = await screen.findByRole('link', { name: /Download ZIP/ });
+    await waitFor(() => expect(zip.getAttribute('href')).toBe('/api/certificates/download?q=learner&sort=id%2Cdesc'));
+    // Every certificate the filter finds, not the page shown: the list's total.
+    fireEvent.mouseEnter(zip);
+    expect(await screen.findByText('The PDFs of the 12 certificates the list finds, in a ZIP')).toBeTruthy();
+  });
+
+  it('offers no ZIP of an empty list, and opens the import', async () => {
+    stubRoutes({ 'GET api/certificates': () => page([]), 'GET api/cert-templates': () => page([TEMPLATE]) });
+    renderAt('/cert/certificate');
+    const zip = await screen.findByRole('button', { name: /Download ZIP/ });
+    await waitFor(() => expect(zip.hasAttribute('disabled')).toBe(true));
+    clickText('Import');
+    expect(await screen.findByText('import page')).toBeTruthy();
   });
 });
 

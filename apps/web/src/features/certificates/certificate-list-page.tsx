@@ -1,8 +1,8 @@
-import { FilePdfOutlined, PlusOutlined, RedoOutlined, StopOutlined } from '@ant-design/icons';
+import { FileZipOutlined, FilePdfOutlined, PlusOutlined, RedoOutlined, StopOutlined, UploadOutlined } from '@ant-design/icons';
 import { CERTIFICATE_STATUSES, type Certificate, type CertificateStatus } from '@cloud-classroom/shared/certificates';
 import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Form, Input, Select, Typography } from 'antd';
+import { App, Button, Form, Input, Select, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Permission } from '../../components/permission';
@@ -11,16 +11,18 @@ import { ListPage, type ListColumn } from '../../components/list-page/list-page'
 import { RowActions } from '../../components/list-page/row-actions';
 import { SearchBar } from '../../components/list-page/search-bar';
 import { useListPage } from '../../components/list-page/use-list-page';
+import type { Query } from '../../lib/http-client';
 import { ReissueDialog, RevokeDialog } from './certificate-dialogs';
-import { ISSUE_CERT_PATH } from './certificate-paths';
+import { IMPORT_CERT_PATH, ISSUE_CERT_PATH } from './certificate-paths';
 import { CertificateStatusTag } from './certificate-status-tag';
-import { certificateList, certificatePdfUrl, templateOptionsQuery } from './certificates-api';
+import { certificateList, certificatePdfUrl, certificatesZipUrl, templateOptionsQuery } from './certificates-api';
 import { useCertificateMessages } from './certificates-messages';
 
 type CertificateFilter = { q?: string; templateId?: number; status?: CertificateStatus };
 
 const ISSUE: readonly PermissionCheck[] = ['admin', 'cert:issue'];
 const REVOKE: readonly PermissionCheck[] = ['admin', 'cert:revoke'];
+const LIST: readonly PermissionCheck[] = ['admin', 'cert:list'];
 
 type Dialog = { kind: 'revoke'; row: Certificate } | { kind: 'reissue'; row: Certificate } | null;
 
@@ -140,11 +142,19 @@ export default function CertificateListPage() {
           </SearchBar>
         }
         toolbarExtra={
-          <Permission roles={ISSUE}>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(ISSUE_CERT_PATH)}>
-              {t('certs.issue')}
-            </Button>
-          </Permission>
+          <>
+            <Permission roles={ISSUE}>
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(ISSUE_CERT_PATH)}>
+                {t('certs.issue')}
+              </Button>
+              <Button icon={<UploadOutlined />} onClick={() => void navigate(IMPORT_CERT_PATH)}>
+                {t('certs.import')}
+              </Button>
+            </Permission>
+            <Permission roles={LIST}>
+              <ZipDownload filter={list.exportParams} total={list.total} loading={list.loading} />
+            </Permission>
+          </>
         }
       />
       {dialog?.kind === 'revoke' && <RevokeDialog rows={[dialog.row]} onClose={() => setDialog(null)} onDone={done} />}
@@ -159,5 +169,21 @@ export default function CertificateListPage() {
         />
       )}
     </>
+  );
+}
+
+/**
+ * The PDFs of every certificate the list's filter finds, as one ZIP: a plain link (the route
+ * streams it and takes the session cookie), saying how many it holds; nothing to download from an empty list.
+ */
+function ZipDownload({ filter, total, loading }: { filter: Query; total: number; loading: boolean }) {
+  const t = useCertificateMessages();
+  const empty = total === 0;
+  return (
+    <Tooltip title={empty ? t('certs.zipEmpty') : t('certs.zipHint', { count: total })}>
+      <Button icon={<FileZipOutlined />} href={empty ? undefined : certificatesZipUrl(filter)} disabled={empty || loading}>
+        {t('certs.downloadZip')}
+      </Button>
+    </Tooltip>
   );
 }

@@ -4,3 +4,4 @@ export const TEMPLATES_LIST_PATH = '/cert/template';
 export const EDIT_CERT_PATH = '/edu/edit-cert';
 export const PREVIEW_CERT_PATH = '/edu/preview-cert';
 export const ISSUE_CERT_PATH = '/edu/applicant-cert';
+export const IMPORT_CERT_PATH = '/edu/import-cert';

@@ -9,11 +9,12 @@ import type {
   CertificateIssue,
   CertificatesIssued,
 } from '@cloud-classroom/shared/certificates';
+import type { ImportResult } from '@cloud-classroom/shared/applicants';
 import type { Exam } from '@cloud-classroom/shared/exams';
 import type { Page } from '@cloud-classroom/shared/http';
 import { queryOptions } from '@tanstack/react-query';
 import { listQuery } from '../../components/list-page/list-query';
-import { apiUrl, http, type CallOptions } from '../../lib/http-client';
+import { apiUrl, http, type CallOptions, type Query } from '../../lib/http-client';
 import { examsKeys } from '../exams/exams-api';
 
 export const CERT_TEMPLATES_PATH = 'api/cert-templates';
@@ -86,6 +87,26 @@ export const reissueCertificate = (id: number, holderName: string | null, option
 
 /** A certificate's PDF, opened in a new tab (the route takes the session cookie). */
 export const certificatePdfUrl = (id: number) => apiUrl(`${CERTIFICATES_PATH}/${id}/pdf`);
+
+/**
+ * The ZIP of the PDFs of every certificate the list's filter finds (`exportParams`: the filter and
+ * sort, no paging). A plain link: the route takes the session cookie and streams the ZIP as yazl
+ * writes it, so the browser saves it as it comes instead of the page holding all of it in memory.
+ */
+export const certificatesZipUrl = (query: Query) => apiUrl(`${CERTIFICATES_PATH}/download`, query);
+
+/** The import's workbook: one example row to overwrite. */
+export const CERTIFICATE_TEMPLATE_PATH = `${CERTIFICATES_PATH}/template`;
+
+/**
+ * Checks (`dryRun`) or imports a workbook of existing certificates with their own numbers and
+ * dates (multipart field `file`). All or nothing: an import with any bad row writes nothing and answers the errors.
+ */
+export function importCertificates(file: Blob, name: string, dryRun: boolean, options?: CallOptions): Promise<ImportResult> {
+  const form = new FormData();
+  form.append('file', file, name);
+  return http.post<ImportResult>(`${CERTIFICATES_PATH}/import`, form, { ...options, query: { dryRun } });
+}
 
 // ---- Issuing rules ------------------------------------------------------------------------------
 

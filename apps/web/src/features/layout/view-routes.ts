@@ -162,6 +162,14 @@ export const STATIC_VIEW_ROUTES: ViewRoute[] = [
     meta: { ...ownTitles('route.applicantCert'), icon: 'peoples', noCache: true, activeMenu: '/cert/certificate' },
     children: [],
   },
+  {
+    path: '/edu/import-cert',
+    name: 'ImportCert',
+    component: 'edu/import-cert',
+    hidden: true,
+    meta: { ...ownTitles('route.importCert'), icon: 'edit', noCache: true, activeMenu: '/cert/certificate' },
+    children: [],
+  },
 ];
 
 export function isExternalPath(path: string): boolean {
