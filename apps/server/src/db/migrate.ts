@@ -16,6 +16,8 @@ import * as attemptPaperLast from './migrations/0014-attempt-paper-last.js';
 import * as certificates from './migrations/0015-certificates.js';
 import * as certificatePages from './migrations/0016-certificate-pages.js';
 import * as certificateRules from './migrations/0017-certificate-rules.js';
+// 0018 is another branch's (merged separately).
+import * as census from './migrations/0019-census.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -42,6 +44,7 @@ const migrations = {
   '0015-certificates': certificates,
   '0016-certificate-pages': certificatePages,
   '0017-certificate-rules': certificateRules,
+  '0019-census': census,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

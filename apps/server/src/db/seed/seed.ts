@@ -7,6 +7,7 @@ import { reapplyReferenceData } from '../migrate.js';
 import { addMenus, addRole, grantMenusToRole } from '../migration-helpers.js';
 import type { FileStore } from '../../files/file-store.js';
 import { storeDemoMedia } from '../../modules/media/demo-media.js';
+import { recountEveryone } from '../../modules/census/census.service.js';
 import { insertDemoAttempts } from './demo-attempts.js';
 import { insertDemoCertificates } from './demo-certificates.js';
 import { DEMO_CANDIDATES } from './demo-candidates.js';
@@ -53,6 +54,8 @@ export const EMPTIED_ON_RESET = [
   'sys_captcha',
   // The demo catalogue comes back with the demo; media files no row refers to any more are swept
   // at a later start (files/orphan-files.ts).
+  'edu_census_login',
+  'edu_census_course',
   'edu_certificate',
   'edu_cert_rule',
   'edu_cert_sequence',
@@ -214,5 +217,7 @@ async function seedDemo(trx: Transaction<Database>, passwordHash: string, files:
     const examId = await insertDemoExams(trx, now);
     await insertDemoAttempts(trx, examId, now);
     await insertDemoCertificates(trx, examId, now);
+    // The demo's enrolments and progress were inserted directly: the census counts them as its writers' recount would.
+    await recountEveryone(trx, now);
   }
 }
