@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { DEFAULT_TIME_ZONE } from '@cloud-classroom/shared/calendar-day';
 import { hash } from '@node-rs/argon2';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../schema.js';
@@ -24,10 +25,10 @@ export type SeedResult = { seeded: false } | Seeded;
  * dictionaries) came with the migrations. Does nothing once any user exists. One transaction,
  * so a crash half-way leaves an empty database that the next start seeds again.
  */
-export async function seedIfEmpty(db: Kysely<Database>, adminPassword: string | undefined, files?: FileStore): Promise<SeedResult> {
+export async function seedIfEmpty(db: Kysely<Database>, adminPassword: string | undefined, files?: FileStore, timeZone = DEFAULT_TIME_ZONE): Promise<SeedResult> {
   if (await anyRow(db, 'sys_user')) return { seeded: false };
   const account = await accountPassword(adminPassword);
-  await db.transaction().execute((trx) => seedDemo(trx, account.hash, files));
+  await db.transaction().execute((trx) => seedDemo(trx, account.hash, files, timeZone));
   return seededWith(account);
 }
 
@@ -112,13 +113,13 @@ export type Reseeded = Seeded & {
  * Empties the demo and user data (EMPTIED_ON_RESET), applies the migrations' reference data
  * again and seeds as a first start does, in one transaction: on failure nothing changes.
  */
-export async function reseed(db: Kysely<Database>, adminPassword: string | undefined, files?: FileStore): Promise<Reseeded> {
+export async function reseed(db: Kysely<Database>, adminPassword: string | undefined, files?: FileStore, timeZone = DEFAULT_TIME_ZONE): Promise<Reseeded> {
   const account = await accountPassword(adminPassword);
   const removedAvatars = await db.transaction().execute(async (trx) => {
     const avatars = await trx.selectFrom('sys_user').select('avatar_name').where('avatar_name', 'is not', null).execute();
     for (const table of EMPTIED_ON_RESET) await trx.deleteFrom(table).execute();
     await reapplyReferenceData(trx);
-    await seedDemo(trx, account.hash, files);
+    await seedDemo(trx, account.hash, files, timeZone);
     return avatars.flatMap((user) => (user.avatar_name === null ? [] : [user.avatar_name]));
   });
   return { ...seededWith(account), removedAvatars };
@@ -147,7 +148,7 @@ const seededWith = (account: AccountPassword): Seeded => ({
  * organisation but not a copy of the demo video each) the demo catalogue, and the question bank,
  * exam and the exam's candidates with their attempts that go with it, are left out.
  */
-async function seedDemo(trx: Transaction<Database>, passwordHash: string, files: FileStore | undefined): Promise<void> {
+async function seedDemo(trx: Transaction<Database>, passwordHash: string, files: FileStore | undefined, timeZone: string): Promise<void> {
   const now = Date.now();
   const audit = created('system', now);
 
@@ -213,7 +214,7 @@ async function seedDemo(trx: Transaction<Database>, passwordHash: string, files:
     const teacher = await trx.selectFrom('sys_user').select('id').where('username', '=', 'teacher').executeTakeFirst();
     // Before the catalogue and the exam, whose department rules enrol and assign them as they do anyone in those departments.
     await insertUsers(DEMO_CANDIDATES);
-    await insertDemoCourses(trx, await storeDemoMedia(trx, files, now), teacher?.id ?? null, now);
+    await insertDemoCourses(trx, await storeDemoMedia(trx, files, now), teacher?.id ?? null, now, timeZone);
     const examId = await insertDemoExams(trx, now);
     await insertDemoAttempts(trx, examId, now);
     await insertDemoCertificates(trx, examId, now);

@@ -9,7 +9,10 @@ import { deptId, insertPeople } from '../../test/applicant-fixtures.js';
 import { createChapter, createCourse, createTerm, createTextLesson, db, userId } from '../../test/course-fixtures.js';
 import { itRefusesOutsiders } from '../../test/guarded-routes.js';
 import { insertExamWith } from '../../test/question-fixtures.js';
-import { buildTestApp, call, loginAs } from '../../test/test-app.js';
+import { migrateToLatest, migrateUpTo } from '../../db/migrate.js';
+import { reseed } from '../../db/seed/seed.js';
+import { LocalFileStore } from '../../files/local-file-store.js';
+import { buildTestApp, call, loginAs, openBlankTestDatabase, TEST_PASSWORD, testConfig } from '../../test/test-app.js';
 
 // Wednesday 4 March 2026, 10:00 in Shanghai (the default TZ), 02:00 UTC.
 const START = Date.UTC(2026, 2, 4, 2, 0, 0);
@@ -460,6 +463,26 @@ describe('census: the summary after any sequence of writes', () => {
   });
 });
 
+describe('census: the demo', () => {
+  it('fills the summary of the demo enrolments and progress as the writers would', async () => {
+    const app = await buildTestApp();
+    try {
+      await reseed(db(app), TEST_PASSWORD, new LocalFileStore(app.services.config.dataDir));
+      const kept = await db(app).selectFrom('edu_census_course').select(['user_id', 'course_id', 'status', 'enrolled_at', 'completed_at', 'completed_lessons']).orderBy('user_id').orderBy('course_id').execute();
+      const expected = await recount(app);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(
+        kept.map((row) => ({ ...row, enrolled_at: Number(row.enrolled_at), completed_at: row.completed_at === null ? null : Number(row.completed_at), completed_lessons: Number(row.completed_lessons) })),
+      ).toEqual(expected);
+      const learner1 = (await list(app, await loginAs(app, 'admin'), '?blurry=learner1')).content[0];
+      expect(learner1?.coursesEnrolled).toBeGreaterThan(0);
+      expect(learner1?.studySeconds).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+    }
+  }, 90_000);
+});
+
 // ---- The organisation's zone ------------------------------------------------------------------------
 
 describe('census: days in the organisation’s zone', () => {
@@ -486,6 +509,88 @@ describe('census: days in the organisation’s zone', () => {
       } finally {
         await app.close();
       }
+    }
+  });
+});
+
+// ---- An upgraded install ----------------------------------------------------------------------------
+
+describe('census: an upgraded install', () => {
+  it('0019 counts the enrolments, lesson progress and logins the install already had', async () => {
+    const database = await openBlankTestDatabase(testConfig());
+    const { db: handle } = database;
+    try {
+      await migrateUpTo(database, '0017-certificate-rules');
+      const audit = { create_by: 'admin', update_by: 'admin', create_time: 1_000, update_time: 1_000 };
+      const { id: person } = await handle
+        .insertInto('sys_user')
+        .values({ ...audit, dept_id: null, username: 'old', nick_name: 'Old', gender: null, phone: null, email: null, avatar_name: null, password_hash: 'x', is_admin: 0, enabled: 1, pwd_reset_time: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const term = async (courseId: number) =>
+        (await handle.insertInto('edu_term').values({ ...audit, course_id: courseId, name: 'T', start_at: 0, end_at: 1, capacity: null, enrol_mode: 'open' }).returning('id').executeTakeFirstOrThrow()).id;
+      const [spring, autumn, other] = [await term(5), await term(5), await term(6)];
+      const lesson = async (required: 0 | 1) =>
+        (
+          await handle
+            .insertInto('edu_lesson')
+            .values({ ...audit, course_id: 5, chapter_id: 1, title: 'L', type: 'text', media_id: null, content: '', completion_percent: 100, preview: 0, sort: 1, required })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+      const lessons = [await lesson(1), await lesson(1), await lesson(0)];
+      const applicant = (termId: number, status: string, createTime: number, completedAt: number | null) => ({
+        ...audit,
+        create_time: createTime,
+        term_id: termId,
+        user_id: person,
+        status,
+        source: 'staff',
+        due_at: null,
+        reason: null,
+        rule_id: null,
+        completed_at: completedAt,
+      });
+      await handle
+        .insertInto('edu_applicant')
+        .values([applicant(spring as number, 'completed', 2_000, 9_000), applicant(autumn as number, 'approved', 1_500, null), applicant(other as number, 'rejected', 3_000, null)])
+        .execute();
+      for (const [index, lessonId] of lessons.entries()) {
+        await handle
+          .insertInto('edu_lesson_progress')
+          .values({ user_id: person, lesson_id: lessonId, course_id: 5, intervals: '[]', covered_seconds: 0, pages_read: '[1]', percent: 100, position: 1, completed_at: index === 1 ? null : 5_000, updated_at: 5_000 })
+          .execute();
+      }
+      const log = (status: number, time: number) => ({
+        username: 'old',
+        description: '用户登录',
+        method: 'POST /auth/login',
+        params: null,
+        log_type: 'INFO' as const,
+        status,
+        request_ip: '10.1.1.1',
+        browser: 'Firefox',
+        time: 12,
+        exception_detail: null,
+        create_time: time,
+      });
+      await handle.insertInto('sys_log').values([log(200, 7_000), log(400, 8_000), log(200, 9_500)]).execute();
+
+      expect(await migrateToLatest(database)).toEqual(['0019-census']);
+
+      const rows = await handle.selectFrom('edu_census_course').select(['user_id', 'course_id', 'status', 'enrolled_at', 'completed_at', 'completed_lessons']).execute();
+      expect(rows.map((row) => ({ ...row, enrolled_at: Number(row.enrolled_at), completed_at: Number(row.completed_at), completed_lessons: Number(row.completed_lessons) }))).toEqual([
+        // The furthest status and the first enrolment of the course's two terms; one required lesson done, the optional one not counted.
+        { user_id: person, course_id: 5, status: 'completed', enrolled_at: 1_500, completed_at: 9_000, completed_lessons: 1 },
+      ]);
+      const logins = await handle.selectFrom('edu_census_login').select(['user_id', 'at', 'ip', 'browser']).orderBy('at').execute();
+      expect(logins.map((login) => ({ ...login, at: Number(login.at) }))).toEqual([
+        { user_id: person, at: 7_000, ip: '10.1.1.1', browser: 'Firefox' },
+        { user_id: person, at: 9_500, ip: '10.1.1.1', browser: 'Firefox' },
+      ]);
+    } finally {
+      await handle.destroy();
+      await database.dispose();
     }
   });
 });
