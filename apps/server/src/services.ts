@@ -108,6 +108,7 @@ export async function createServices(
   // Every enrolment written (made, moved, deleted) recounts its person's census row of the course, in the write's transaction.
   applicants.onChanged((enrolments, trx) => census.within(trx).enrolmentsChanged(enrolments));
   users.onRemoval((userIds, trx) => census.within(trx).forgetPeople(userIds));
+  courses.onOutlineChanged((courseIds, trx) => census.within(trx).coursesChanged(courseIds));
   // A person deleted takes their enrolments (and seats) and their study records along.
   users.onRemoval((userIds, trx) => applicants.within(trx).forgetPeople(userIds));
   users.onRemoval((userIds, trx) => progress.within(trx).forgetPeople(userIds));

@@ -21,9 +21,9 @@ function chunks<T>(items: readonly T[]): T[][] {
  * The census rows of these people in this course, counted again from the enrolments and the
  * lesson progress: a row while any of their enrolments in the course's terms holds a place,
  * with the furthest status, the first enrolment's creation, the first completion and the
- * required lessons completed. `people` absent: everyone (the demo seed, an upgrade).
+ * required lessons completed. `where` absent: every course; `userIds` absent: everyone in the course.
  */
-function recountStatement(db: Kysely<Database>, now: number, where: { courseId: number; userIds: readonly number[] } | undefined) {
+function recountStatement(db: Kysely<Database>, now: number, where: { courseId: number; userIds?: readonly number[] } | undefined) {
   const statusRank = sql`max(case when a.status = 'completed' then 2 when a.status = 'in_progress' then 1 else 0 end)`;
   let source = db
     .selectFrom('edu_applicant as a')
@@ -40,7 +40,8 @@ function recountStatement(db: Kysely<Database>, now: number, where: { courseId: 
     ])
     .where('a.status', 'in', ENROLLED_STATUSES)
     .groupBy(['a.user_id', 't.course_id']);
-  if (where !== undefined) source = source.where('t.course_id', '=', where.courseId).where('a.user_id', 'in', where.userIds);
+  if (where !== undefined) source = source.where('t.course_id', '=', where.courseId);
+  if (where?.userIds !== undefined) source = source.where('a.user_id', 'in', where.userIds);
   return db
     .insertInto('edu_census_course')
     .columns(['user_id', 'course_id', 'status', 'enrolled_at', 'completed_at', 'completed_lessons', 'updated_at'])
@@ -60,6 +61,14 @@ export async function recountCourses(db: Kysely<Database>, pairs: readonly { use
       await db.deleteFrom('edu_census_course').where('course_id', '=', courseId).where('user_id', 'in', userIds).execute();
       await recountStatement(db, now, { courseId, userIds }).execute();
     }
+  }
+}
+
+/** Counts the census rows of everyone in these courses again (an outline change: a lesson made optional, deleted). */
+export async function recountWholeCourses(db: Kysely<Database>, courseIds: readonly number[], now: number): Promise<void> {
+  for (const courseId of courseIds) {
+    await db.deleteFrom('edu_census_course').where('course_id', '=', courseId).execute();
+    await recountStatement(db, now, { courseId }).execute();
   }
 }
 

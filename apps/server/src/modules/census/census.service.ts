@@ -23,6 +23,7 @@ import {
   insertLogin,
   recountAllCourses,
   recountCourses,
+  recountWholeCourses,
   type CensusFilter,
   type CensusRowData,
 } from './census.repo.js';
@@ -45,7 +46,8 @@ type Cell = string | number | boolean | null;
  * People statistics (issue 15): one person's record and the list of people with their figures,
  * within the caller's data scope. The per-course figures come from `edu_census_course`, which the
  * writers keep through this service's `within(trx)` methods inside their own transactions
- * (services.ts wires them: an enrolment written, a lesson completed, a login, a person deleted);
+ * (services.ts wires them: an enrolment written, a lesson completed, a lesson made optional or
+ * deleted, a login, a person deleted);
  * study time per day is `edu_study_day`, kept by the progress reports.
  */
 export class CensusService {
@@ -76,6 +78,11 @@ export class CensusService {
   /** A progress report completed a lesson of the course. */
   async lessonCompleted(userId: number, courseId: number): Promise<void> {
     await recountCourses(this.db, [{ userId, courseId }], this.options.clock.now());
+  }
+
+  /** The courses' lessons changed in what completing them takes: everyone in them is counted again. */
+  async coursesChanged(courseIds: readonly number[]): Promise<void> {
+    await recountWholeCourses(this.db, courseIds, this.options.clock.now());
   }
 
   async loggedIn(userId: number, client: { ip: string; browser: string }): Promise<void> {

@@ -389,6 +389,28 @@ describe('census: the summary after any sequence of writes', () => {
     await app.close();
   });
 
+  it('counts a course again when its outline changes what completing it takes', async () => {
+    const admin = await loginAs(app, 'admin');
+    const course = await publishedCourse(app, admin, 'Outline', 3);
+    const [person] = await insertPeople(app, 1);
+    if (person === undefined) throw new Error('no person');
+    await enrol(app, admin, course.terms[0] as number, [person.id]);
+    const token = await loginAs(app, person.username);
+    expect(await readLesson(app, clock, token, course.lessonIds[0] as number)).toBe(200);
+    expect(await readLesson(app, clock, token, course.lessonIds[1] as number)).toBe(200);
+    const kept = async () =>
+      Number((await db(app).selectFrom('edu_census_course').select('completed_lessons').where('user_id', '=', person.id).where('course_id', '=', course.course).executeTakeFirstOrThrow()).completed_lessons);
+    expect(await kept()).toBe(2);
+    const lesson = (await call(app, 'GET', `/api/lessons/${course.lessonIds[0]}`, admin)).json() as { chapterId: number; title: string; type: string; content: string };
+    const made = await call(app, 'PUT', '/api/lessons', admin, { id: course.lessonIds[0], chapterId: lesson.chapterId, title: lesson.title, type: lesson.type, content: lesson.content, required: false });
+    expect(made.statusCode, made.body).toBeLessThan(300);
+    expect(await kept()).toBe(1);
+    expect((await call(app, 'DELETE', '/api/lessons', admin, [course.lessonIds[1]])).statusCode).toBeLessThan(300);
+    expect(await kept()).toBe(0);
+    const [row] = (await record(app, admin, person.id)).courses;
+    expect(row).toMatchObject({ completedLessons: 0, requiredLessons: 1, percent: 0 });
+  });
+
   it.each([1, 2, 3])('equals a recount from the raw rows (seed %i), and so do the list figures', async (seed) => {
     const next = random(seed);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
@@ -406,7 +428,7 @@ describe('census: the summary after any sequence of writes', () => {
     const exams = [await insertExamWith(app, `Exam ${seed}a`, []), await insertExamWith(app, `Exam ${seed}b`, [])];
     const statuses = ['applied', 'approved', 'rejected', 'in_progress', 'completed'] as const;
 
-    for (let step = 0; step < 40; step += 1) {
+    for (let step = 0; step < 60; step += 1) {
       clock.advance(Math.floor(next() * 6 * 3_600_000));
       const person = pick(people);
       const course = pick(courses);
@@ -425,7 +447,21 @@ describe('census: the summary after any sequence of writes', () => {
         } else {
           expect((await call(app, 'DELETE', '/api/applicants', await tokenOf('admin'), [id])).statusCode).toBeLessThan(300);
         }
-      } else if (action < 0.85) {
+      } else if (action < 0.78) {
+        // The outline changes what completing the course takes: a lesson made optional or required, now and then one deleted.
+        const lessonId = pick(course.lessonIds);
+        const token = await tokenOf('admin');
+        const found = await call(app, 'GET', `/api/lessons/${lessonId}`, token);
+        if (found.statusCode === 404) continue;
+        const lesson = found.json() as { chapterId: number; title: string; type: string; content: string; completionPercent: number; preview: boolean; required: boolean };
+        if (next() < 0.15) {
+          expect((await call(app, 'DELETE', '/api/lessons', token, [lessonId])).statusCode).toBeLessThan(300);
+        } else {
+          const { chapterId, title, type, content, completionPercent, preview, required } = lesson;
+          const response = await call(app, 'PUT', '/api/lessons', token, { id: lessonId, chapterId, title, type, content, completionPercent, preview, required: !required });
+          expect(response.statusCode, response.body).toBeLessThan(300);
+        }
+      } else if (action < 0.88) {
         await insertAttemptRow(app, pick(exams), person.id, clock.now(), pick(['passed', 'failed', 'marking', 'in_progress'] as const));
       } else {
         await insertCertificate(app, person.id, clock.now(), pick(['held', 'revoked', 'superseded'] as const));
