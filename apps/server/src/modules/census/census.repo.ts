@@ -154,18 +154,20 @@ const LAST_INSTANT = Number.MAX_SAFE_INTEGER;
  * The person's figures, as subqueries on tables indexed by the person (study days, census rows,
  * attempts, certificates, logins): a page in the default order reads the page's people alone,
  * an order by a figure computes it once per person in the filter. Days [dayFrom, dayTo] and
- * instants [from, to); `courseId` narrows the course, exam and certificate figures to a course.
+ * instants [from, to), or all time without a range; `courseId` narrows the course, exam and
+ * certificate figures to a course.
  */
-function figureColumns(range: { dayFrom: unknown; dayTo: unknown; from: unknown; to: unknown }, courseId?: number) {
+function figureColumns(range: { dayFrom: unknown; dayTo: unknown; from: unknown; to: unknown } | undefined, courseId?: number) {
   const ofCourse = courseId === undefined ? sql`` : sql` and c.course_id = ${courseId}`;
   const examOfCourse = courseId === undefined ? sql`` : sql` and a.exam_id in (select e.id from edu_exam e where e.course_id = ${courseId})`;
-  const attemptWhere = sql`a.user_id = u.id and a.started_at >= ${range.from} and a.started_at < ${range.to}${examOfCourse}`;
+  const attemptWhere = range === undefined ? sql`a.user_id = u.id${examOfCourse}` : sql`a.user_id = u.id and a.started_at >= ${range.from} and a.started_at < ${range.to}${examOfCourse}`;
+  const dayWhere = range === undefined ? sql`s.user_id = u.id` : sql`s.user_id = u.id and s.day >= ${range.dayFrom} and s.day <= ${range.dayTo}`;
   const certificateOfCourse =
     courseId === undefined
       ? sql``
       : sql` and (k.exam_id in (select e.id from edu_exam e where e.course_id = ${courseId}) or k.term_id in (select t.id from edu_term t where t.course_id = ${courseId}))`;
   return [
-    sql<number>`coalesce((select sum(s.seconds) from edu_study_day s where s.user_id = u.id and s.day >= ${range.dayFrom} and s.day <= ${range.dayTo}), 0)`.as('study_seconds'),
+    sql<number>`coalesce((select sum(s.seconds) from edu_study_day s where ${dayWhere}), 0)`.as('study_seconds'),
     sql<number>`(select count(*) from edu_census_course c where c.user_id = u.id${ofCourse})`.as('courses_enrolled'),
     sql<number>`(select count(*) from edu_census_course c where c.user_id = u.id and c.completed_at is not null${ofCourse})`.as('courses_completed'),
     sql<number>`(select count(distinct a.exam_id) from edu_attempt a where ${attemptWhere})`.as('exams_attempted'),
@@ -180,7 +182,10 @@ const PERSON_COLUMNS = ['u.id', 'u.username', 'u.nick_name', 'u.dept_id', 'd.nam
 // The list as it opens for someone who sees everyone (no filter but the days, the default order):
 // built and compiled once, as building and compiling this query through Kysely cost more than
 // running it. Any other shape goes through paginate.
-const openingPage = new ReusableQuery(6, (db, [dayFrom, dayTo, from, to, limit, offset]) =>
+const openingPage = new ReusableQuery(2, (db, [limit, offset]) =>
+  db.selectFrom('sys_user as u').leftJoin('sys_dept as d', 'd.id', 'u.dept_id').select([...PERSON_COLUMNS, ...figureColumns(undefined)]).orderBy('u.id').limit(limit).offset(offset),
+);
+const openingPageInRange = new ReusableQuery(6, (db, [dayFrom, dayTo, from, to, limit, offset]) =>
   db
     .selectFrom('sys_user as u')
     .leftJoin('sys_dept as d', 'd.id', 'u.dept_id')
@@ -194,7 +199,8 @@ const everyoneCount = new ReusableQuery(0, (db) => db.selectFrom('sys_user').sel
 /** One page of people with their figures (see figureColumns), and how many people the filter holds. */
 export async function findCensusPage(db: Kysely<Database>, filter: CensusFilter, request: ListRequest): Promise<Page<CensusRowData>> {
   const { days, instants, courseId } = filter;
-  const range = { dayFrom: days.from ?? FIRST_DAY, dayTo: days.to ?? LAST_DAY, from: instants.from ?? 0, to: instants.to ?? LAST_INSTANT };
+  const ranged = days.from !== undefined || days.to !== undefined || instants.from !== undefined || instants.to !== undefined;
+  const range = ranged ? { dayFrom: days.from ?? FIRST_DAY, dayTo: days.to ?? LAST_DAY, from: instants.from ?? 0, to: instants.to ?? LAST_INSTANT } : undefined;
   const opening =
     filter.scope.length === 0 &&
     filter.deptIds === undefined &&
@@ -211,8 +217,9 @@ export async function findCensusPage(db: Kysely<Database>, filter: CensusFilter,
     request.size <= MAX_PAGE_SIZE;
   if (opening) {
     const size = request.size as number;
+    const offset = (request.page as number) * size;
     const [content, [count]] = await Promise.all([
-      openingPage.run(db, [range.dayFrom, range.dayTo, range.from, range.to, size, (request.page as number) * size]),
+      range === undefined ? openingPage.run(db, [size, offset]) : openingPageInRange.run(db, [range.dayFrom, range.dayTo, range.from, range.to, size, offset]),
       everyoneCount.run(db, []),
     ]);
     return { content: content as CensusRowData[], totalElements: Number(count?.count ?? 0) };
