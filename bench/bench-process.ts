@@ -62,6 +62,6 @@ export async function startServer(endpoint: Endpoint, env: Record<string, string
   });
   const port = await readyLine(child, /ready (\d+)/, endpoint.server);
   const baseUrl = `http://127.0.0.1:${port}`;
-  const headers = (await endpoint.prepare?.(baseUrl)) ?? {};
+  const headers = (await endpoint.prepare?.(baseUrl, env)) ?? {};
   return { baseUrl, headers, child };
 }

@@ -13,6 +13,7 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { canPin, cpuMsOf, median, readyLine, startServer, stop, type Running } from './bench-process.js';
 import type { ColdStartScenario, Endpoint, Launch, MeasuredScenario, Scenario, ThroughputScenario } from './scenario.js';
+import { censusList } from './scenarios/census.js';
 import { certificatePdfs, certificateZip } from './scenarios/certificates.js';
 import { coldStart } from './scenarios/cold-start.js';
 import { coursesPage } from './scenarios/courses-page.js';
@@ -43,7 +44,7 @@ const starts = Number(options.starts);
 const takerSteps = options.takers?.split(',').map(Number);
 if (takerSteps?.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--takers: a list of whole numbers, not ${options.takers}`);
 
-const scenarios: Scenario[] = [health, menusBuild, coursesPage, mediaRange, progressReport, examAutosave, examTakers(takerSteps), regrade, certificatePdfs, certificateZip, coldStart];
+const scenarios: Scenario[] = [health, menusBuild, coursesPage, mediaRange, progressReport, examAutosave, examTakers(takerSteps), regrade, certificatePdfs, certificateZip, censusList, coldStart];
 
 if (canPin) spawnSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 

@@ -4,7 +4,8 @@ export type Endpoint = {
   path: string;
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Runs once the server is up, before any load: log in, create data; returns request headers. */
-  prepare?: (baseUrl: string) => Promise<Record<string, string>>;
+  /** `env`: what the server was started with beyond the bench's own (DATA_DIR when the data is shared). */
+  prepare?: (baseUrl: string, env: Record<string, string>) => Promise<Record<string, string>>;
   body?: string;
 };
 

@@ -26,7 +26,7 @@ const database = await openDatabase(config);
 await migrateToLatest(database);
 // BENCH_DEMO=1: the whole demo as a first start makes it (courses, question bank, the demo exam
 // and the learners it is assigned to), for the scenarios that take an exam.
-await seedIfEmpty(database.db, config.adminPassword, process.env.BENCH_DEMO === '1' ? new LocalFileStore(config.dataDir) : undefined);
+await seedIfEmpty(database.db, config.adminPassword, process.env.BENCH_DEMO === '1' ? new LocalFileStore(config.dataDir) : undefined, config.timeZone);
 const app = await buildApp({ config, database });
 await app.listen({ port: 0, host: '127.0.0.1' });
 announceReady(app.server);

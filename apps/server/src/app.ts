@@ -15,6 +15,7 @@ import { registerWebApp } from './http/web-app.js';
 import { applicantRoutes } from './modules/applicants/applicants.routes.js';
 import { attemptRoutes } from './modules/attempts/attempts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { censusRoutes } from './modules/census/census.routes.js';
 import { certificateRoutes } from './modules/certificates/certificates.routes.js';
 import { courseRoutes } from './modules/courses/courses.routes.js';
 import { deptRoutes } from './modules/depts/depts.routes.js';
@@ -114,6 +115,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   await app.register(markingRoutes, { services });
   await app.register(examReportRoutes, { services });
   await app.register(certificateRoutes, { services });
+  await app.register(censusRoutes, { services });
   await app.register(progressRoutes, { services });
   await app.register(questionRoutes, { services });
 

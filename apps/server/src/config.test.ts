@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       webDistDir: undefined,
       uploadQuotaBytes: 1024 * 1024 * 1024,
       mediaMaxBytes: 2048 * 1024 * 1024,
+      timeZone: 'Asia/Shanghai',
     });
   });
 
@@ -36,6 +37,7 @@ describe('loadConfig', () => {
         PUBLIC_URL: 'https://learn.example.com/',
         UPLOAD_QUOTA_MB: '50',
         MEDIA_MAX_MB: '300',
+        TZ: 'Europe/Paris',
       },
       '/srv/cc',
     );
@@ -52,6 +54,7 @@ describe('loadConfig', () => {
       webDistDir: '/srv/cc/web',
       uploadQuotaBytes: 50 * 1024 * 1024,
       mediaMaxBytes: 300 * 1024 * 1024,
+      timeZone: 'Europe/Paris',
     });
   });
 
@@ -74,6 +77,7 @@ describe('loadConfig', () => {
     [{ UPLOAD_QUOTA_MB: 'lots' }, 'UPLOAD_QUOTA_MB: must be a whole number of MiB, at least 1'],
     [{ MEDIA_MAX_MB: '0' }, 'MEDIA_MAX_MB: must be a whole number of MiB, at least 1'],
     [{ MEDIA_MAX_MB: '1.5' }, 'MEDIA_MAX_MB: must be a whole number of MiB, at least 1'],
+    [{ TZ: 'Mars/Olympus' }, 'TZ: must be a time zone such as Asia/Shanghai'],
   ])('rejects %o naming the variable', (env, expected) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(expected);

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const database = await openDatabase(config);
   const applied = await migrateToLatest(database);
   // The demo catalogue's media go where the app's files do (services.ts builds the same store).
-  const seeded = await seedIfEmpty(database.db, config.adminPassword, new LocalFileStore(config.dataDir));
+  const seeded = await seedIfEmpty(database.db, config.adminPassword, new LocalFileStore(config.dataDir), config.timeZone);
   // Through process.stdout, like console.log: pino's own writer is asynchronous, and its lines
   // (the listening address) would land after the notice that must come last.
   const app = await buildApp({ config, database, logger: { level: config.logLevel, stream: process.stdout } });

@@ -7,6 +7,7 @@ import { AccessService } from './modules/access/access.service.js';
 import { AttemptsService } from './modules/attempts/attempts.service.js';
 import { ApplicantsService } from './modules/applicants/applicants.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { CensusService } from './modules/census/census.service.js';
 import { CertificatesService } from './modules/certificates/certificates.service.js';
 import type { FileStore } from './files/file-store.js';
 import { LocalFileStore } from './files/local-file-store.js';
@@ -68,6 +69,8 @@ export type Services = {
   examReports: ExamReportsService;
   /** Certificate templates, issued certificates, their PDFs and the public check. */
   certificates: CertificatesService;
+  /** People statistics: the census list and records, and the summary the writers keep through it. */
+  census: CensusService;
 };
 
 export async function createServices(
@@ -83,7 +86,8 @@ export async function createServices(
   const depts = new DeptService(db, access, clock);
   const roles = new RoleService(db, access, depts, clock);
   const users = new UserService({ db, sessions, files, access, roles, depts, clock });
-  const auth = new AuthService({ db, sessions, users, access, captchaEnabled: config.captchaEnabled, clock });
+  const census = new CensusService({ db, clock, access, timeZone: config.timeZone });
+  const auth = new AuthService({ db, sessions, users, access, captchaEnabled: config.captchaEnabled, clock, onLogin: (userId, client) => census.loggedIn(userId, client) });
   const storage = new StorageService({ db, files, quotaBytes: config.uploadQuotaBytes, log, clock });
   const media = new MediaService({ db, files, clock, log, access, usage: (): MediaUsage => courses.mediaUsage });
   const courses = new CoursesService({ db, media, clock });
@@ -94,10 +98,17 @@ export async function createServices(
   const progress = new ProgressService({
     db,
     clock,
+    timeZone: config.timeZone,
     courses,
     // Inside the report's transaction, so the enrolment moves (in progress, completed) with the progress.
     onCourseProgress: (userId, courseId, courseProgress, trx) => applicants.within(trx).recordProgress(userId, courseId, courseProgress),
+    // The census counts the course's completed lessons again, in the same transaction.
+    onLessonCompleted: (userId, courseId, trx) => census.within(trx).lessonCompleted(userId, courseId),
   });
+  // Every enrolment written (made, moved, deleted) recounts its person's census row of the course, in the write's transaction.
+  applicants.onChanged((enrolments, trx) => census.within(trx).enrolmentsChanged(enrolments));
+  users.onRemoval((userIds, trx) => census.within(trx).forgetPeople(userIds));
+  courses.onOutlineChanged((courseIds, trx) => census.within(trx).coursesChanged(courseIds));
   // A person deleted takes their enrolments (and seats) and their study records along.
   users.onRemoval((userIds, trx) => applicants.within(trx).forgetPeople(userIds));
   users.onRemoval((userIds, trx) => progress.within(trx).forgetPeople(userIds));
@@ -127,7 +138,7 @@ export async function createServices(
   attempts.onPassed((examId, userIds, trx) => certificates.within(trx).examPassed(examId, userIds));
   marking.onPassed((examId, userIds, trx) => certificates.within(trx).examPassed(examId, userIds));
   applicants.onCompleted((termId, userIds, trx) => certificates.within(trx).termCompleted(termId, userIds));
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions, exams, attempts, marking, examReports, certificates };
+  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions, exams, attempts, marking, examReports, certificates, census };
 }
 
 /**

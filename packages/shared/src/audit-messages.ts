@@ -112,6 +112,8 @@ const enUS = {
   'audit.cert.ruleDel': 'Delete certificate issuing rules',
   'audit.cert.import': 'Import certificates',
   'audit.cert.download': 'Download certificates',
+  'audit.census.export': 'Export learner statistics',
+  'audit.census.userExport': 'Export a learner record',
 } as const;
 
 export type AuditKey = keyof typeof enUS;
@@ -222,6 +224,8 @@ const zhCN = {
   'audit.cert.ruleDel': '删除证书颁发规则',
   'audit.cert.import': '导入证书',
   'audit.cert.download': '下载证书',
+  'audit.census.export': '导出学员统计',
+  'audit.census.userExport': '导出学员档案',
 } as const satisfies Record<AuditKey, string>;
 
 export const auditMessages = { 'zh-CN': zhCN, 'en-US': enUS } as const satisfies Record<Locale, Record<AuditKey, string>>;

@@ -59,6 +59,7 @@ export const PERMISSIONS = [
   'cert:del',
   'cert:issue',
   'cert:revoke',
+  'census:list',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -39,14 +39,14 @@ export async function seedCommand(args: readonly string[], env: NodeJS.ProcessEn
       return 1;
     }
     if (reset) {
-      const seeded = await reseed(database.db, config.adminPassword, new LocalFileStore(config.dataDir));
+      const seeded = await reseed(database.db, config.adminPassword, new LocalFileStore(config.dataDir), config.timeZone);
       // After the commit: a failed reset must not have taken anyone's picture.
       const { users } = await createServices(config, database);
       await users.removeAvatarFiles(seeded.removedAvatars);
       output.out(seedNotice('Reset: seeded the demo organisation again', seeded));
       return 0;
     }
-    const seeded = await seedIfEmpty(database.db, config.adminPassword, new LocalFileStore(config.dataDir));
+    const seeded = await seedIfEmpty(database.db, config.adminPassword, new LocalFileStore(config.dataDir), config.timeZone);
     if (!seeded.seeded) {
       // Someone else (a server's first start) seeded it between the check and now.
       output.err('The database was seeded meanwhile; nothing was changed.');

@@ -17,6 +17,7 @@ import * as certificates from './migrations/0015-certificates.js';
 import * as certificatePages from './migrations/0016-certificate-pages.js';
 import * as certificateRules from './migrations/0017-certificate-rules.js';
 import * as certificateRulePage from './migrations/0018-certificate-rule-page.js';
+import * as census from './migrations/0019-census.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -44,6 +45,7 @@ const migrations = {
   '0016-certificate-pages': certificatePages,
   '0017-certificate-rules': certificateRules,
   '0018-certificate-rule-page': certificateRulePage,
+  '0019-census': census,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

@@ -49,6 +49,8 @@ export interface Database {
   edu_certificate: CertificateTable;
   edu_cert_sequence: { scope: string; value: number };
   edu_cert_rule: CertRuleTable;
+  edu_census_course: CensusCourseTable;
+  edu_census_login: CensusLoginTable;
 }
 
 type Flag = 0 | 1;
@@ -326,7 +328,7 @@ export interface PlaybackTable {
 export interface StudyDayTable {
   id: Id;
   user_id: number;
-  /** yyyy-MM-dd in the server's zone. */
+  /** yyyy-MM-dd in the organisation's zone (config `TZ`). */
   day: string;
   seconds: number;
 }
@@ -524,4 +526,27 @@ export interface CertRuleTable extends Audited {
   template_id: number;
   exam_id: number | null;
   term_id: number | null;
+}
+
+/** One person's standing in one course they hold a place in (kept by the census module). */
+export interface CensusCourseTable {
+  id: Id;
+  user_id: number;
+  course_id: number;
+  /** 'approved' | 'in_progress' | 'completed': the furthest of their enrolments in the course. */
+  status: string;
+  enrolled_at: number;
+  completed_at: number | null;
+  /** Required lessons of the course completed. */
+  completed_lessons: number;
+  updated_at: number;
+}
+
+/** One successful login. */
+export interface CensusLoginTable {
+  id: Id;
+  user_id: number;
+  at: number;
+  ip: string;
+  browser: string;
 }

@@ -7,6 +7,7 @@ import { EXAM_MENUS } from '../db/migrations/0012-exams.js';
 import { CERTIFICATE_MENUS } from '../db/migrations/0015-certificates.js';
 import { CERTIFICATE_PAGE_MENUS } from '../db/migrations/0016-certificate-pages.js';
 import { CERTIFICATE_RULE_PAGE_MENUS } from '../db/migrations/0018-certificate-rule-page.js';
+import { CENSUS_MENUS } from '../db/migrations/0019-census.js';
 import { MARKING_BUTTONS } from '../db/migrations/0013-attempts.js';
 import type { Database } from '../db/schema.js';
 import { DEMO_CANDIDATES } from '../db/seed/demo-candidates.js';
@@ -180,7 +181,7 @@ export async function insertDatabaseContent(db: Kysely<Database>, content: Datab
 }
 
 const titlesOf = (menus: readonly MenuSpec[]): string[] => menus.flatMap((menu) => [menu.title, ...titlesOf(menu.children ?? [])]);
-const COURSE_MENU_TITLES = new Set(titlesOf([...COURSE_MENUS, ...ENROLMENT_MENUS, ...EXAM_MENUS, ...MARKING_BUTTONS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS, ...CERTIFICATE_RULE_PAGE_MENUS]));
+const COURSE_MENU_TITLES = new Set(titlesOf([...COURSE_MENUS, ...ENROLMENT_MENUS, ...EXAM_MENUS, ...MARKING_BUTTONS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS, ...CERTIFICATE_RULE_PAGE_MENUS, ...CENSUS_MENUS]));
 
 /**
  * The content without the education menus (migrations 0010 to 0012) and their grants: what a first start

@@ -1,3 +1,4 @@
+import { dayInZone, DEFAULT_TIME_ZONE } from '@cloud-classroom/shared/calendar-day';
 import { descendantIds } from '@cloud-classroom/shared/tree';
 import type { Transaction } from 'kysely';
 import type { DemoMedia } from '../../modules/media/demo-media.js';
@@ -178,7 +179,8 @@ export const DEMO_ENROLMENTS = {
 } as const;
 
 /** Inserts the demo catalogue, owned by `ownerId`, using the demo media; inside the seed's transaction. */
-export async function insertDemoCourses(trx: Transaction<Database>, media: DemoMedia, ownerId: number | null, now: number): Promise<void> {
+/** `timeZone`: the organisation's (config `TZ`), whose calendar days the demo's study time is filed under. */
+export async function insertDemoCourses(trx: Transaction<Database>, media: DemoMedia, ownerId: number | null, now: number, timeZone = DEFAULT_TIME_ZONE): Promise<void> {
   const audit = created('system', now);
   const categoryIds = new Map<string, number>();
   for (const [index, category] of DEMO_CATEGORIES.entries()) {
@@ -253,7 +255,7 @@ export async function insertDemoCourses(trx: Transaction<Database>, media: DemoM
     }
   }
   await insertDemoEnrolments(trx, now);
-  await insertDemoProgress(trx, now);
+  await insertDemoProgress(trx, now, timeZone);
 }
 
 async function insertDemoEnrolments(trx: Transaction<Database>, now: number): Promise<void> {
@@ -322,13 +324,7 @@ export const DEMO_STUDY = {
   days: { learner1: [12, 0, 25, 8, 0, 0, 31, 15, 0, 6], learner2: [0, 0, 0, 4, 0, 0, 0, 0, 0, 0] },
 } as const;
 
-/** yyyy-MM-dd in the server's zone, as the progress module files study time. */
-const dayText = (ms: number) => {
-  const date = new Date(ms);
-  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
-};
-
-async function insertDemoProgress(trx: Transaction<Database>, now: number): Promise<void> {
+async function insertDemoProgress(trx: Transaction<Database>, now: number, timeZone: string): Promise<void> {
   const users = new Map((await trx.selectFrom('sys_user').select(['id', 'username']).execute()).map((user) => [user.username, user.id]));
   for (const done of DEMO_STUDY.progress) {
     const userId = users.get(done.username);
@@ -367,7 +363,7 @@ async function insertDemoProgress(trx: Transaction<Database>, now: number): Prom
     const userId = users.get(username);
     if (userId === undefined) continue;
     const rows = minutes.flatMap((perDay, index) =>
-      perDay === 0 ? [] : [{ user_id: userId, day: dayText(now - (minutes.length - 1 - index) * DAY_MS), seconds: perDay * 60 }],
+      perDay === 0 ? [] : [{ user_id: userId, day: dayInZone(now - (minutes.length - 1 - index) * DAY_MS, timeZone), seconds: perDay * 60 }],
     );
     if (rows.length > 0) await trx.insertInto('edu_study_day').values(rows).execute();
   }

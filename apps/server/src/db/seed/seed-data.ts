@@ -6,6 +6,7 @@ import { MARKING_MENUS } from '../migrations/0013-attempts.js';
 import { CERTIFICATE_MENUS } from '../migrations/0015-certificates.js';
 import { CERTIFICATE_PAGE_MENUS } from '../migrations/0016-certificate-pages.js';
 import { CERTIFICATE_RULE_PAGE_MENUS } from '../migrations/0018-certificate-rule-page.js';
+import { CENSUS_MENUS } from '../migrations/0019-census.js';
 
 // The demo organisation: departments, the demo roles and the accounts, made on first start
 // (an empty database) and by `npm run seed`. The system's menus, the administrators' role and
@@ -42,7 +43,7 @@ export const seedRoles: SeedRole[] = [
     dataScope: '自定义',
     description: 'Teachers: content, exams, marking and certificates of the training department and R&D',
     depts: ['培训部', '研发部'],
-    menus: [...COURSE_MENUS, ...ENROLMENT_MENUS, ...EXAM_MENUS, ...MARKING_MENUS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS, ...CERTIFICATE_RULE_PAGE_MENUS],
+    menus: [...COURSE_MENUS, ...ENROLMENT_MENUS, ...EXAM_MENUS, ...MARKING_MENUS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS, ...CERTIFICATE_RULE_PAGE_MENUS, ...CENSUS_MENUS],
   },
   { name: 'learner', level: 3, dataScope: '本级', description: 'Learners: no back office' },
 ];

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { DEFAULT_TIME_ZONE } from '@cloud-classroom/shared/calendar-day';
 import { hash } from '@node-rs/argon2';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../schema.js';
@@ -7,6 +8,7 @@ import { reapplyReferenceData } from '../migrate.js';
 import { addMenus, addRole, grantMenusToRole } from '../migration-helpers.js';
 import type { FileStore } from '../../files/file-store.js';
 import { storeDemoMedia } from '../../modules/media/demo-media.js';
+import { recountEveryone } from '../../modules/census/census.service.js';
 import { insertDemoAttempts } from './demo-attempts.js';
 import { insertDemoCertificates } from './demo-certificates.js';
 import { DEMO_CANDIDATES } from './demo-candidates.js';
@@ -23,10 +25,10 @@ export type SeedResult = { seeded: false } | Seeded;
  * dictionaries) came with the migrations. Does nothing once any user exists. One transaction,
  * so a crash half-way leaves an empty database that the next start seeds again.
  */
-export async function seedIfEmpty(db: Kysely<Database>, adminPassword: string | undefined, files?: FileStore): Promise<SeedResult> {
+export async function seedIfEmpty(db: Kysely<Database>, adminPassword: string | undefined, files?: FileStore, timeZone = DEFAULT_TIME_ZONE): Promise<SeedResult> {
   if (await anyRow(db, 'sys_user')) return { seeded: false };
   const account = await accountPassword(adminPassword);
-  await db.transaction().execute((trx) => seedDemo(trx, account.hash, files));
+  await db.transaction().execute((trx) => seedDemo(trx, account.hash, files, timeZone));
   return seededWith(account);
 }
 
@@ -53,6 +55,8 @@ export const EMPTIED_ON_RESET = [
   'sys_captcha',
   // The demo catalogue comes back with the demo; media files no row refers to any more are swept
   // at a later start (files/orphan-files.ts).
+  'edu_census_login',
+  'edu_census_course',
   'edu_certificate',
   'edu_cert_rule',
   'edu_cert_sequence',
@@ -109,13 +113,13 @@ export type Reseeded = Seeded & {
  * Empties the demo and user data (EMPTIED_ON_RESET), applies the migrations' reference data
  * again and seeds as a first start does, in one transaction: on failure nothing changes.
  */
-export async function reseed(db: Kysely<Database>, adminPassword: string | undefined, files?: FileStore): Promise<Reseeded> {
+export async function reseed(db: Kysely<Database>, adminPassword: string | undefined, files?: FileStore, timeZone = DEFAULT_TIME_ZONE): Promise<Reseeded> {
   const account = await accountPassword(adminPassword);
   const removedAvatars = await db.transaction().execute(async (trx) => {
     const avatars = await trx.selectFrom('sys_user').select('avatar_name').where('avatar_name', 'is not', null).execute();
     for (const table of EMPTIED_ON_RESET) await trx.deleteFrom(table).execute();
     await reapplyReferenceData(trx);
-    await seedDemo(trx, account.hash, files);
+    await seedDemo(trx, account.hash, files, timeZone);
     return avatars.flatMap((user) => (user.avatar_name === null ? [] : [user.avatar_name]));
   });
   return { ...seededWith(account), removedAvatars };
@@ -144,7 +148,7 @@ const seededWith = (account: AccountPassword): Seeded => ({
  * organisation but not a copy of the demo video each) the demo catalogue, and the question bank,
  * exam and the exam's candidates with their attempts that go with it, are left out.
  */
-async function seedDemo(trx: Transaction<Database>, passwordHash: string, files: FileStore | undefined): Promise<void> {
+async function seedDemo(trx: Transaction<Database>, passwordHash: string, files: FileStore | undefined, timeZone: string): Promise<void> {
   const now = Date.now();
   const audit = created('system', now);
 
@@ -210,9 +214,11 @@ async function seedDemo(trx: Transaction<Database>, passwordHash: string, files:
     const teacher = await trx.selectFrom('sys_user').select('id').where('username', '=', 'teacher').executeTakeFirst();
     // Before the catalogue and the exam, whose department rules enrol and assign them as they do anyone in those departments.
     await insertUsers(DEMO_CANDIDATES);
-    await insertDemoCourses(trx, await storeDemoMedia(trx, files, now), teacher?.id ?? null, now);
+    await insertDemoCourses(trx, await storeDemoMedia(trx, files, now), teacher?.id ?? null, now, timeZone);
     const examId = await insertDemoExams(trx, now);
     await insertDemoAttempts(trx, examId, now);
     await insertDemoCertificates(trx, examId, now);
+    // The demo's enrolments and progress were inserted directly: the census counts them as its writers' recount would.
+    await recountEveryone(trx, now);
   }
 }

@@ -72,6 +72,12 @@ type ApplyRulesPayload = { userIds: number[] };
 /** Told of people newly enrolled (approved) in a term, inside the enrolment's transaction. */
 export type EnrolmentListener = (userIds: number[], trx: Kysely<Database>) => Promise<void>;
 
+/**
+ * Told of every enrolment written (made, moved to another status, deleted), inside the write's
+ * transaction: the census keeps its summary of each person's course by it.
+ */
+export type EnrolmentChangeListener = (enrolments: { userId: number; termId: number }[], trx: Kysely<Database>) => Promise<void>;
+
 /** Told of people whose enrolment in the term was just completed, inside the completion's transaction. */
 export type CompletionListener = (termId: number, userIds: number[], trx: Kysely<Database>) => Promise<void>;
 
@@ -93,6 +99,7 @@ export class ApplicantsService {
     private readonly options: ApplicantsOptions,
     private readonly enrolmentListeners: EnrolmentListener[] = [],
     private readonly completionListeners: CompletionListener[] = [],
+    private readonly changeListeners: EnrolmentChangeListener[] = [],
   ) {}
 
   /** Registers the service's job handlers; once, on the service the app builds (services.ts). */
@@ -104,7 +111,7 @@ export class ApplicantsService {
 
   /** The same service inside a transaction, for callers whose own writes go with these. */
   within(db: Kysely<Database>): ApplicantsService {
-    return db === this.options.db ? this : new ApplicantsService({ ...this.options, db }, this.enrolmentListeners, this.completionListeners);
+    return db === this.options.db ? this : new ApplicantsService({ ...this.options, db }, this.enrolmentListeners, this.completionListeners, this.changeListeners);
   }
 
   /**
@@ -118,6 +125,17 @@ export class ApplicantsService {
   /** `listener` hears of completed enrolments (certificates issued by a term's rules); it should only queue work with the transaction. */
   onCompleted(listener: CompletionListener): void {
     this.completionListeners.push(listener);
+  }
+
+  /** `listener` hears of every enrolment written, inside the write's transaction (see EnrolmentChangeListener). */
+  onChanged(listener: EnrolmentChangeListener): void {
+    this.changeListeners.push(listener);
+  }
+
+  private async changed(trx: Kysely<Database>, enrolments: readonly { userId: number; termId: number }[]): Promise<void> {
+    if (enrolments.length === 0) return;
+    const pairs = enrolments.map(({ userId, termId }) => ({ userId, termId }));
+    for (const listener of this.changeListeners) await listener(pairs, trx);
   }
 
   private async completed(trx: Kysely<Database>, enrolments: readonly { termId: number; userId: number }[]): Promise<void> {
@@ -201,6 +219,7 @@ export class ApplicantsService {
       const now = this.now();
       const completedAt = body.status === 'completed' ? (current.status === 'completed' ? undefined : now) : null;
       await updateApplicants(trx, [body.id], { status: body.status, dueAt: body.dueAt, reason: body.reason, completedAt }, by, now);
+      await this.changed(trx, [current]);
       if (body.status === 'completed' && current.status !== 'completed') await this.completed(trx, [current]);
       if (!isEnrolled(current.status) && isEnrolled(body.status)) await this.enrolled(trx, [current.userId]);
     });
@@ -214,6 +233,7 @@ export class ApplicantsService {
       const missing = unique.find((id) => !heads.has(id));
       if (missing !== undefined) throw notFound(`ids: no applicant ${missing}`);
       await deleteApplicants(trx, unique);
+      await this.changed(trx, [...heads.values()]);
     });
   }
 
@@ -235,6 +255,7 @@ export class ApplicantsService {
         if (term !== undefined) await requireSeats(trx, term, byTerm.get(termId) ?? 0, 'ids');
       }
       await updateApplicants(trx, unique, { status: 'approved', reason: null }, by, this.now());
+      await this.changed(trx, heads);
       await this.enrolled(
         trx,
         heads.map((head) => head.userId),
@@ -252,6 +273,7 @@ export class ApplicantsService {
       const heads = await this.requireApplicants(trx, unique);
       requireStatuses(heads, ['applied', 'approved'], 'rejected');
       await updateApplicants(trx, unique, { status: 'rejected', reason: body.reason }, by, this.now());
+      await this.changed(trx, heads);
     });
   }
 
@@ -347,11 +369,13 @@ export class ApplicantsService {
       if (term.endAt < now) throw conflict('termId: the term has ended');
       if (mine !== undefined) {
         await updateApplicants(trx, [mine.id], { status: 'applied', source: 'self', reason: null, ruleId: null }, user.username, now);
+        await this.changed(trx, [mine]);
         return { applied: { id: mine.id, status: 'applied' }, created: true };
       }
       const status = term.enrolMode === 'open' ? 'approved' : 'applied';
       if (status === 'approved' && (await seatsLeft(trx, term)) === 0) throw conflict('termId: the term is full');
       const [id] = await insertApplicants(trx, [{ termId: term.id, userId: user.userId, status, source: 'self', dueAt: null }], user.username, now);
+      await this.changed(trx, [{ userId: user.userId, termId: term.id }]);
       if (status === 'approved') await this.enrolled(trx, [user.userId]);
       return { applied: { id: id as number, status }, created: true };
     });
@@ -374,6 +398,7 @@ export class ApplicantsService {
       const ids = moving.map((enrolment) => enrolment.id);
       const changes = progress.completed ? { status: 'completed' as const, completedAt: now } : { status: 'in_progress' as const };
       await updateApplicants(trx, ids, changes, 'system', now);
+      await this.changed(trx, moving.map((enrolment) => ({ userId, termId: enrolment.termId })));
       if (progress.completed) await this.completed(trx, moving.map((enrolment) => ({ termId: enrolment.termId, userId })));
     });
   }
@@ -517,7 +542,9 @@ export class ApplicantsService {
       by,
       now,
     );
-    await this.enrolled(trx, [...fresh, ...reopened.map((applicant) => applicant.userId)]);
+    const enrolledNow = [...fresh, ...reopened.map((applicant) => applicant.userId)];
+    await this.changed(trx, enrolledNow.map((userId) => ({ userId, termId: term.id })));
+    await this.enrolled(trx, enrolledNow);
     return { created, existing: userIds.length - created };
   }
 }

@@ -44,6 +44,8 @@ export type AuthServiceOptions = {
   access: AccessService;
   captchaEnabled: boolean;
   clock: Clock;
+  /** Told of each successful login, after its session started (the census keeps a row per login). */
+  onLogin?: (userId: number, client: { ip: string; browser: string }) => Promise<void>;
 };
 
 export class AuthService {
@@ -78,6 +80,7 @@ export class AuthService {
     await this.throttle.succeeded(account, request.ip);
 
     const { token } = await sessions.start(candidate.id, request.ip, request.browser);
+    await this.options.onLogin?.(candidate.id, { ip: request.ip, browser: request.browser });
     return { token, user: await this.info(candidate.id) };
   }
 

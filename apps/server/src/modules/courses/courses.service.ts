@@ -64,6 +64,7 @@ import {
   findChapter,
   findChapterIds,
   findChapters,
+  findCoursesOfOutline,
   findLesson,
   findLessonIds,
   findLessonsOfCourse,
@@ -78,6 +79,13 @@ import {
   type LessonRow,
 } from './outline.repo.js';
 import { countTermEnrolments, deleteTerms, findTerm, findTermHeads, findTerms, insertTerm, updateTerm } from './terms.repo.js';
+
+/**
+ * Told of courses whose lessons changed in what completing the course takes (a lesson made
+ * required or optional, moved to another course, deleted), inside the change's transaction:
+ * the census counts the completed required lessons of everyone in them again.
+ */
+export type OutlineListener = (courseIds: number[], trx: Kysely<Database>) => Promise<void>;
 
 export type CoursesOptions = {
   db: Kysely<Database>;
@@ -103,6 +111,19 @@ export class CoursesService {
       usedAmong: (ids) => findUsedMedia(db, ids),
       readableBy: (userId, mediaId) => isMediaReadableBy(db, userId, mediaId),
     };
+  }
+
+  private readonly outlineListeners: OutlineListener[] = [];
+
+  /** `listener` hears of courses whose completion changed shape (see OutlineListener). */
+  onOutlineChanged(listener: OutlineListener): void {
+    this.outlineListeners.push(listener);
+  }
+
+  private async outlineChanged(trx: Kysely<Database>, courseIds: readonly number[]): Promise<void> {
+    const unique = [...new Set(courseIds)];
+    if (unique.length === 0) return;
+    for (const listener of this.outlineListeners) await listener(unique, trx);
   }
 
   private get db(): Kysely<Database> {
@@ -368,7 +389,9 @@ export class CoursesService {
       const found = new Set(await findChapterIds(trx, unique));
       const missing = unique.find((id) => !found.has(id));
       if (missing !== undefined) throw notFound(`ids: no chapter ${missing}`);
+      const courseIds = await findCoursesOfOutline(trx, { chapterIds: unique });
       await deleteChapters(trx, unique);
+      await this.outlineChanged(trx, courseIds);
     });
   }
 
@@ -410,6 +433,7 @@ export class CoursesService {
       const chapter = await requireChapter(trx, lesson.chapterId);
       const sort = chapter.id === current.chapter_id ? current.sort : await nextLessonSort(trx, chapter.id);
       await updateLesson(trx, lesson.id, { ...lesson, ...checked, courseId: chapter.course_id, sort }, by, this.now());
+      if (current.required !== (lesson.required ? 1 : 0) || current.course_id !== chapter.course_id) await this.outlineChanged(trx, [current.course_id, chapter.course_id]);
     });
   }
 
@@ -419,7 +443,9 @@ export class CoursesService {
       const found = new Set(await findLessonIds(trx, unique));
       const missing = unique.find((id) => !found.has(id));
       if (missing !== undefined) throw notFound(`ids: no lesson ${missing}`);
+      const courseIds = await findCoursesOfOutline(trx, { lessonIds: unique });
       await deleteLessons(trx, unique);
+      await this.outlineChanged(trx, courseIds);
     });
   }
 

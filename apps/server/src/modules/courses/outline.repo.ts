@@ -36,6 +36,20 @@ export async function findLesson(db: Kysely<Database>, id: number): Promise<Less
   return row === undefined ? undefined : asLesson(row);
 }
 
+/** The courses the lessons, or the chapters' lessons, belong to. */
+export async function findCoursesOfOutline(db: Kysely<Database>, of: { lessonIds?: readonly number[]; chapterIds?: readonly number[] }): Promise<number[]> {
+  const lessonIds = of.lessonIds ?? [];
+  const chapterIds = of.chapterIds ?? [];
+  if (lessonIds.length === 0 && chapterIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('edu_lesson')
+    .select('course_id')
+    .distinct()
+    .where((eb) => eb.or([eb('id', 'in', lessonIds.length > 0 ? lessonIds : [-1]), eb('chapter_id', 'in', chapterIds.length > 0 ? chapterIds : [-1])]))
+    .execute();
+  return rows.map((row) => row.course_id);
+}
+
 export async function findLessonIds(db: Kysely<Database>, ids: readonly number[]): Promise<number[]> {
   if (ids.length === 0) return [];
   return (await db.selectFrom('edu_lesson').select('id').where('id', 'in', ids).execute()).map((row) => row.id);

@@ -19,6 +19,7 @@ import {
   PAGE_DWELL_SECONDS,
   percentOf,
 } from '@cloud-classroom/shared/progress-rules';
+import { addDays, dayInZone, mondayOf } from '@cloud-classroom/shared/calendar-day';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -56,12 +57,21 @@ import {
  */
 export type CourseProgressListener = (userId: number, courseId: number, progress: { completed: boolean }, db: Kysely<Database>) => Promise<void>;
 
+/**
+ * Told when a report completed a lesson of a course the learner is enrolled in, inside the
+ * report's transaction (the census counts the course's completed lessons).
+ */
+export type LessonCompletedListener = (userId: number, courseId: number, db: Kysely<Database>) => Promise<void>;
+
 export type ProgressOptions = {
   db: Kysely<Database>;
   clock: Clock;
+  /** The organisation's zone (config `TZ`): study time is counted in its calendar days. */
+  timeZone: string;
   /** The catalogue answers the course itself. */
   courses: CoursesService;
   onCourseProgress: CourseProgressListener;
+  onLessonCompleted?: LessonCompletedListener;
 };
 
 /** A page counts once it has been on screen this long, less timer jitter between two reports. */
@@ -166,13 +176,11 @@ export class ProgressService {
       });
   }
 
-  /** My study time per day for the last `days` days (today last, days with none as 0), this week's (from Monday) and all of it. */
+  /** My study time per day for the last `days` days (today last, days with none as 0), this week's (from Monday) and all of it, in the organisation's days. */
   async myStudy(userId: number, days: number): Promise<MyStudy> {
-    const now = new Date(this.options.clock.now());
-    const dayBefore = (count: number) => dayOf(new Date(now.getFullYear(), now.getMonth(), now.getDate() - count));
-    const today = dayOf(now);
-    const monday = dayBefore((now.getDay() + 6) % 7);
-    const range = Array.from({ length: days }, (_, index) => dayBefore(days - 1 - index));
+    const today = this.dayOf(this.options.clock.now());
+    const monday = mondayOf(today);
+    const range = Array.from({ length: days }, (_, index) => addDays(today, index - (days - 1)));
     const first = range[0] ?? today;
     const studied = await findStudyDays(this.db, userId, first < monday ? first : monday);
     let weekSeconds = 0;
@@ -183,6 +191,11 @@ export class ProgressService {
       totalSeconds: studied.total,
       days: range.map((date) => ({ date, seconds: studied.days.get(date) ?? 0 })),
     };
+  }
+
+  /** yyyy-MM-dd of the instant in the organisation's zone. */
+  private dayOf(ms: number): string {
+    return dayInZone(ms, this.options.timeZone);
   }
 
   /** A lesson I may study, with its neighbours in the outline and where I stopped. */
@@ -274,9 +287,10 @@ export class ProgressService {
       const completedAt = current.completed_at ?? (next.percent >= lesson.completion_percent ? now : null);
       await updateProgress(trx, current.id, { ...next, intervals, completedAt }, now);
       await updatePlayback(trx, playback.id, { lessonId, lastReportAt: now, page, pageSince });
+      if (lesson.enrolled && current.completed_at === null && completedAt !== null) await this.options.onLessonCompleted?.(userId, lesson.course_id, trx);
       if (active) {
         const studied = Math.round(Math.min(elapsedSeconds, MAX_STUDY_SECONDS_PER_REPORT));
-        if (studied > 0) await addStudySeconds(trx, userId, dayOf(new Date(now)), studied);
+        if (studied > 0) await addStudySeconds(trx, userId, this.dayOf(now), studied);
         if (lesson.enrolled) {
           const completed = await this.courseCompleted(trx, userId, lesson, completedAt !== null);
           await this.options.onCourseProgress(userId, lesson.course_id, { completed }, trx);
@@ -369,9 +383,4 @@ function courseProgressOf(lessons: readonly OutlineLessonRow[], completed: Reado
     completed: required.length > 0 && done === required.length,
     nextLessonId: required.find((lesson) => !completed.has(lesson.id))?.id ?? lessons[0]?.id ?? null,
   };
-}
-
-/** yyyy-MM-dd in the server's zone. */
-function dayOf(date: Date): string {
-  return formatDateTime(date, '{y}-{m}-{d}');
 }

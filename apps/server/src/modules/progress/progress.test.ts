@@ -709,7 +709,7 @@ describe('progress: telling the enrolment', () => {
       heard.push([user, courseId, completed]);
       if (fail) throw new Error('the listener failed');
     };
-    const progress = new ProgressService({ db: db(app), clock, courses: app.services.courses, onCourseProgress: listener });
+    const progress = new ProgressService({ db: db(app), clock, timeZone: app.services.config.timeZone, courses: app.services.courses, onCourseProgress: listener });
     const courseId = (await db(app).selectFrom('edu_chapter').select('course_id').where('id', '=', chapter).executeTakeFirstOrThrow()).course_id;
 
     // A preview studied before enrolling tells nobody.
