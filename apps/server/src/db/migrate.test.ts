@@ -268,7 +268,7 @@ describe('migrations', () => {
     const before = await databaseContent(db);
     expect(before.menus.map((menu) => menu.title)).not.toContain('颁发规则');
 
-    expect(await migrateToLatest(database)).toEqual(['0018-certificate-rule-page']);
+    expect(await migrateUpTo(database, '0018-certificate-rule-page')).toEqual(['0018-certificate-rule-page']);
 
     const after = await databaseContent(db);
     expect(after.menus.filter((menu) => menu.title === '颁发规则').map((menu) => menu.parent)).toEqual(['证书管理']);

@@ -556,7 +556,7 @@ describe('census: an upgraded install', () => {
     const database = await openBlankTestDatabase(testConfig());
     const { db: handle } = database;
     try {
-      await migrateUpTo(database, '0017-certificate-rules');
+      await migrateUpTo(database, '0018-certificate-rule-page');
       const audit = { create_by: 'admin', update_by: 'admin', create_time: 1_000, update_time: 1_000 };
       const { id: person } = await handle
         .insertInto('sys_user')
