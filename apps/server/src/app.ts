@@ -17,6 +17,7 @@ import { attemptRoutes } from './modules/attempts/attempts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { certificateRoutes } from './modules/certificates/certificates.routes.js';
 import { courseRoutes } from './modules/courses/courses.routes.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { deptRoutes } from './modules/depts/depts.routes.js';
 import { dictRoutes } from './modules/dicts/dicts.routes.js';
 import { examRoutes } from './modules/exams/exams.routes.js';
@@ -114,6 +115,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   await app.register(markingRoutes, { services });
   await app.register(examReportRoutes, { services });
   await app.register(certificateRoutes, { services });
+  await app.register(dashboardRoutes, { services });
   await app.register(progressRoutes, { services });
   await app.register(questionRoutes, { services });
 
