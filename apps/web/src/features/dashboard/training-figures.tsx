@@ -78,7 +78,7 @@ function passOption(data: TrainingDashboard, t: DashboardTranslate): ChartOption
         return exam === undefined ? '' : `${exam.title}<br/>${t('training.passRate')}: ${percent(exam.passRate)}% (${t('training.passTooltip', { passed: exam.passed, counted: exam.counted })})`;
       },
     },
-    xAxis: { type: 'value', min: 0, max: 100, axisLabel: { formatter: '{value}%' } },
+    xAxis: { type: 'value', min: 0, max: 100, axisLabel: { formatter: '{value}%', hideOverlap: true } },
     yAxis: { type: 'category', data: exams.map((exam) => exam.title), axisLabel: { width: 110, overflow: 'truncate' } },
     series: [
       {
