@@ -205,7 +205,7 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
     expect(within(open).getByRole('link', { name: 'Fire drill' }).getAttribute('href')).toBe('/edu/report-exam?exam=5');
     expect(within(open).getByText('20 assigned · 3 sitting')).toBeTruthy();
     const overdueExams = screen.getByRole('region', { name: 'Exam assignments' });
-    expect(within(overdueExams).getByRole('link', { name: 'Fire drill' }).getAttribute('href')).toBe('/edu/applicant-exam?id=5');
+    expect(within(overdueExams).getByRole('link', { name: 'Fire drill' }).getAttribute('href')).toBe('/edu/applicant-exam?id=5&overdue=1');
     expect(within(overdueExams).getByText('2 people')).toBeTruthy();
     expect(requests).toContain('/api/dashboard/training?days=30');
   });

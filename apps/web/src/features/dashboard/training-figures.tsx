@@ -18,7 +18,7 @@ import { overdueApplicantsAddress } from '../applicants/applicant-paths';
 import { reportExamAddress } from '../attempts/attempt-paths';
 import { CERTIFICATES_LIST_PATH } from '../certificates/certificate-paths';
 import { useSelectedCourseStore } from '../courses/selected-course-store';
-import { ASSIGN_EXAM_PATH, EXAMS_LIST_PATH } from '../exams/exam-paths';
+import { EXAMS_LIST_PATH, overdueAssigneesAddress } from '../exams/exam-paths';
 import { trainingQuery } from './dashboard-api';
 import type { useDashboardMessages } from './dashboard-messages';
 
@@ -179,7 +179,7 @@ function OverdueList({ data, t }: { data: TrainingDashboard; t: DashboardTransla
               <ul className="dashboard-list">
                 {exams.map((exam) => (
                   <li key={exam.examId}>
-                    <Link to={`${ASSIGN_EXAM_PATH}?id=${exam.examId}`} className="dashboard-ellipsis">
+                    <Link to={overdueAssigneesAddress(exam.examId)} className="dashboard-ellipsis">
                       {exam.title}
                     </Link>
                     <Tag color="red">{t('training.people', { count: exam.count })}</Tag>
