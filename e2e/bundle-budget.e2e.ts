@@ -103,11 +103,24 @@ describe('bundle budgets (DESIGN.md §8)', () => {
     const measured = await measure(page, `${baseUrl}/dashboard`, async (dashboard) => {
       await waitForShell(dashboard);
       await dashboard.locator('.app-view:not([hidden]) > *').first().waitFor();
+      // The dashboard's charts (the demo data fills them) are drawn, so what they load is known,
+      // not a race between the page's request for them and the end of the measurement.
+      await dashboard.locator('.chart svg').first().waitFor();
     });
     await context.close();
-    const measurement = { name: 'admin shell first route', budgetKiB: 360, ...measured };
+    // ECharts (about 180 KiB gzipped however few of its parts are taken) is a chunk of its own that
+    // the dashboard asks for once its figures have come: it loads with the page, after the first
+    // screen, and is reported apart from the shell's budget (issue 15).
+    const isChart = (file: string) => /\/chart-[\w-]+\.(js|css)$/.test(file);
+    const charts = measured.files.filter((file) => isChart(file.file));
+    expect(charts.length, 'the dashboard loaded no chart chunk').toBeGreaterThan(0);
+    const files = measured.files.filter((file) => !isChart(file.file));
+    const gzipKiB = oneDecimal(files.reduce((sum, file) => sum + file.gzipBytes, 0) / KIB);
+    const measurement = { name: 'admin shell first route', budgetKiB: 360, path: measured.path, gzipKiB, files };
     report(measurement);
-    expect(measurement.gzipKiB, `admin shell over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
+    const chartKiB = oneDecimal(charts.reduce((sum, file) => sum + file.gzipBytes, 0) / KIB);
+    console.log(`bundle budget: the dashboard's charts, apart from the shell: ${chartKiB.toFixed(1)} KiB gzip in ${charts.length} files`);
+    expect(measurement.gzipKiB, `admin shell over budget: ${JSON.stringify(files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
   });
 
   // The learner pages a first visit may land on, each opened in a fresh context (nothing cached):

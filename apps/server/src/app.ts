@@ -18,6 +18,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { censusRoutes } from './modules/census/census.routes.js';
 import { certificateRoutes } from './modules/certificates/certificates.routes.js';
 import { courseRoutes } from './modules/courses/courses.routes.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { deptRoutes } from './modules/depts/depts.routes.js';
 import { dictRoutes } from './modules/dicts/dicts.routes.js';
 import { examRoutes } from './modules/exams/exams.routes.js';
@@ -116,6 +117,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   await app.register(examReportRoutes, { services });
   await app.register(certificateRoutes, { services });
   await app.register(censusRoutes, { services });
+  await app.register(dashboardRoutes, { services });
   await app.register(progressRoutes, { services });
   await app.register(questionRoutes, { services });
 

@@ -14,6 +14,7 @@ import { LocalFileStore } from './files/local-file-store.js';
 import { ORPHAN_MIN_AGE_MS, removeOrphanFiles } from './files/orphan-files.js';
 import { SessionService } from './modules/auth/session.service.js';
 import { CoursesService } from './modules/courses/courses.service.js';
+import { DashboardService } from './modules/dashboard/dashboard.service.js';
 import { DeptService } from './modules/depts/depts.service.js';
 import { ExamsService, type AttemptTally } from './modules/exams/exams.service.js';
 import { ExamReportsService } from './modules/attempts/exam-report.service.js';
@@ -67,6 +68,8 @@ export type Services = {
   marking: MarkingService;
   /** The exams' reports. */
   examReports: ExamReportsService;
+  /** The back office home's training figures, within the caller's data scope. */
+  dashboard: DashboardService;
   /** Certificate templates, issued certificates, their PDFs and the public check. */
   certificates: CertificatesService;
   /** People statistics: the census list and records, and the summary the writers keep through it. */
@@ -132,13 +135,14 @@ export async function createServices(
   // A key fixed after people sat the exam rescores their answers (a job, queued with the fix).
   questions.onKeyChanged((questionIds, by, trx) => marking.queueRegrade(questionIds, by, trx));
   const examReports = new ExamReportsService({ db, access, questions });
+  const dashboard = new DashboardService({ db, clock, access });
   const certificates = new CertificatesService({ db, clock, files, access, jobs });
   certificates.registerJobs();
   // Passing an exam or completing a term queues the certificates its rules issue (a job, in the grading's or completion's transaction).
   attempts.onPassed((examId, userIds, trx) => certificates.within(trx).examPassed(examId, userIds));
   marking.onPassed((examId, userIds, trx) => certificates.within(trx).examPassed(examId, userIds));
   applicants.onCompleted((termId, userIds, trx) => certificates.within(trx).termCompleted(termId, userIds));
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions, exams, attempts, marking, examReports, certificates, census };
+  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions, exams, attempts, marking, examReports, dashboard, certificates, census };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema, REQUIRED, sortableBy, wireTimeSchema } from './http.js';
+import { pageQuerySchema, queryFlagSchema, REQUIRED, sortableBy, wireTimeSchema } from './http.js';
 import { blankRulesSchema, multiplePolicySchema, optionSchema, questionTypeSchema, MAX_QUESTION_SCORE } from './questions.js';
 
 // Exam design (DESIGN §6, §10): an exam's paper (sections of fixed questions and draw rules), its
@@ -254,6 +254,8 @@ export type ExamAssignee = z.infer<typeof examAssigneeSchema>;
 export const examAssigneeQuerySchema = pageQuerySchema.extend({
   sort: sortableBy(['id', 'createTime'] as const),
   q: z.string().trim().max(100).optional(),
+  /** Only those past their due date who have passed no attempt (the dashboard's overdue figure). */
+  overdue: queryFlagSchema.optional(),
 });
 export type ExamAssigneeQuery = z.output<typeof examAssigneeQuerySchema>;
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SettableClock } from '../../clock.js';
 import { deptId, insertPeople, roleId } from '../../test/applicant-fixtures.js';
+import { insertAttempt } from '../../test/attempt-row-fixtures.js';
 import { createCourse, createTerm, db, expectRefusal, insertApplicant, userId } from '../../test/course-fixtures.js';
 import { createExam, addQuestions, fixedPaper } from '../../test/exam-fixtures.js';
 import { buildTestApp, call, loginAs } from '../../test/test-app.js';
@@ -90,6 +91,25 @@ describe('exam assignment', () => {
     expectRefusal(await call(app, 'POST', '/api/exams/99999/assignees', admin, { target: 'users', ids: ids }), 404, 'id');
     expectRefusal(await call(app, 'GET', `/api/exams/${exam}/assignees?page=-1`, admin), 400, 'page');
     expectRefusal(await call(app, 'GET', '/api/exams/99999/assignees', admin), 404, 'id');
+  });
+
+  it('lists only the overdue on asking: past their due date, with no passed attempt', async () => {
+    const exam = await published();
+    const due = async (username: string, dueAt: string) => assign(admin, exam, { target: 'users', ids: [await userId(app, username)], dueAt });
+    await due('learner1', '2026-06-05 18:00:00');
+    await due('learner2', '2026-06-05 18:00:00');
+    await due('learner3', '2026-06-10 13:00:00');
+    const sit = (username: string, response: 'A' | 'B') =>
+      insertAttempt(app, { examId: exam, username, answers: questions.map((questionId) => ({ questionId, maxScore: 10, response })) });
+    await sit('learner1', 'A'); // 30 of 30: passed
+    await sit('learner2', 'B'); // 0: failed, so still owing it
+    expect((await assignees(exam, admin, '&overdue=true')).map((row) => row.username)).toEqual(['learner2']);
+    expect((await assignees(exam, admin, '&overdue=false')).map((row) => row.username).sort()).toEqual(['learner1', 'learner2', 'learner3']);
+    // Once learner3's due date, an hour away, has passed too (within the sessions' idle time).
+    clock.set(NOW + 2 * 3_600_000);
+    expect((await assignees(exam, admin, '&overdue=true')).map((row) => row.username)).toEqual(['learner3', 'learner2']);
+    clock.set(NOW);
+    expectRefusal(await call(app, 'GET', `/api/exams/${exam}/assignees?overdue=yes`, admin), 400, 'overdue');
   });
 
   it('assigns a department’s subtree, and people who join it later once the job has run', async () => {

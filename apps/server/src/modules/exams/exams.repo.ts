@@ -261,6 +261,8 @@ export type AssigneeFilter = {
   q?: string | undefined;
   /** Only people in these departments (a data scope); undefined: everyone. */
   deptIds?: readonly number[] | undefined;
+  /** Only those whose due date is before this moment and who have passed no attempt of the exam. */
+  overdueAt?: number | undefined;
 };
 
 const ASSIGNEE_ORDERING: Ordering<'id' | 'createTime'> = {
@@ -272,6 +274,14 @@ function filteredAssignees(db: Kysely<Database>, filter: AssigneeFilter) {
   let query = db.selectFrom('edu_exam_assignee as a').innerJoin('sys_user as u', 'u.id', 'a.user_id').where('a.exam_id', '=', filter.examId);
   if (filter.q) query = query.where(contains(['u.username', 'u.nick_name'], filter.q));
   if (filter.deptIds !== undefined) query = query.where('u.dept_id', 'in', filter.deptIds.length > 0 ? filter.deptIds : [-1]);
+  if (filter.overdueAt !== undefined) {
+    query = query
+      .where('a.due_at', 'is not', null)
+      .where('a.due_at', '<', filter.overdueAt)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('edu_attempt as t').select('t.id').whereRef('t.exam_id', '=', 'a.exam_id').whereRef('t.user_id', '=', 'a.user_id').where('t.passed', '=', 1))),
+      );
+  }
   return query;
 }
 

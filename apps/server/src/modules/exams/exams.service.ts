@@ -422,11 +422,12 @@ export class ExamsService {
 
   // ---- Assignees --------------------------------------------------------------------------------
 
-  /** The exam's assignees within the caller's data scope. */
+  /** The exam's assignees within the caller's data scope (`overdue`: only those past due who have passed no attempt). */
   async listAssignees(caller: Principal, examId: number, query: ExamAssigneeQuery): Promise<Page<ExamAssignee>> {
     await this.requireExam(this.db, examId, 'id');
     const scope = await this.options.access.dataScopeOf(caller.userId);
-    return findAssignees(this.db, { examId, q: query.q, ...(scope.length === 0 ? {} : { deptIds: scope }) }, query);
+    const overdueAt = query.overdue === true ? this.options.clock.now() : undefined;
+    return findAssignees(this.db, { examId, q: query.q, overdueAt, ...(scope.length === 0 ? {} : { deptIds: scope }) }, query);
   }
 
   /**

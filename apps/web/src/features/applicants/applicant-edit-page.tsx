@@ -10,8 +10,8 @@ import { useTagsViewStore } from '../tags-view/tags-view-store';
 import { useApplicantMessages } from './applicants-messages';
 import { applicantQuery, applicantsKeys, cachedApplicant, updateApplicant } from './applicants-api';
 import { dueAtOf } from './enrol-dialog';
+import { APPLICANTS_PAGE_PATH } from './applicant-paths';
 
-export const APPLICANTS_PATH = '/course/term/applicant';
 const EDIT_APPLICANT_PATH = '/edu/edit-applicant';
 
 type ApplicantValues = { status: ApplicantStatus; dueAt: Dayjs | null; reason: string };
@@ -39,7 +39,7 @@ function ApplicantForm({ applicant }: { applicant: Applicant }) {
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: applicantsKeys.applicants });
       useTagsViewStore.getState().closeView(EDIT_APPLICANT_PATH);
-      void navigate(APPLICANTS_PATH);
+      void navigate(APPLICANTS_PAGE_PATH);
     },
   });
 
@@ -91,7 +91,7 @@ function ApplicantForm({ applicant }: { applicant: Applicant }) {
           <Button type="primary" htmlType="submit" loading={submitting}>
             {t('applicants.save')}
           </Button>
-          <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate(APPLICANTS_PATH)}>
+          <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate(APPLICANTS_PAGE_PATH)}>
             {t('applicants.back')}
           </Button>
         </Flex>
@@ -108,7 +108,7 @@ function Missing({ text }: { text: string }) {
       status="warning"
       title={text}
       extra={
-        <Button type="primary" onClick={() => void navigate(APPLICANTS_PATH)}>
+        <Button type="primary" onClick={() => void navigate(APPLICANTS_PAGE_PATH)}>
           {t('applicants.back')}
         </Button>
       }

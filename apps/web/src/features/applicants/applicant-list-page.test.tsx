@@ -101,9 +101,9 @@ function stubApplicants(answers: { approve?: () => unknown; reject?: () => unkno
   });
 }
 
-function renderPage() {
+function renderPage(address = '/course/term/applicant') {
   return renderWithProviders(
-    <MemoryRouter initialEntries={['/course/term/applicant']}>
+    <MemoryRouter initialEntries={[address]}>
       <Routes>
         <Route path="/course/term/applicant" element={<ApplicantListPage />} />
         <Route path="/edu/edit-applicant" element={<ApplicantEditPage />} />
@@ -195,6 +195,14 @@ describe('ApplicantListPage', () => {
     fireEvent.click(screen.getByRole('switch', { name: 'Overdue only' }));
     clickText('Search');
     await waitFor(() => expect(api.callsTo('GET api/applicants').at(-1)?.params.has('overdue')).toBe(false));
+  });
+
+  it("opens with \"overdue only\" on from the dashboard's address", async () => {
+    const api = stubApplicants();
+    renderPage('/course/term/applicant?overdue=1');
+    await rowFound('Ann Lee');
+    expect(api.callsTo('GET api/applicants')[0]?.params.get('overdue')).toBe('true');
+    expect(screen.getByRole('switch', { name: 'Overdue only' }).getAttribute('aria-checked')).toBe('true');
   });
 
   it('approves the selected enrolments after asking', async () => {

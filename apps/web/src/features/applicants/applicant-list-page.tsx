@@ -10,7 +10,7 @@ import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Progress, Select, Switch, Typography } from 'antd';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { Permission } from '../../components/permission';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { ListPage, type ListColumn } from '../../components/list-page/list-page';
@@ -20,6 +20,7 @@ import { useListPage } from '../../components/list-page/use-list-page';
 import { coursesKeys } from '../courses/courses-api';
 import { SelectedCourseBanner } from '../courses/selected-course-banner';
 import { useSelectedCourseStore, type SelectedCourse } from '../courses/selected-course-store';
+import { OVERDUE_PARAM } from './applicant-paths';
 import { ApplicantStatusTag } from './applicant-status-tag';
 import { useApplicantMessages } from './applicants-messages';
 import { applicantList, approveApplicants, courseTermsQuery } from './applicants-api';
@@ -70,7 +71,13 @@ function CourseApplicants({ course }: { course: SelectedCourse }) {
   const queryClient = useQueryClient();
   const { message, modal } = App.useApp();
   const terms = useQuery(courseTermsQuery(course.id));
-  const list = useListPage<Applicant, ApplicantFilter>({ query: applicantList, defaultSort: ['createTime,desc'], initialFilter: { courseId: course.id } });
+  const [params] = useSearchParams();
+  // The dashboard's overdue figures open the list with the "overdue only" filter on.
+  const list = useListPage<Applicant, ApplicantFilter>({
+    query: applicantList,
+    defaultSort: ['createTime,desc'],
+    initialFilter: params.get(OVERDUE_PARAM) === '1' ? { courseId: course.id, overdue: true } : { courseId: course.id },
+  });
   const [dialog, setDialog] = useState<Dialog>('none');
   const selectedIds = list.selectedRows.map((row) => row.id);
 

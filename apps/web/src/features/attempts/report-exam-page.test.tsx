@@ -13,8 +13,8 @@ await vi.hoisted(async () => {
 });
 
 // jsdom lays nothing out, so ECharts has no size to draw in: the chart (loaded lazily, as in the app) shows what it was given to draw instead.
-vi.mock('./report-chart', () => ({
-  ReportChart: ({ option, label }: { option: { series: { data: unknown[] }[] }; label: string }) => (
+vi.mock('../../components/chart/chart', () => ({
+  Chart: ({ option, label }: { option: { series: { data: unknown[] }[] }; label: string }) => (
     <figure aria-label={label}>{JSON.stringify(option.series[0]?.data)}</figure>
   ),
 }));

@@ -3,8 +3,10 @@ import type { ExamReport } from '@cloud-classroom/shared/attempts';
 import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Empty, Flex, Popconfirm, Result, Row, Skeleton, Space, Statistic, Table, Tag, Tooltip, Typography } from 'antd';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
+import type { ChartOption } from '../../components/chart/chart';
+import { LazyChart } from '../../components/chart/lazy-chart';
 import { Permission, useCheckPermission } from '../../components/permission';
 import { HttpError } from '../../lib/http-client';
 import { EXAMS_LIST_PATH } from '../exams/exam-paths';
@@ -14,7 +16,6 @@ import { correctExamAddress } from './attempt-paths';
 import { attemptsKeys, downloadExamReport, examReportQuery, regradeExam } from './attempts-api';
 import { useAttemptMessages, type AttemptTranslate } from './attempts-messages';
 import { formatScore } from './marking-item-view';
-import type { ReportChartOption } from './report-chart';
 import './attempts.css';
 
 const EDIT: readonly PermissionCheck[] = ['admin', 'exam:edit'];
@@ -28,22 +29,11 @@ type CandidateRow = ExamReport['candidates'][number];
 const percent = (share: number | null) => (share === null ? '—' : `${Math.round(share * 1000) / 10}%`);
 const twoPlaces = (value: number | null) => (value === null ? '—' : value.toFixed(2));
 
-// ECharts comes in its own chunk, after the page: the figures and tables show while it loads.
-const LazyChart = lazy(() => import('./report-chart').then((module) => ({ default: module.ReportChart })));
-
-function ReportChart(props: { option: ReportChartOption; label: string }) {
-  return (
-    <Suspense fallback={<Skeleton.Node active className="report-chart" />}>
-      <LazyChart {...props} />
-    </Suspense>
-  );
-}
-
 const PASS_COLOUR = '#52c41a';
 const BELOW_COLOUR = '#faad14';
 const BAR_COLOUR = '#1677ff';
 
-function histogramOption(report: ExamReport, t: AttemptTranslate): ReportChartOption {
+function histogramOption(report: ExamReport, t: AttemptTranslate): ChartOption {
   return {
     grid: { left: 40, right: 16, top: 16, bottom: 48 },
     tooltip: { trigger: 'axis' },
@@ -68,7 +58,7 @@ function histogramOption(report: ExamReport, t: AttemptTranslate): ReportChartOp
   };
 }
 
-function facilityOption(report: ExamReport, t: AttemptTranslate): ReportChartOption {
+function facilityOption(report: ExamReport, t: AttemptTranslate): ChartOption {
   return {
     grid: { left: 40, right: 16, top: 16, bottom: 32 },
     tooltip: { trigger: 'axis', valueFormatter: (value) => `${String(value)}%` },
@@ -86,7 +76,7 @@ function facilityOption(report: ExamReport, t: AttemptTranslate): ReportChartOpt
   };
 }
 
-function departmentOption(report: ExamReport, t: AttemptTranslate): ReportChartOption {
+function departmentOption(report: ExamReport, t: AttemptTranslate): ChartOption {
   return {
     grid: { left: 40, right: 16, top: 16, bottom: 48, containLabel: false },
     tooltip: { trigger: 'axis' },
@@ -351,12 +341,12 @@ function Report({ examId }: { examId: number }) {
           <Row gutter={[12, 12]}>
             <Col xs={24} lg={12}>
               <Card size="small" title={t('report.histogram')}>
-                {data.graded === 0 ? <Empty description={t('report.empty')} /> : <ReportChart option={charts.histogram} label={t('report.histogram')} />}
+                {data.graded === 0 ? <Empty description={t('report.empty')} /> : <LazyChart option={charts.histogram} label={t('report.histogram')} />}
               </Card>
             </Col>
             <Col xs={24} lg={12}>
               <Card size="small" title={t('report.q.facility')}>
-                {data.questions.length === 0 || data.graded === 0 ? <Empty description={t('report.empty')} /> : <ReportChart option={charts.facility} label={t('report.q.facility')} />}
+                {data.questions.length === 0 || data.graded === 0 ? <Empty description={t('report.empty')} /> : <LazyChart option={charts.facility} label={t('report.q.facility')} />}
               </Card>
             </Col>
           </Row>
@@ -366,7 +356,7 @@ function Report({ examId }: { examId: number }) {
           <Card size="small" title={t('report.departments')}>
             <Row gutter={[12, 12]}>
               <Col xs={24} lg={12}>
-                {data.departments.length === 0 ? <Empty description={t('report.empty')} /> : <ReportChart option={charts.departments} label={t('report.departments')} />}
+                {data.departments.length === 0 ? <Empty description={t('report.empty')} /> : <LazyChart option={charts.departments} label={t('report.departments')} />}
               </Col>
               <Col xs={24} lg={12}>
                 <DepartmentTable report={data} t={t} />

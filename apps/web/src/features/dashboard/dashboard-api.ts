@@ -1,3 +1,4 @@
+import type { TrainingDashboard } from '@cloud-classroom/shared/dashboard';
 import type { OnlineSession } from '@cloud-classroom/shared/online';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { Log } from '@cloud-classroom/shared/logs';
@@ -30,6 +31,7 @@ export const dashboardKeys = {
   today: [...logsKeys.all, 'dashboard-today'] as const,
   recent: (scope: RecentScope) => [...logsKeys.all, 'dashboard-recent', scope] as const,
   monitor: [...monitorKeys.all, 'dashboard'] as const,
+  training: (days: number) => ['dashboard', 'training', days] as const,
 };
 
 export const userCountQuery = () =>
@@ -69,3 +71,7 @@ export const recentLogsQuery = (scope: RecentScope) =>
 /** The server card's figures, polled every `interval` ms. */
 export const serverSnapshotQuery = (interval: number) =>
   queryOptions({ queryKey: dashboardKeys.monitor, queryFn: () => http.get<ServerMonitor>('api/monitor'), refetchInterval: interval });
+
+/** The training figures over the last `days` days (the charts' span), within the caller's data scope. */
+export const trainingQuery = (days: number) =>
+  queryOptions({ queryKey: dashboardKeys.training(days), queryFn: () => http.get<TrainingDashboard>('api/dashboard/training', { days }) });

@@ -1,11 +1,13 @@
+import type { TrainingDashboard } from '@cloud-classroom/shared/dashboard';
 import type { User } from '@cloud-classroom/shared/users';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, configure, render, screen, within } from '@testing-library/react';
+import { cleanup, configure, fireEvent, render, screen, within } from '@testing-library/react';
 import { App } from 'antd';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubBrowser } from '../../components/list-page/list-page-test-kit';
 import { useUserStore } from '../auth/user-store';
+import { useSelectedCourseStore } from '../courses/selected-course-store';
 import DashboardPage from './dashboard-page';
 
 // Feature bundles join i18next when their module loads, so it must be running before the page is imported.
@@ -13,6 +15,13 @@ await vi.hoisted(async () => {
   const { initI18n } = await import('../../lib/i18n');
   await initI18n('en-US');
 });
+
+// jsdom lays nothing out, so ECharts has no size to draw in: the chart (loaded lazily, as in the app) shows what it was given to draw instead.
+vi.mock('../../components/chart/chart', () => ({
+  Chart: ({ option, label }: { option: { series: { data: unknown[] }[] }; label: string }) => (
+    <figure aria-label={label}>{JSON.stringify(option.series.map((series) => series.data))}</figure>
+  ),
+}));
 
 const me: User = {
   id: 1,
@@ -57,6 +66,24 @@ const monitor = {
   time: '09:00:00',
 };
 
+const day = (date: string, studySeconds: number, learners: number, enrolments = 0, completions = 0) => ({ date, studySeconds, learners, enrolments, completions });
+
+const training: TrainingDashboard = {
+  today: '2026-06-10',
+  weekStart: '2026-06-08',
+  activeToday: 4,
+  activeThisWeek: 11,
+  days: [day('2026-06-04', 0, 0), day('2026-06-05', 3600, 2, 3), day('2026-06-06', 0, 0), day('2026-06-07', 0, 0), day('2026-06-08', 5400, 3, 1, 2), day('2026-06-09', 0, 0), day('2026-06-10', 1800, 1)],
+  enrolments: { applied: 2, active: 17, completed: 9, enrolledInPeriod: 4, completedInPeriod: 2 },
+  openExams: { total: 1, inProgress: 3, exams: [{ examId: 5, title: 'Fire drill', closeAt: '2026-06-12 18:00:00', assigned: 20, inProgress: 3 }] },
+  recentExams: [
+    { examId: 5, title: 'Fire drill', counted: 8, passed: 6, passRate: 0.75 },
+    { examId: 6, title: 'First aid', counted: 3, passed: 1, passRate: 0.3333 },
+  ],
+  certificates: { issuedInPeriod: 6, issuedThisWeek: 2, valid: 40 },
+  overdue: { enrolments: 3, examAssignments: 2, courses: [{ courseId: 9, title: 'Safety basics', count: 3 }], exams: [{ examId: 5, title: 'Fire drill', count: 2 }] },
+};
+
 const requests: string[] = [];
 
 function answer(url: URL): unknown {
@@ -75,9 +102,16 @@ function answer(url: URL): unknown {
       return { content: [], totalElements: 3 };
     case '/api/monitor':
       return monitor;
+    case '/api/dashboard/training':
+      return training;
     default:
       throw new Error(`unexpected request ${url.pathname}`);
   }
+}
+
+function LocationProbe() {
+  const location = useLocation();
+  return <p>at {location.pathname + location.search}</p>;
 }
 
 function renderPage(roles: string[]) {
@@ -86,8 +120,11 @@ function renderPage(roles: string[]) {
   return render(
     <QueryClientProvider client={queryClient}>
       <App>
-        <MemoryRouter>
-          <DashboardPage />
+        <MemoryRouter initialEntries={['/dashboard']}>
+          <Routes>
+            <Route path="/dashboard" element={<DashboardPage />} />
+            <Route path="/course/term/applicant" element={<LocationProbe />} />
+          </Routes>
         </MemoryRouter>
       </App>
     </QueryClientProvider>,
@@ -148,6 +185,48 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
     expect(screen.getByRole('link', { name: 'Details' }).getAttribute('href')).toBe('/monitor/server');
   });
 
+  it("shows a training manager's figures first, with the charts' data and the links behind them", async () => {
+    renderPage(['exam:list']);
+    expect(await screen.findByText('Active learners today')).toBeTruthy();
+    expect(screen.getByText('11 this week')).toBeTruthy();
+    // 3600 + 5400 + 1800 seconds over the 30 days shown: 3 hours.
+    expect(screen.getByText('Study hours').closest('.ant-card')?.textContent).toBe('Study hours3Last 30 days');
+    expect(screen.getByText('9 completed · 2 awaiting approval')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Exams open now: 1' }).getAttribute('href')).toBe('/exam/exam');
+    expect(screen.getByText('3 attempts in progress')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Certificates issued: 6' }).getAttribute('href')).toBe('/cert/certificate');
+    expect(screen.getByRole('link', { name: 'Overdue: 5' }).getAttribute('href')).toBe('#dashboard-overdue');
+    expect(screen.getByText('3 enrolments · 2 exams')).toBeTruthy();
+    expect((await screen.findByRole('figure', { name: 'Study hours per day' })).textContent).toBe('[[0,1,0,0,1.5,0,0.5],[0,2,0,0,3,0,1]]');
+    expect((await screen.findByRole('figure', { name: 'Enrolments and completions' })).textContent).toBe('[[0,3,0,0,1,0,0],[0,0,0,0,2,0,0]]');
+    // Horizontal bars list the latest exam at the top, that is last.
+    expect((await screen.findByRole('figure', { name: 'Pass rate of recent exams' })).textContent).toBe('[[33.3,75]]');
+    const open = screen.getByRole('list', { name: 'Exams open now' });
+    expect(within(open).getByRole('link', { name: 'Fire drill' }).getAttribute('href')).toBe('/edu/report-exam?exam=5');
+    expect(within(open).getByText('20 assigned · 3 sitting')).toBeTruthy();
+    const overdueExams = screen.getByRole('region', { name: 'Exam assignments' });
+    expect(within(overdueExams).getByRole('link', { name: 'Fire drill' }).getAttribute('href')).toBe('/edu/applicant-exam?id=5&overdue=1');
+    expect(within(overdueExams).getByText('2 people')).toBeTruthy();
+    expect(requests).toContain('/api/dashboard/training?days=30');
+  });
+
+  it("opens an overdue course's applicants, choosing the course and the overdue filter", async () => {
+    useSelectedCourseStore.setState({ course: undefined });
+    renderPage(['applicant:list']);
+    const courses = await screen.findByRole('region', { name: 'Course enrolments' });
+    fireEvent.click(within(courses).getByRole('link', { name: 'Safety basics' }));
+    expect(await screen.findByText('at /course/term/applicant?overdue=1')).toBeTruthy();
+    expect(useSelectedCourseStore.getState().course).toEqual({ id: 9, name: 'Safety basics' });
+  });
+
+  it('asks for another span of days', async () => {
+    renderPage(['cert:list']);
+    await screen.findByText('Active learners today');
+    fireEvent.click(screen.getByText('7 days'));
+    await screen.findByText('Last 7 days');
+    expect(requests).toContain('/api/dashboard/training?days=7');
+  });
+
   it('asks for nothing the user may not read, and shows their own operations instead', async () => {
     renderPage(['storage:list']);
     const list = await screen.findByRole('list', { name: 'My recent operations' });
@@ -155,6 +234,7 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('link', { name: /Users/ })).toBeNull();
     expect(screen.queryByRole('link', { name: /Error logs/ })).toBeNull();
     expect(screen.queryByText('Server status')).toBeNull();
+    expect(screen.queryByText('Training at a glance')).toBeNull();
     expect(requests.map((request) => request.split('?')[0])).toEqual(['/api/logs/user']);
   });
 });

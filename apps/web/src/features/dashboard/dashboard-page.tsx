@@ -7,6 +7,7 @@ import {
   WifiOutlined,
 } from '@ant-design/icons';
 import { DEFAULT_LOCALE, isLocale } from '@cloud-classroom/shared/locale';
+import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { auditDescription } from '@cloud-classroom/shared/audit-messages';
 import { timeAgo } from '@cloud-classroom/shared/display';
 import type { Log } from '@cloud-classroom/shared/logs';
@@ -27,6 +28,7 @@ import {
   type RecentScope,
 } from './dashboard-api';
 import { useDashboardMessages } from './dashboard-messages';
+import { TrainingFigures } from './training-figures';
 import './dashboard-page.css';
 
 type DashboardTranslate = ReturnType<typeof useDashboardMessages>;
@@ -206,10 +208,14 @@ function ServerCard({ t }: { t: DashboardTranslate }) {
   );
 }
 
+/** Whoever may look at a list the training figures summarise (the route's own access). */
+const TRAINING: readonly PermissionCheck[] = ['applicant:list', 'exam:list', 'mark:list', 'cert:list', 'census:list'];
+
 /**
- * The back office home: who is signed in, the figures staff look at first and what happened
- * lately. Each figure is asked for only when the person may open the list behind it, so a
- * teacher without `user:list` sees no broken card.
+ * The back office home: who is signed in, the training figures first (for those who may read
+ * the lists behind them), then the system's figures and what happened lately. Each figure is
+ * asked for only when the person may open the list behind it, so a teacher without `user:list`
+ * sees no broken card.
  */
 export default function DashboardPage() {
   const t = useDashboardMessages();
@@ -218,6 +224,7 @@ export default function DashboardPage() {
   const canOnline = can(['online:list']);
   const canLogs = can(['log:list']);
   const canMonitor = can(['monitor:list']);
+  const canTraining = can(TRAINING);
 
   const users = useQuery({ ...userCountQuery(), enabled: canUsers });
   const online = useQuery({ ...onlineCountQuery(), enabled: canOnline });
@@ -243,6 +250,11 @@ export default function DashboardPage() {
       <Col xs={24}>
         <WelcomeCard t={t} />
       </Col>
+      {canTraining && (
+        <Col xs={24}>
+          <TrainingFigures t={t} />
+        </Col>
+      )}
       {stats.map((stat) => (
         <Col key={stat.to + stat.title} xs={24} sm={12} xl={24 / Math.max(stats.length, 1)}>
           <StatCard {...stat} />

@@ -63,9 +63,9 @@ function stubAssignees() {
   });
 }
 
-const renderPage = () =>
+const renderPage = (address = '/edu/applicant-exam?id=7') =>
   renderWithProviders(
-    <MemoryRouter initialEntries={['/edu/applicant-exam?id=7']}>
+    <MemoryRouter initialEntries={[address]}>
       <Routes>
         <Route path="/edu/applicant-exam" element={<ExamAssigneePage />} />
       </Routes>
@@ -105,6 +105,18 @@ describe('ExamAssigneePage', () => {
     expect(within(ed).getByText('As the exam')).toBeTruthy();
     const rule = (await within(document.querySelector('.exam-rules') as HTMLElement).findByText('Sales')).closest('tr')!;
     expect(within(rule).getByText('12')).toBeTruthy();
+  });
+
+  it('opens with "overdue only" on from the dashboard\'s address, and lets it be switched off', async () => {
+    const api = stubAssignees();
+    renderPage('/edu/applicant-exam?id=7&overdue=1');
+    await rowFound('Dana Fox');
+    expect(api.callsTo('GET api/exams/7/assignees')[0]?.params.get('overdue')).toBe('true');
+    const overdue = screen.getByRole('switch', { name: 'Overdue only' });
+    expect(overdue.getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(overdue);
+    clickText('Search');
+    await waitFor(() => expect(api.callsTo('GET api/exams/7/assignees').at(-1)?.params.has('overdue')).toBe(false));
   });
 
   it.each([

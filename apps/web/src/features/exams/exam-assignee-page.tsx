@@ -2,9 +2,9 @@ import { ArrowLeftOutlined, EditOutlined, SettingOutlined, UsergroupAddOutlined 
 import type { ExamAssignee, ExamRule } from '@cloud-classroom/shared/exams';
 import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Flex, Form, Input, Result, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Empty, Flex, Form, Input, Result, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { Permission } from '../../components/permission';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { ListPage, type ListColumn } from '../../components/list-page/list-page';
@@ -15,7 +15,7 @@ import { useListPage } from '../../components/list-page/use-list-page';
 import { HttpError } from '../../lib/http-client';
 import { AssignDialog } from './assign-dialog';
 import { ExamStatusTag, windowText } from './exam-status-tag';
-import { EDIT_EXAM_PATH, EXAMS_LIST_PATH } from './exam-paths';
+import { EDIT_EXAM_PATH, EXAMS_LIST_PATH, OVERDUE_PARAM } from './exam-paths';
 import { assigneeList, deleteExamRules, examQuery, examRulesQuery, examsKeys } from './exams-api';
 import { useExamMessages, type ExamTranslate } from './exams-messages';
 import { OverrideDialog } from './override-dialog';
@@ -26,7 +26,13 @@ import './exams.css';
 const ASSIGN: readonly PermissionCheck[] = ['admin', 'exam:add', 'exam:edit'];
 const EDIT: readonly PermissionCheck[] = ['admin', 'exam:edit'];
 
-type AssigneeFilter = { q?: string };
+type AssigneeFilter = { q?: string; overdue?: true };
+
+/** The "overdue only" filter: off leaves the filter out rather than asking for the punctual ones. */
+function OverdueSwitch({ value, onChange, id }: { value?: true; onChange?: (value: true | undefined) => void; id?: string }) {
+  const t = useExamMessages();
+  return <Switch id={id} aria-label={t('assignees.overdueOnly')} checked={value === true} onChange={(checked) => onChange?.(checked ? true : undefined)} />;
+}
 type Dialog = { kind: 'none' } | { kind: 'assign' } | { kind: 'override'; rows: ExamAssignee[] };
 
 /** An assignee's personal terms, one short tag each; none when they have the exam's. */
@@ -115,7 +121,8 @@ function ExamAssignees({ examId }: { examId: number }) {
   const queryClient = useQueryClient();
   const exam = useQuery(examQuery(examId));
   const query = useMemo(() => assigneeList(examId), [examId]);
-  const list = useListPage<ExamAssignee, AssigneeFilter>({ query, defaultSort: ['createTime,desc'] });
+  const [params] = useSearchParams();
+  const list = useListPage<ExamAssignee, AssigneeFilter>({ query, defaultSort: ['createTime,desc'], initialFilter: params.get(OVERDUE_PARAM) === '1' ? { overdue: true } : {} });
   const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
 
   // The list's count of assignees, and this exam's rules and people, change together.
@@ -214,6 +221,9 @@ function ExamAssignees({ examId }: { examId: number }) {
           <SearchBar list={list}>
             <Form.Item name="q">
               <Input id="assignee-search-q" allowClear placeholder={t('assignees.search')} aria-label={t('assignees.search')} style={{ width: 220, maxWidth: '100%' }} />
+            </Form.Item>
+            <Form.Item name="overdue" label={t('assignees.overdueOnly')}>
+              <OverdueSwitch id="assignee-search-overdue" />
             </Form.Item>
           </SearchBar>
         }
