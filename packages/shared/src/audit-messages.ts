@@ -112,6 +112,7 @@ const enUS = {
   'audit.cert.ruleDel': 'Delete certificate issuing rules',
   'audit.cert.import': 'Import certificates',
   'audit.cert.download': 'Download certificates',
+  'audit.notification.preferences': 'Change notification settings',
 } as const;
 
 export type AuditKey = keyof typeof enUS;
@@ -222,6 +223,7 @@ const zhCN = {
   'audit.cert.ruleDel': '删除证书颁发规则',
   'audit.cert.import': '导入证书',
   'audit.cert.download': '下载证书',
+  'audit.notification.preferences': '修改通知设置',
 } as const satisfies Record<AuditKey, string>;
 
 export const auditMessages = { 'zh-CN': zhCN, 'en-US': enUS } as const satisfies Record<Locale, Record<AuditKey, string>>;

@@ -16,6 +16,7 @@ import * as attemptPaperLast from './migrations/0014-attempt-paper-last.js';
 import * as certificates from './migrations/0015-certificates.js';
 import * as certificatePages from './migrations/0016-certificate-pages.js';
 import * as certificateRules from './migrations/0017-certificate-rules.js';
+import * as notifications from './migrations/0020-notifications.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -42,6 +43,8 @@ const migrations = {
   '0015-certificates': certificates,
   '0016-certificate-pages': certificatePages,
   '0017-certificate-rules': certificateRules,
+  // 0018 and 0019 are taken by work on other branches.
+  '0020-notifications': notifications,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

@@ -49,6 +49,8 @@ export interface Database {
   edu_certificate: CertificateTable;
   edu_cert_sequence: { scope: string; value: number };
   edu_cert_rule: CertRuleTable;
+  sys_notification: NotificationTable;
+  sys_notification_pref: { user_id: number; kind: string; enabled: Flag };
 }
 
 type Flag = 0 | 1;
@@ -524,4 +526,18 @@ export interface CertRuleTable extends Audited {
   template_id: number;
   exam_id: number | null;
   term_id: number | null;
+}
+
+export interface NotificationTable {
+  id: Id;
+  user_id: number;
+  /** A NotificationKind. */
+  kind: string;
+  /** JSON NotificationParams. */
+  params: string;
+  link: string | null;
+  /** The event that made it; unique, so each is told once. */
+  dedupe_key: string;
+  create_time: number;
+  read_time: number | null;
 }

@@ -75,6 +75,15 @@ export type EnrolmentListener = (userIds: number[], trx: Kysely<Database>) => Pr
 /** Told of people whose enrolment in the term was just completed, inside the completion's transaction. */
 export type CompletionListener = (termId: number, userIds: number[], trx: Kysely<Database>) => Promise<void>;
 
+/**
+ * What staff, an import or a rule did to enrolments: `assigned` (enrolled by them), `approved`,
+ * `rejected`, or a due date set (`due_changed`).
+ */
+export type EnrolmentChange = 'assigned' | 'approved' | 'rejected' | 'due_changed';
+
+/** Told of enrolments that changed so (by their ids), inside the change's transaction. */
+export type EnrolmentChangeListener = (change: EnrolmentChange, applicantIds: number[], trx: Kysely<Database>) => Promise<void>;
+
 const isEnrolled = (status: string) => (ENROLLED_STATUSES as readonly string[]).includes(status);
 
 /**
@@ -93,6 +102,7 @@ export class ApplicantsService {
     private readonly options: ApplicantsOptions,
     private readonly enrolmentListeners: EnrolmentListener[] = [],
     private readonly completionListeners: CompletionListener[] = [],
+    private readonly changeListeners: EnrolmentChangeListener[] = [],
   ) {}
 
   /** Registers the service's job handlers; once, on the service the app builds (services.ts). */
@@ -104,7 +114,7 @@ export class ApplicantsService {
 
   /** The same service inside a transaction, for callers whose own writes go with these. */
   within(db: Kysely<Database>): ApplicantsService {
-    return db === this.options.db ? this : new ApplicantsService({ ...this.options, db }, this.enrolmentListeners, this.completionListeners);
+    return db === this.options.db ? this : new ApplicantsService({ ...this.options, db }, this.enrolmentListeners, this.completionListeners, this.changeListeners);
   }
 
   /**
@@ -118,6 +128,16 @@ export class ApplicantsService {
   /** `listener` hears of completed enrolments (certificates issued by a term's rules); it should only queue work with the transaction. */
   onCompleted(listener: CompletionListener): void {
     this.completionListeners.push(listener);
+  }
+
+  /** `listener` hears of enrolments staff or rules changed (notifications); it should only write or queue work with the transaction. */
+  onEnrolmentChanged(listener: EnrolmentChangeListener): void {
+    this.changeListeners.push(listener);
+  }
+
+  private async changed(trx: Kysely<Database>, change: EnrolmentChange, applicantIds: readonly number[]): Promise<void> {
+    if (applicantIds.length === 0) return;
+    for (const listener of this.changeListeners) await listener(change, [...new Set(applicantIds)], trx);
   }
 
   private async completed(trx: Kysely<Database>, enrolments: readonly { termId: number; userId: number }[]): Promise<void> {
@@ -203,6 +223,9 @@ export class ApplicantsService {
       await updateApplicants(trx, [body.id], { status: body.status, dueAt: body.dueAt, reason: body.reason, completedAt }, by, now);
       if (body.status === 'completed' && current.status !== 'completed') await this.completed(trx, [current]);
       if (!isEnrolled(current.status) && isEnrolled(body.status)) await this.enrolled(trx, [current.userId]);
+      if (current.status === 'applied' && isEnrolled(body.status)) await this.changed(trx, 'approved', [body.id]);
+      if (current.status !== 'rejected' && body.status === 'rejected') await this.changed(trx, 'rejected', [body.id]);
+      if (body.dueAt !== null) await this.changed(trx, 'due_changed', [body.id]);
     });
   }
 
@@ -239,6 +262,7 @@ export class ApplicantsService {
         trx,
         heads.map((head) => head.userId),
       );
+      await this.changed(trx, 'approved', unique);
     });
   }
 
@@ -252,6 +276,7 @@ export class ApplicantsService {
       const heads = await this.requireApplicants(trx, unique);
       requireStatuses(heads, ['applied', 'approved'], 'rejected');
       await updateApplicants(trx, unique, { status: 'rejected', reason: body.reason }, by, this.now());
+      await this.changed(trx, 'rejected', unique);
     });
   }
 
@@ -504,7 +529,7 @@ export class ApplicantsService {
     const created = fresh.length + reopened.length;
     if (checkSeats && created > 0) await requireSeats(trx, term, created, field);
     const now = this.now();
-    await insertApplicants(
+    const inserted = await insertApplicants(
       trx,
       fresh.map((userId) => ({ termId: term.id, userId, status: 'approved', source: how.source, dueAt: how.dueAt, ruleId: how.ruleId ?? null })),
       by,
@@ -518,6 +543,7 @@ export class ApplicantsService {
       now,
     );
     await this.enrolled(trx, [...fresh, ...reopened.map((applicant) => applicant.userId)]);
+    await this.changed(trx, 'assigned', [...inserted, ...reopened.map((applicant) => applicant.id)]);
     return { created, existing: userIds.length - created };
   }
 }
