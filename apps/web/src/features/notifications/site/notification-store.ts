@@ -99,6 +99,8 @@ export function connectNotifications(token: string): () => void {
       delay = Math.min(delay * 2, RECONNECT_MAX_MS);
     });
   };
+  // Another session's feed (a logout and a login in one page's life) is not this one's.
+  update({ unreadCount: null, items: [], totalElements: 0 });
   open(false);
   void refreshNotifications().catch(() => undefined);
   return () => {
