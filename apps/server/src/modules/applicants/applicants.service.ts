@@ -453,7 +453,8 @@ export class ApplicantsService {
       await requireRuleTargets(trx, rule);
       const now = this.now();
       await updateRule(trx, rule.id, rule, by, now);
-      await setRuleDueDate(trx, rule.id, rule.termId, rule.dueAt, by, now);
+      const dated = await setRuleDueDate(trx, rule.id, rule.termId, rule.dueAt, by, now);
+      if (rule.dueAt !== null) await this.changed(trx, 'due_changed', dated);
       await this.materialise(trx, [{ id: rule.id, target: rule.target, ids: rule.ids, termId: rule.termId, dueAt: rule.dueAt }], undefined, by);
     });
   }

@@ -120,13 +120,22 @@ export async function findApplicantFacts(db: Kysely<Database>, ids: readonly num
     .execute();
 }
 
-export type AssigneeFacts = { id: number; userId: number; examId: number; dueAt: number | null; ownOpenAt: number | null; examTitle: string; openAt: number | null };
+export type AssigneeFacts = {
+  id: number;
+  userId: number;
+  examId: number;
+  dueAt: number | null;
+  ownOpenAt: number | null;
+  examTitle: string;
+  examStatus: string;
+  openAt: number | null;
+};
 
 const assigneeFacts = (db: Kysely<Database>) =>
   db
     .selectFrom('edu_exam_assignee as a')
     .innerJoin('edu_exam as e', 'e.id', 'a.exam_id')
-    .select(['a.id', 'a.user_id as userId', 'a.exam_id as examId', 'a.due_at as dueAt', 'a.open_at as ownOpenAt', 'e.title as examTitle', 'e.open_at as openAt']);
+    .select(['a.id', 'a.user_id as userId', 'a.exam_id as examId', 'a.due_at as dueAt', 'a.open_at as ownOpenAt', 'e.title as examTitle', 'e.status as examStatus', 'e.open_at as openAt']);
 
 export async function findAssigneeFacts(db: Kysely<Database>, examId: number, userIds?: readonly number[]): Promise<AssigneeFacts[]> {
   if (userIds !== undefined && userIds.length === 0) return [];
@@ -152,8 +161,8 @@ export async function hasSubmitted(db: Kysely<Database>, examId: number, userId:
   return row !== undefined;
 }
 
-export async function findExamOpening(db: Kysely<Database>, examId: number): Promise<{ title: string; openAt: number | null } | undefined> {
-  return db.selectFrom('edu_exam').select(['title', 'open_at as openAt']).where('id', '=', examId).executeTakeFirst();
+export async function findExamOpening(db: Kysely<Database>, examId: number): Promise<{ title: string; status: string; openAt: number | null } | undefined> {
+  return db.selectFrom('edu_exam').select(['title', 'status', 'open_at as openAt']).where('id', '=', examId).executeTakeFirst();
 }
 
 export type AttemptFacts = { id: number; userId: number; examId: number; state: string; submittedAt: number | null; examTitle: string; review: string; closeAt: number | null };

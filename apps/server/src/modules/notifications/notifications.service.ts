@@ -210,7 +210,7 @@ export class NotificationsService {
         ]);
       } else if (assigneeId !== undefined) {
         const assignee = await findAssigneeFactsById(trx, assigneeId);
-        if (assignee === undefined || assignee.dueAt !== dueAt || (await hasSubmitted(trx, assignee.examId, assignee.userId))) return;
+        if (assignee === undefined || assignee.dueAt !== dueAt || assignee.examStatus !== 'published' || (await hasSubmitted(trx, assignee.examId, assignee.userId))) return;
         await this.within(trx).tell([
           { userId: assignee.userId, kind: 'due_soon', params: { title: assignee.examTitle, at }, link: examLink(assignee.examId), dedupeKey: `due_soon:assignee:${assignee.id}:${dueAt}` },
         ]);
@@ -221,29 +221,35 @@ export class NotificationsService {
   // ---- Exams ------------------------------------------------------------------------------------
 
   /**
-   * People newly assigned the exam are told; theirs and those whose terms were overridden get
-   * their due-date reminders queued; the exam's opening is queued whenever it changed.
+   * People newly assigned the exam are told, once it is published (learners see no drafts): an
+   * exam saved tells its assignees not told yet, so publishing tells those assigned before.
+   * Their due-date reminders are queued, and those of people whose terms were overridden; the
+   * exam's opening is queued whenever it changed.
    */
   async examChanged({ examId, userIds, assigned }: { examId: number; userIds: readonly number[]; assigned: boolean }): Promise<void> {
-    const assignees = await findAssigneeFacts(this.db, examId, userIds);
-    if (assigned) {
+    const saved = userIds.length === 0;
+    const assignees = await findAssigneeFacts(this.db, examId, saved ? undefined : userIds);
+    if (assigned || saved) {
       await this.tell(
-        assignees.map((assignee) => ({
-          userId: assignee.userId,
-          kind: 'exam_assigned',
-          params: { title: assignee.examTitle },
-          link: examLink(examId),
-          dedupeKey: `exam_assigned:assignee:${assignee.id}`,
-        })),
+        assignees
+          .filter((assignee) => assignee.examStatus === 'published')
+          .map((assignee) => ({
+            userId: assignee.userId,
+            kind: 'exam_assigned' as const,
+            params: { title: assignee.examTitle },
+            link: examLink(examId),
+            dedupeKey: `exam_assigned:assignee:${assignee.id}`,
+          })),
       );
     }
-    const now = this.now();
-    for (const assignee of assignees) {
-      if (assignee.dueAt !== null && assignee.dueAt > now) {
+    if (!saved) {
+      const now = this.now();
+      for (const assignee of assignees) {
+        if (assignee.dueAt === null || assignee.dueAt <= now) continue;
         await this.later(DUE_SOON_JOB, { assigneeId: assignee.id, dueAt: assignee.dueAt } satisfies DueSoonPayload, assignee.dueAt - DUE_SOON_BEFORE_MS, `${DUE_SOON_JOB}:assignee:${assignee.id}:${assignee.dueAt}`);
       }
     }
-    if (userIds.length === 0 || assigned) await this.examSaved(examId);
+    if (saved || assigned) await this.examSaved(examId);
   }
 
   /** An exam made or changed: its opening, if ahead, is queued (again, for a new time). */
@@ -253,11 +259,11 @@ export class NotificationsService {
     await this.later(EXAM_OPEN_JOB, { examId, openAt: exam.openAt } satisfies ExamOpenPayload, exam.openAt, `${EXAM_OPEN_JOB}:${examId}:${exam.openAt}`);
   }
 
-  /** The job at an exam's opening: tells its assignees (those without a window of their own) if it still opens then. */
+  /** The job at an exam's opening: tells its assignees (those without a window of their own) if it is published and still opens then. */
   async examOpens({ examId, openAt }: ExamOpenPayload): Promise<void> {
     await this.transaction(async (trx) => {
       const exam = await findExamOpening(trx, examId);
-      if (exam === undefined || exam.openAt !== openAt) return;
+      if (exam === undefined || exam.openAt !== openAt || exam.status !== 'published') return;
       const assignees = (await findAssigneeFacts(trx, examId)).filter((assignee) => assignee.ownOpenAt === null);
       await this.within(trx).tell(
         assignees.map((assignee) => ({

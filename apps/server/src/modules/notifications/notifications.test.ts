@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SettableClock } from '../../clock.js';
 import { insertApplicant, createCourse, createTerm, created, db, userId } from '../../test/course-fixtures.js';
 import { publishedExam, startAttempt, submitAttempt } from '../../test/attempt-fixtures.js';
-import { addQuestions } from '../../test/exam-fixtures.js';
+import { addQuestions, examBody, fixedPaper } from '../../test/exam-fixtures.js';
 import { buildTestApp, buildTestAppPair, call, loginAs } from '../../test/test-app.js';
 
 // Through the real app on a real database, with real sockets: each event tells its person once,
@@ -227,6 +227,20 @@ describe('notifications of events', () => {
     await app.services.jobs.runDue();
     const [released] = (await listOf(app, learner2)).content;
     expect(released).toMatchObject({ kind: 'result_released', params: { title: 'Fire drill' }, link: `/answer-exam?exam=${examId}` });
+  });
+
+  it('tells of an exam assigned as a draft once it is published', async () => {
+    const [questionId] = await addQuestions(app, admin, 1);
+    const paper = fixedPaper([questionId as number]);
+    const examId = await publishedExam(app, admin, [questionId as number], ['learner3'], { title: 'Ladder check', status: 'draft' });
+    const learner3 = await loginAs(app, 'learner3');
+    const told = async () => (await listOf(app, learner3)).content.filter((notification) => notification.params.title === 'Ladder check');
+    expect(await told()).toEqual([]);
+    const published = await call(app, 'PUT', '/api/exams', admin, { id: examId, ...examBody(paper, { title: 'Ladder check', status: 'published' }) });
+    expect(published.statusCode, published.body).toBe(204);
+    // Saved again: told once.
+    await call(app, 'PUT', '/api/exams', admin, { id: examId, ...examBody(paper, { title: 'Ladder check', status: 'published' }) });
+    expect((await told()).map((notification) => notification.kind)).toEqual(['exam_assigned']);
   });
 
   it('tells of a certificate issued, and 30 days before it expires unless revoked', async () => {
