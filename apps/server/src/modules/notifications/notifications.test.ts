@@ -184,14 +184,25 @@ describe('notifications of events', () => {
     const [applicant] = await db(app).selectFrom('edu_applicant').select('id').where('user_id', '=', ids.learner1 as number).execute();
     await app.services.notifications.dueSoon({ applicantId: applicant?.id as number, dueAt });
     expect((await listOf(app, learner1)).content.filter((notification) => notification.kind === 'due_soon')).toHaveLength(1);
+
+    // learner2's enrolment, completed before its reminder is due: the job finds nothing to tell.
+    const laterDue = clock.now() + 5 * DAY_MS;
+    await enrol([ids.learner2 as number], laterDue);
+    await db(app).updateTable('edu_applicant').set({ status: 'completed' }).where('user_id', '=', ids.learner2 as number).execute();
+    await moveTo(laterDue - DUE_SOON_BEFORE_MS + 60_000);
+    expect(await app.services.jobs.runDue()).toBeGreaterThan(0);
+    expect((await listOf(app, learner2)).content.filter((notification) => notification.kind === 'due_soon')).toEqual([]);
   });
 
   it('writes nothing of a kind the person turned off', async () => {
     const saved = await call(app, 'PUT', '/api/site/notification-preferences', learner2, { course_assigned: false });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(notificationPreferencesSchema.parse(saved.json())).toMatchObject({ course_assigned: false, due_soon: true });
-    await enrol([ids.learner2 as number]);
-    expect((await listOf(app, learner2)).totalElements).toBe(0);
+    const before = (await listOf(app, learner2)).totalElements;
+    const other = await createTerm(app, admin, courseId, { name: 'summer' });
+    const response = await call(app, 'POST', '/api/applicants', admin, { termId: other, userIds: [ids.learner2] });
+    expect(response.json()).toMatchObject({ created: 1 });
+    expect((await listOf(app, learner2)).totalElements).toBe(before);
     await call(app, 'PUT', '/api/site/notification-preferences', learner2, { course_assigned: true });
   });
 
@@ -214,7 +225,7 @@ describe('notifications of events', () => {
       closeAt: formatDateTime(closeAt),
       review: 'after_close',
     });
-    const kinds = async () => (await listOf(app, learner2)).content.map((notification) => notification.kind);
+    const kinds = async () => (await listOf(app, learner2)).content.filter((notification) => notification.params.title === 'Fire drill').map((notification) => notification.kind);
     expect(await kinds()).toEqual(['exam_assigned']);
     await moveTo(openAt + 1000);
     await app.services.jobs.runDue();
