@@ -18,17 +18,27 @@ export type NotificationRow = {
 
 export type NewNotification = { userId: number; kind: string; params: string; link: string | null; dedupeKey: string };
 
+// A rule reaches thousands of people at once; one statement's parameters are limited (SQLite's to 32766).
+const SLICE = 500;
+
+async function inSlices<T, R>(items: readonly T[], work: (slice: readonly T[]) => Promise<R[]>): Promise<R[]> {
+  const results: R[] = [];
+  for (let start = 0; start < items.length; start += SLICE) results.push(...(await work(items.slice(start, start + SLICE))));
+  return results;
+}
+
 const columns = ['id', 'user_id as userId', 'kind', 'params', 'link', 'create_time as createTime', 'read_time as readTime'] as const;
 
 /** Inserts the notifications whose dedupe key is new; answers those inserted (a key held already is skipped). */
 export async function insertNotifications(db: Kysely<Database>, rows: readonly NewNotification[], now: number): Promise<{ id: number; userId: number }[]> {
-  if (rows.length === 0) return [];
-  return db
-    .insertInto('sys_notification')
-    .values(rows.map((row) => ({ user_id: row.userId, kind: row.kind, params: row.params, link: row.link, dedupe_key: row.dedupeKey, create_time: now, read_time: null })))
-    .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
-    .returning(['id', 'user_id as userId'])
-    .execute();
+  return inSlices(rows, (slice) =>
+    db
+      .insertInto('sys_notification')
+      .values(slice.map((row) => ({ user_id: row.userId, kind: row.kind, params: row.params, link: row.link, dedupe_key: row.dedupeKey, create_time: now, read_time: null })))
+      .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
+      .returning(['id', 'user_id as userId'])
+      .execute(),
+  );
 }
 
 /** The person's notifications, unread first, newest first within each. */
@@ -49,8 +59,7 @@ export async function findNotifications(db: Kysely<Database>, userId: number, { 
 }
 
 export async function findNotificationsByIds(db: Kysely<Database>, ids: readonly number[]): Promise<NotificationRow[]> {
-  if (ids.length === 0) return [];
-  return db.selectFrom('sys_notification').select(columns).where('id', 'in', ids).execute();
+  return inSlices(ids, (slice) => db.selectFrom('sys_notification').select(columns).where('id', 'in', slice).execute());
 }
 
 export async function countUnread(db: Kysely<Database>, userId: number): Promise<number> {
@@ -85,14 +94,9 @@ export async function findPreferences(db: Kysely<Database>, userId: number): Pro
 
 /** Among the people, those who turned the kind off. */
 export async function findTurnedOff(db: Kysely<Database>, userIds: readonly number[], kind: string): Promise<Set<number>> {
-  if (userIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('sys_notification_pref')
-    .select('user_id')
-    .where('kind', '=', kind)
-    .where('enabled', '=', 0)
-    .where('user_id', 'in', userIds)
-    .execute();
+  const rows = await inSlices(userIds, (slice) =>
+    db.selectFrom('sys_notification_pref').select('user_id').where('kind', '=', kind).where('enabled', '=', 0).where('user_id', 'in', slice).execute(),
+  );
   return new Set(rows.map((row) => row.user_id));
 }
 
@@ -110,14 +114,15 @@ export async function savePreferences(db: Kysely<Database>, userId: number, chan
 export type ApplicantFacts = { id: number; userId: number; status: string; dueAt: number | null; courseId: number; courseTitle: string };
 
 export async function findApplicantFacts(db: Kysely<Database>, ids: readonly number[]): Promise<ApplicantFacts[]> {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom('edu_applicant as a')
-    .innerJoin('edu_term as t', 't.id', 'a.term_id')
-    .innerJoin('edu_course as c', 'c.id', 't.course_id')
-    .select(['a.id', 'a.user_id as userId', 'a.status', 'a.due_at as dueAt', 'c.id as courseId', 'c.title as courseTitle'])
-    .where('a.id', 'in', ids)
-    .execute();
+  return inSlices(ids, (slice) =>
+    db
+      .selectFrom('edu_applicant as a')
+      .innerJoin('edu_term as t', 't.id', 'a.term_id')
+      .innerJoin('edu_course as c', 'c.id', 't.course_id')
+      .select(['a.id', 'a.user_id as userId', 'a.status', 'a.due_at as dueAt', 'c.id as courseId', 'c.title as courseTitle'])
+      .where('a.id', 'in', slice)
+      .execute(),
+  );
 }
 
 export type AssigneeFacts = {
@@ -138,10 +143,9 @@ const assigneeFacts = (db: Kysely<Database>) =>
     .select(['a.id', 'a.user_id as userId', 'a.exam_id as examId', 'a.due_at as dueAt', 'a.open_at as ownOpenAt', 'e.title as examTitle', 'e.status as examStatus', 'e.open_at as openAt']);
 
 export async function findAssigneeFacts(db: Kysely<Database>, examId: number, userIds?: readonly number[]): Promise<AssigneeFacts[]> {
-  if (userIds !== undefined && userIds.length === 0) return [];
-  let query = assigneeFacts(db).where('a.exam_id', '=', examId);
-  if (userIds !== undefined) query = query.where('a.user_id', 'in', userIds);
-  return query.execute();
+  const ofExam = assigneeFacts(db).where('a.exam_id', '=', examId);
+  if (userIds === undefined) return ofExam.execute();
+  return inSlices(userIds, (slice) => ofExam.where('a.user_id', 'in', slice).execute());
 }
 
 export async function findAssigneeFactsById(db: Kysely<Database>, id: number): Promise<AssigneeFacts | undefined> {
@@ -190,12 +194,13 @@ export async function findAttemptFacts(db: Kysely<Database>, attemptId: number):
 export type CertificateFacts = { id: number; userId: number; title: string; expiresAt: number | null; revokedAt: number | null; supersededBy: number | null };
 
 export async function findCertificateFacts(db: Kysely<Database>, ids: readonly number[]): Promise<CertificateFacts[]> {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom('edu_certificate')
-    .select(['id', 'user_id as userId', 'title', 'expires_at as expiresAt', 'revoked_at as revokedAt', 'superseded_by as supersededBy'])
-    .where('id', 'in', ids)
-    .execute();
+  return inSlices(ids, (slice) =>
+    db
+      .selectFrom('edu_certificate')
+      .select(['id', 'user_id as userId', 'title', 'expires_at as expiresAt', 'revoked_at as revokedAt', 'superseded_by as supersededBy'])
+      .where('id', 'in', slice)
+      .execute(),
+  );
 }
 
 /** `select pg_notify(…)` inside the caller's transaction: PostgreSQL delivers it on commit, and never on a rollback. */

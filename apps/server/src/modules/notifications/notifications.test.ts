@@ -4,6 +4,7 @@ import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SettableClock } from '../../clock.js';
+import { insertPeople } from '../../test/applicant-fixtures.js';
 import { insertApplicant, createCourse, createTerm, created, db, userId } from '../../test/course-fixtures.js';
 import { publishedExam, startAttempt, submitAttempt } from '../../test/attempt-fixtures.js';
 import { addQuestions, examBody, fixedPaper } from '../../test/exam-fixtures.js';
@@ -273,6 +274,24 @@ describe('notifications of events', () => {
     expect((await listOf(app, learner1)).content.filter((notification) => notification.kind === 'certificate_expiring')).toHaveLength(1);
     const learner3 = await loginAs(app, 'learner3');
     expect((await listOf(app, learner3)).content.filter((notification) => notification.kind === 'certificate_expiring')).toHaveLength(0);
+  });
+});
+
+describe('a rule reaching many people', () => {
+  let app: FastifyInstance;
+  afterEach(async () => {
+    await app.close();
+  });
+
+  it('tells each of them once (600 people: more than one slice of the writes)', async () => {
+    app = await buildTestApp();
+    const admin = await loginAs(app, 'admin');
+    const people = await insertPeople(app, 600);
+    const termId = await createTerm(app, admin, await createCourse(app, admin));
+    await created(app, admin, '/api/assignment-rules', { termId, target: 'users', ids: people.map((person) => person.id) });
+    const told = await db(app).selectFrom('sys_notification').select('user_id').where('kind', '=', 'course_assigned').execute();
+    expect(new Set(told.map((row) => row.user_id))).toEqual(new Set(people.map((person) => person.id)));
+    expect(told).toHaveLength(600);
   });
 });
 
