@@ -193,7 +193,7 @@ export class CertificatesService {
     return db === this.options.db ? this : new CertificatesService({ ...this.options, db, issuedListeners: this.issuedListeners });
   }
 
-  /** Listens to certificates issued, by hand or by a rule (their holders told); not to imported or re-issued ones. */
+  /** Listens to certificates issued by hand, by a rule or re-issued (their holders told); not to imported ones, issued before. */
   onIssued(listener: IssuedListener): void {
     this.issuedListeners.push(listener);
   }
@@ -605,6 +605,8 @@ export class CertificatesService {
         now,
       );
       if (!(await supersede(trx, old.id, newId, now))) throw conflict(`id: certificate ${old.number} was re-issued already`);
+      // The holder gets the corrected one as a new certificate (and its expiry reminder, the old one's being void).
+      for (const listener of this.issuedListeners) await listener([newId], trx);
       return { id: newId, number };
     });
   }

@@ -255,7 +255,7 @@ describe('notifications of events', () => {
     expect((await told()).map((notification) => notification.kind)).toEqual(['exam_assigned']);
   });
 
-  it('tells of a certificate issued, and 30 days before it expires unless revoked', async () => {
+  it('tells of a certificate issued or re-issued, and 30 days before it expires unless revoked', async () => {
     const template = await created(app, admin, '/api/cert-templates', {
       name: 'Fire safety certificate',
       validityMonths: 12,
@@ -274,6 +274,12 @@ describe('notifications of events', () => {
     expect((await listOf(app, learner1)).content.filter((notification) => notification.kind === 'certificate_expiring')).toHaveLength(1);
     const learner3 = await loginAs(app, 'learner3');
     expect((await listOf(app, learner3)).content.filter((notification) => notification.kind === 'certificate_expiring')).toHaveLength(0);
+
+    // Re-issued with a corrected name: the holder is told of the new one.
+    const reissued = await call(app, 'POST', `/api/certificates/${first?.id}/reissue`, admin, { holderName: '李明明' });
+    expect(reissued.statusCode, reissued.body).toBe(201);
+    const [latest] = (await listOf(app, learner1)).content;
+    expect(latest).toMatchObject({ kind: 'certificate_issued', link: `/view-cert?id=${(reissued.json() as { id: number }).id}` });
   });
 });
 
