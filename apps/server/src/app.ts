@@ -27,6 +27,7 @@ import { markingRoutes } from './modules/attempts/marking.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { logRoutes } from './modules/logs/logs.routes.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
+import { notificationRoutes } from './modules/notifications/notifications.routes.js';
 import { progressRoutes } from './modules/progress/progress.routes.js';
 import { questionRoutes } from './modules/questions/questions.routes.js';
 import { menuRoutes } from './modules/menus/menus.routes.js';
@@ -77,6 +78,8 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   refuseNulCharacters(app);
   const services = await createServices(config, database, { clock, log: app.log });
   app.decorate('services', services);
+  // Before any route can write a notification, so that none is missed by this process's sockets.
+  await services.notificationPush.start();
   enforceRouteAccess(app, { sessions: services.sessions, permissionsOf: (userId) => services.access.menuPermissionsOf(userId) });
   registerAuditLog(app, database.db, services.clock);
   // Node drops idle keep-alive sockets only at the moment close() is called; a socket whose
@@ -89,6 +92,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
     clearInterval(idleSweeper);
     // Already stopping when main.ts began the shutdown; then this waits for the same end.
     await services.jobs.stop();
+    await services.notificationPush.close();
     // Audit entries of the last answers are written after those answers went out.
     await app.auditLogSettled();
     await database.db.destroy();
@@ -118,6 +122,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   await app.register(certificateRoutes, { services });
   await app.register(censusRoutes, { services });
   await app.register(dashboardRoutes, { services });
+  await app.register(notificationRoutes, { services });
   await app.register(progressRoutes, { services });
   await app.register(questionRoutes, { services });
 

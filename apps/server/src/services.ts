@@ -20,12 +20,15 @@ import { ExamsService, type AttemptTally } from './modules/exams/exams.service.j
 import { ExamReportsService } from './modules/attempts/exam-report.service.js';
 import { MarkingService } from './modules/attempts/marking.service.js';
 import { MediaService } from './modules/media/media.service.js';
+import { NotificationPush } from './modules/notifications/notification-push.js';
+import { NotificationsService, notificationOf } from './modules/notifications/notifications.service.js';
 import { ProgressService } from './modules/progress/progress.service.js';
 import { QuestionsService } from './modules/questions/questions.service.js';
 import type { MediaUsage } from './modules/media/media-usage.js';
 import { RoleService } from './modules/roles/roles.service.js';
 import { StorageService } from './modules/storage/storage.service.js';
 import { UserService } from './modules/users/users.service.js';
+import { SessionSockets } from './modules/websocket/websocket.service.js';
 import { consoleLog, type ServiceLog } from './service-log.js';
 
 declare module 'fastify' {
@@ -74,6 +77,12 @@ export type Services = {
   certificates: CertificatesService;
   /** People statistics: the census list and records, and the summary the writers keep through it. */
   census: CensusService;
+  /** The open `/websocket` sockets of this process, by session and by person. */
+  sockets: SessionSockets;
+  /** In-app notifications: told on other modules' events, pushed to the sockets of any process. */
+  notifications: NotificationsService;
+  /** Gets notifications to sockets after commit (LISTEN on PostgreSQL); started and closed with the app. */
+  notificationPush: NotificationPush;
 };
 
 export async function createServices(
@@ -109,7 +118,7 @@ export async function createServices(
     onLessonCompleted: (userId, courseId, trx) => census.within(trx).lessonCompleted(userId, courseId),
   });
   // Every enrolment written (made, moved, deleted) recounts its person's census row of the course, in the write's transaction.
-  applicants.onChanged((enrolments, trx) => census.within(trx).enrolmentsChanged(enrolments));
+  applicants.onWritten((enrolments, trx) => census.within(trx).enrolmentsChanged(enrolments));
   users.onRemoval((userIds, trx) => census.within(trx).forgetPeople(userIds));
   courses.onOutlineChanged((courseIds, trx) => census.within(trx).coursesChanged(courseIds));
   // A person deleted takes their enrolments (and seats) and their study records along.
@@ -142,7 +151,18 @@ export async function createServices(
   attempts.onPassed((examId, userIds, trx) => certificates.within(trx).examPassed(examId, userIds));
   marking.onPassed((examId, userIds, trx) => certificates.within(trx).examPassed(examId, userIds));
   applicants.onCompleted((termId, userIds, trx) => certificates.within(trx).termCompleted(termId, userIds));
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions, exams, attempts, marking, examReports, dashboard, certificates, census };
+  const sockets = new SessionSockets();
+  const notificationPush = new NotificationPush({ database, sockets, log, toWire: notificationOf });
+  const notifications = new NotificationsService({ db, clock, jobs, push: notificationPush });
+  notifications.registerJobs();
+  // What staff, rules and graders do tells the people concerned, inside the write's transaction.
+  applicants.onEnrolmentChanged((change, applicantIds, trx) => notifications.within(trx).enrolmentsChanged(change, applicantIds));
+  exams.onAssigneesChanged((change, trx) => notifications.within(trx).examChanged(change));
+  attempts.onGraded((attemptId, trx) => notifications.within(trx).attemptGraded(attemptId));
+  marking.onGraded((attemptId, trx) => notifications.within(trx).attemptGraded(attemptId));
+  certificates.onIssued((certificateIds, trx) => notifications.within(trx).certificatesIssued(certificateIds));
+  users.onRemoval((userIds, trx) => notifications.within(trx).forgetPeople(userIds));
+  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions, exams, attempts, marking, examReports, dashboard, certificates, census, sockets, notifications, notificationPush };
 }
 
 /**

@@ -114,6 +114,7 @@ const enUS = {
   'audit.cert.download': 'Download certificates',
   'audit.census.export': 'Export learner statistics',
   'audit.census.userExport': 'Export a learner record',
+  'audit.notification.preferences': 'Change notification settings',
 } as const;
 
 export type AuditKey = keyof typeof enUS;
@@ -226,6 +227,7 @@ const zhCN = {
   'audit.cert.download': '下载证书',
   'audit.census.export': '导出学员统计',
   'audit.census.userExport': '导出学员档案',
+  'audit.notification.preferences': '修改通知设置',
 } as const satisfies Record<AuditKey, string>;
 
 export const auditMessages = { 'zh-CN': zhCN, 'en-US': enUS } as const satisfies Record<Locale, Record<AuditKey, string>>;

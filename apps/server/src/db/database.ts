@@ -17,7 +17,15 @@ export type AppDatabase = {
   location: string;
   /** PostgreSQL only: the schema the tables live in, when not the default one. */
   schema?: string;
+  /**
+   * PostgreSQL only: hears `NOTIFY`s on `channel` (a plain identifier) on a connection of its
+   * own, outside the pool, for as long as it is open.
+   */
+  listen?: (channel: string, onPayload: (payload: string) => void) => Promise<Listening>;
 };
+
+/** A LISTEN connection; `close` ends it. */
+export type Listening = { close: () => Promise<void> };
 
 export type DatabaseOptions = {
   /** A postgres:// URL; without it the embedded SQLite file under dataDir is used. */
@@ -129,5 +137,50 @@ async function openPostgres(databaseUrl: string, schema: string | undefined): Pr
     dialect: 'postgres',
     location: `${url.host}${url.pathname}${schema === undefined ? '' : ` (schema ${schema})`}`,
     ...(schema === undefined ? {} : { schema }),
+    listen: (channel, onPayload) => listenOn(pg, databaseUrl, channel, onPayload),
+  };
+}
+
+const RELISTEN_DELAY_MS = 1000;
+
+/**
+ * A client of its own (a pooled one would be handed to queries, and LISTEN holds its session):
+ * on a lost connection it connects again after a pause, until closed. What was sent while it was
+ * away is missed, which a reader's next list makes good.
+ */
+async function listenOn(driver: typeof pg, databaseUrl: string, channel: string, onPayload: (payload: string) => void): Promise<Listening> {
+  let closed = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new driver.Client({ connectionString: databaseUrl });
+    next.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
+    });
+    next.on('error', () => {
+      if (closed || client !== next) return;
+      client = undefined;
+      void next.end().catch(() => undefined);
+      retry = setTimeout(() => void connect().catch(scheduleRetry), RELISTEN_DELAY_MS).unref();
+    });
+    await next.connect();
+    if (closed) {
+      await next.end();
+      return;
+    }
+    await next.query(`listen ${channel}`);
+    client = next;
+  };
+  const scheduleRetry = () => {
+    if (!closed) retry = setTimeout(() => void connect().catch(scheduleRetry), RELISTEN_DELAY_MS).unref();
+  };
+  await connect();
+  return {
+    close: async () => {
+      closed = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+      client = undefined;
+    },
   };
 }

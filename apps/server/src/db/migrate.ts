@@ -18,6 +18,7 @@ import * as certificatePages from './migrations/0016-certificate-pages.js';
 import * as certificateRules from './migrations/0017-certificate-rules.js';
 import * as certificateRulePage from './migrations/0018-certificate-rule-page.js';
 import * as census from './migrations/0019-census.js';
+import * as notifications from './migrations/0020-notifications.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -46,6 +47,7 @@ const migrations = {
   '0017-certificate-rules': certificateRules,
   '0018-certificate-rule-page': certificateRulePage,
   '0019-census': census,
+  '0020-notifications': notifications,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

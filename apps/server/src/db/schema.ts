@@ -51,6 +51,8 @@ export interface Database {
   edu_cert_rule: CertRuleTable;
   edu_census_course: CensusCourseTable;
   edu_census_login: CensusLoginTable;
+  sys_notification: NotificationTable;
+  sys_notification_pref: { user_id: number; kind: string; enabled: Flag };
 }
 
 type Flag = 0 | 1;
@@ -549,4 +551,18 @@ export interface CensusLoginTable {
   at: number;
   ip: string;
   browser: string;
+}
+
+export interface NotificationTable {
+  id: Id;
+  user_id: number;
+  /** A NotificationKind. */
+  kind: string;
+  /** JSON NotificationParams. */
+  params: string;
+  link: string | null;
+  /** The event that made it; unique, so each is told once. */
+  dedupe_key: string;
+  create_time: number;
+  read_time: number | null;
 }

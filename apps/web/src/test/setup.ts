@@ -26,3 +26,15 @@ const removeChild = HTMLHeadElement.prototype.removeChild;
 HTMLHeadElement.prototype.removeChild = function <T extends Node>(this: HTMLHeadElement, node: T): T {
   return node.parentNode === detachedStyles ? detachedStyles.removeChild(node) : removeChild.call(this, node) as T;
 };
+
+// The shells open `/websocket` for the notification bell; jsdom's WebSocket would dial
+// localhost for real from every test that renders one. This one never connects; a test that
+// pushes messages stubs its own (vi.stubGlobal).
+class UnconnectedSocket extends EventTarget {
+  constructor(readonly url: string) {
+    super();
+  }
+  send(): void {}
+  close(): void {}
+}
+window.WebSocket = UnconnectedSocket as unknown as typeof WebSocket;

@@ -43,6 +43,8 @@ export async function holdsOrganisation(db: Kysely<Database>): Promise<boolean> 
  */
 export const EMPTIED_ON_RESET = [
   'sys_session',
+  'sys_notification',
+  'sys_notification_pref',
   'sys_users_roles',
   'sys_roles_menus',
   'sys_roles_depts',

@@ -76,10 +76,19 @@ export type EnrolmentListener = (userIds: number[], trx: Kysely<Database>) => Pr
  * Told of every enrolment written (made, moved to another status, deleted), inside the write's
  * transaction: the census keeps its summary of each person's course by it.
  */
-export type EnrolmentChangeListener = (enrolments: { userId: number; termId: number }[], trx: Kysely<Database>) => Promise<void>;
+export type EnrolmentWriteListener = (enrolments: { userId: number; termId: number }[], trx: Kysely<Database>) => Promise<void>;
 
 /** Told of people whose enrolment in the term was just completed, inside the completion's transaction. */
 export type CompletionListener = (termId: number, userIds: number[], trx: Kysely<Database>) => Promise<void>;
+
+/**
+ * What staff, an import or a rule did to enrolments: `assigned` (enrolled by them), `approved`,
+ * `rejected`, or a due date set (`due_changed`).
+ */
+export type EnrolmentChange = 'assigned' | 'approved' | 'rejected' | 'due_changed';
+
+/** Told of enrolments that changed so (by their ids), inside the change's transaction. */
+export type EnrolmentChangeListener = (change: EnrolmentChange, applicantIds: number[], trx: Kysely<Database>) => Promise<void>;
 
 const isEnrolled = (status: string) => (ENROLLED_STATUSES as readonly string[]).includes(status);
 
@@ -100,6 +109,7 @@ export class ApplicantsService {
     private readonly enrolmentListeners: EnrolmentListener[] = [],
     private readonly completionListeners: CompletionListener[] = [],
     private readonly changeListeners: EnrolmentChangeListener[] = [],
+    private readonly writeListeners: EnrolmentWriteListener[] = [],
   ) {}
 
   /** Registers the service's job handlers; once, on the service the app builds (services.ts). */
@@ -111,7 +121,7 @@ export class ApplicantsService {
 
   /** The same service inside a transaction, for callers whose own writes go with these. */
   within(db: Kysely<Database>): ApplicantsService {
-    return db === this.options.db ? this : new ApplicantsService({ ...this.options, db }, this.enrolmentListeners, this.completionListeners, this.changeListeners);
+    return db === this.options.db ? this : new ApplicantsService({ ...this.options, db }, this.enrolmentListeners, this.completionListeners, this.changeListeners, this.writeListeners);
   }
 
   /**
@@ -127,15 +137,25 @@ export class ApplicantsService {
     this.completionListeners.push(listener);
   }
 
-  /** `listener` hears of every enrolment written, inside the write's transaction (see EnrolmentChangeListener). */
-  onChanged(listener: EnrolmentChangeListener): void {
+  /** `listener` hears of every enrolment written, inside the write's transaction (see EnrolmentWriteListener). */
+  onWritten(listener: EnrolmentWriteListener): void {
+    this.writeListeners.push(listener);
+  }
+
+  private async written(trx: Kysely<Database>, enrolments: readonly { userId: number; termId: number }[]): Promise<void> {
+    if (enrolments.length === 0) return;
+    const pairs = enrolments.map(({ userId, termId }) => ({ userId, termId }));
+    for (const listener of this.writeListeners) await listener(pairs, trx);
+  }
+
+  /** `listener` hears of enrolments staff or rules changed (notifications); it should only write or queue work with the transaction. */
+  onEnrolmentChanged(listener: EnrolmentChangeListener): void {
     this.changeListeners.push(listener);
   }
 
-  private async changed(trx: Kysely<Database>, enrolments: readonly { userId: number; termId: number }[]): Promise<void> {
-    if (enrolments.length === 0) return;
-    const pairs = enrolments.map(({ userId, termId }) => ({ userId, termId }));
-    for (const listener of this.changeListeners) await listener(pairs, trx);
+  private async changed(trx: Kysely<Database>, change: EnrolmentChange, applicantIds: readonly number[]): Promise<void> {
+    if (applicantIds.length === 0) return;
+    for (const listener of this.changeListeners) await listener(change, [...new Set(applicantIds)], trx);
   }
 
   private async completed(trx: Kysely<Database>, enrolments: readonly { termId: number; userId: number }[]): Promise<void> {
@@ -219,9 +239,12 @@ export class ApplicantsService {
       const now = this.now();
       const completedAt = body.status === 'completed' ? (current.status === 'completed' ? undefined : now) : null;
       await updateApplicants(trx, [body.id], { status: body.status, dueAt: body.dueAt, reason: body.reason, completedAt }, by, now);
-      await this.changed(trx, [current]);
+      await this.written(trx, [current]);
       if (body.status === 'completed' && current.status !== 'completed') await this.completed(trx, [current]);
       if (!isEnrolled(current.status) && isEnrolled(body.status)) await this.enrolled(trx, [current.userId]);
+      if (current.status === 'applied' && isEnrolled(body.status)) await this.changed(trx, 'approved', [body.id]);
+      if (current.status !== 'rejected' && body.status === 'rejected') await this.changed(trx, 'rejected', [body.id]);
+      if (body.dueAt !== null) await this.changed(trx, 'due_changed', [body.id]);
     });
   }
 
@@ -233,7 +256,7 @@ export class ApplicantsService {
       const missing = unique.find((id) => !heads.has(id));
       if (missing !== undefined) throw notFound(`ids: no applicant ${missing}`);
       await deleteApplicants(trx, unique);
-      await this.changed(trx, [...heads.values()]);
+      await this.written(trx, [...heads.values()]);
     });
   }
 
@@ -255,11 +278,12 @@ export class ApplicantsService {
         if (term !== undefined) await requireSeats(trx, term, byTerm.get(termId) ?? 0, 'ids');
       }
       await updateApplicants(trx, unique, { status: 'approved', reason: null }, by, this.now());
-      await this.changed(trx, heads);
+      await this.written(trx, heads);
       await this.enrolled(
         trx,
         heads.map((head) => head.userId),
       );
+      await this.changed(trx, 'approved', unique);
     });
   }
 
@@ -273,7 +297,8 @@ export class ApplicantsService {
       const heads = await this.requireApplicants(trx, unique);
       requireStatuses(heads, ['applied', 'approved'], 'rejected');
       await updateApplicants(trx, unique, { status: 'rejected', reason: body.reason }, by, this.now());
-      await this.changed(trx, heads);
+      await this.written(trx, heads);
+      await this.changed(trx, 'rejected', unique);
     });
   }
 
@@ -369,13 +394,13 @@ export class ApplicantsService {
       if (term.endAt < now) throw conflict('termId: the term has ended');
       if (mine !== undefined) {
         await updateApplicants(trx, [mine.id], { status: 'applied', source: 'self', reason: null, ruleId: null }, user.username, now);
-        await this.changed(trx, [mine]);
+        await this.written(trx, [mine]);
         return { applied: { id: mine.id, status: 'applied' }, created: true };
       }
       const status = term.enrolMode === 'open' ? 'approved' : 'applied';
       if (status === 'approved' && (await seatsLeft(trx, term)) === 0) throw conflict('termId: the term is full');
       const [id] = await insertApplicants(trx, [{ termId: term.id, userId: user.userId, status, source: 'self', dueAt: null }], user.username, now);
-      await this.changed(trx, [{ userId: user.userId, termId: term.id }]);
+      await this.written(trx, [{ userId: user.userId, termId: term.id }]);
       if (status === 'approved') await this.enrolled(trx, [user.userId]);
       return { applied: { id: id as number, status }, created: true };
     });
@@ -398,7 +423,7 @@ export class ApplicantsService {
       const ids = moving.map((enrolment) => enrolment.id);
       const changes = progress.completed ? { status: 'completed' as const, completedAt: now } : { status: 'in_progress' as const };
       await updateApplicants(trx, ids, changes, 'system', now);
-      await this.changed(trx, moving.map((enrolment) => ({ userId, termId: enrolment.termId })));
+      await this.written(trx, moving.map((enrolment) => ({ userId, termId: enrolment.termId })));
       if (progress.completed) await this.completed(trx, moving.map((enrolment) => ({ termId: enrolment.termId, userId })));
     });
   }
@@ -453,7 +478,8 @@ export class ApplicantsService {
       await requireRuleTargets(trx, rule);
       const now = this.now();
       await updateRule(trx, rule.id, rule, by, now);
-      await setRuleDueDate(trx, rule.id, rule.termId, rule.dueAt, by, now);
+      const dated = await setRuleDueDate(trx, rule.id, rule.termId, rule.dueAt, by, now);
+      if (rule.dueAt !== null) await this.changed(trx, 'due_changed', dated);
       await this.materialise(trx, [{ id: rule.id, target: rule.target, ids: rule.ids, termId: rule.termId, dueAt: rule.dueAt }], undefined, by);
     });
   }
@@ -529,7 +555,7 @@ export class ApplicantsService {
     const created = fresh.length + reopened.length;
     if (checkSeats && created > 0) await requireSeats(trx, term, created, field);
     const now = this.now();
-    await insertApplicants(
+    const inserted = await insertApplicants(
       trx,
       fresh.map((userId) => ({ termId: term.id, userId, status: 'approved', source: how.source, dueAt: how.dueAt, ruleId: how.ruleId ?? null })),
       by,
@@ -543,8 +569,9 @@ export class ApplicantsService {
       now,
     );
     const enrolledNow = [...fresh, ...reopened.map((applicant) => applicant.userId)];
-    await this.changed(trx, enrolledNow.map((userId) => ({ userId, termId: term.id })));
+    await this.written(trx, enrolledNow.map((userId) => ({ userId, termId: term.id })));
     await this.enrolled(trx, enrolledNow);
+    await this.changed(trx, 'assigned', [...inserted, ...reopened.map((applicant) => applicant.id)]);
     return { created, existing: userIds.length - created };
   }
 }

@@ -119,14 +119,17 @@ export async function updateRule(db: Kysely<Database>, id: number, rule: RuleVal
 }
 
 /** A new due date for the rule's enrolments in its term that are not done yet. */
-export async function setRuleDueDate(db: Kysely<Database>, ruleId: number, termId: number, dueAt: number | null, by: string, now: number): Promise<void> {
-  await db
+/** Answers the ids of the enrolments given the date. */
+export async function setRuleDueDate(db: Kysely<Database>, ruleId: number, termId: number, dueAt: number | null, by: string, now: number): Promise<number[]> {
+  const rows = await db
     .updateTable('edu_applicant')
     .set({ due_at: dueAt, ...changed(by, now) })
     .where('rule_id', '=', ruleId)
     .where('term_id', '=', termId)
     .where('status', 'not in', ['completed', 'rejected'])
+    .returning('id')
     .execute();
+  return rows.map((row) => row.id);
 }
 
 /** Deletes the rules; the enrolments they made stay, no longer linked to a rule. */

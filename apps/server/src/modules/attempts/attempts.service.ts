@@ -58,9 +58,14 @@ export type Client = { ip: string; agent: string };
 /** Told of people whose attempt of the exam was just graded passed, inside the grading's transaction: it should only queue work (a job) with it. */
 export type PassedListener = (examId: number, userIds: number[], trx: Kysely<Database>) => Promise<void>;
 
+/** Told of an attempt just graded (its score settled for the first time), inside the grading's transaction: it should only write or queue work with it. */
+export type GradedListener = (attemptId: number, trx: Kysely<Database>) => Promise<void>;
+
 export type AttemptsOptions = {
   /** Shared by the service and its `within` copies; filled by `onPassed`. */
   passedListeners?: PassedListener[];
+  /** Shared by the service and its `within` copies; filled by `onGraded`. */
+  gradedListeners?: GradedListener[];
   db: Kysely<Database>;
   clock: Clock;
   jobs: JobRunner;
@@ -91,9 +96,16 @@ export class AttemptsService {
     this.writer = options.writer ?? new AnswerWriter((items, now) => writeAnswers(options.db, items, now), options.clock);
     this.guards = options.guards ?? new Map();
     this.passedListeners = options.passedListeners ?? [];
+    this.gradedListeners = options.gradedListeners ?? [];
   }
 
   private readonly passedListeners: PassedListener[];
+  private readonly gradedListeners: GradedListener[];
+
+  /** Listens to attempts graded on submission (their results released to their people). */
+  onGraded(listener: GradedListener): void {
+    this.gradedListeners.push(listener);
+  }
 
   /** Listens to attempts graded passed on submission (certificates issued by an exam's rules). */
   onPassed(listener: PassedListener): void {
@@ -107,7 +119,7 @@ export class AttemptsService {
   }
 
   within(db: Kysely<Database>): AttemptsService {
-    return db === this.options.db ? this : new AttemptsService({ ...this.options, db, writer: this.writer, guards: this.guards, passedListeners: this.passedListeners });
+    return db === this.options.db ? this : new AttemptsService({ ...this.options, db, writer: this.writer, guards: this.guards, passedListeners: this.passedListeners, gradedListeners: this.gradedListeners });
   }
 
   private get db(): Kysely<Database> {
@@ -385,6 +397,7 @@ export class AttemptsService {
       const passed = total === null ? null : passes(total, terms?.passScore ?? 0);
       await finishAttempt(trx, attemptId, total === null ? { state: 'marking', score: null, passed: null } : { state: 'graded', score: total, passed }, now);
       if (passed === true) for (const listener of this.passedListeners) await listener(attempt.examId, [attempt.userId], trx);
+      if (total !== null) for (const listener of this.gradedListeners) await listener(attemptId, trx);
       await insertEvents(trx, [{ attemptId, type: by === 'server' ? 'auto_submit' : 'submit', at: now, questionId: null, detail: '' }]);
       return true;
     });

@@ -23,7 +23,7 @@ import { conflict, forbidden, invalidInput, notFound } from '../../domain-error.
 import type { JobRunner } from '../../jobs/job-runner.js';
 import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../auth/session.service.js';
-import type { PassedListener } from './attempts.service.js';
+import type { GradedListener, PassedListener } from './attempts.service.js';
 import {
   countSubmitted,
   countTargetAnswers,
@@ -64,6 +64,8 @@ export type QuestionSource = {
 export type MarkingOptions = {
   /** Told of attempts a marker's score made pass (see PassedListener); shared with `within` copies. */
   passedListeners?: PassedListener[];
+  /** Told of attempts a marker's score graded (see GradedListener); shared with `within` copies. */
+  gradedListeners?: GradedListener[];
   db: Kysely<Database>;
   clock: Clock;
   jobs: JobRunner;
@@ -171,9 +173,16 @@ export async function regrade(
  */
 export class MarkingService {
   private readonly passedListeners: PassedListener[];
+  private readonly gradedListeners: GradedListener[];
 
   constructor(private readonly options: MarkingOptions) {
     this.passedListeners = options.passedListeners ?? [];
+    this.gradedListeners = options.gradedListeners ?? [];
+  }
+
+  /** Listens to attempts a marker's last score graded (their results released to their people). */
+  onGraded(listener: GradedListener): void {
+    this.gradedListeners.push(listener);
   }
 
   /** Listens to attempts graded passed by a marker's score (certificates issued by an exam's rules). */
@@ -189,7 +198,7 @@ export class MarkingService {
   }
 
   within(db: Kysely<Database>): MarkingService {
-    return db === this.options.db ? this : new MarkingService({ ...this.options, db, passedListeners: this.passedListeners });
+    return db === this.options.db ? this : new MarkingService({ ...this.options, db, passedListeners: this.passedListeners, gradedListeners: this.gradedListeners });
   }
 
   private get db(): Kysely<Database> {
@@ -311,6 +320,8 @@ export class MarkingService {
       const passed = passes(total, passScore);
       await updateAttemptResult(trx, answer.attemptId, { state: 'graded', score: total, passed, at: now });
       if (passed) for (const listener of this.passedListeners) await listener(answer.examId, [answer.userId], trx);
+      // An override of an attempt graded already changes a released result; it is told once, when first graded.
+      for (const listener of this.gradedListeners) await listener(answer.attemptId, trx);
     });
   }
 

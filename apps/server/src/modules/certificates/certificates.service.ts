@@ -103,7 +103,12 @@ export type CertificatesOptions = {
   files: FileStore;
   access: AccessService;
   jobs: JobRunner;
+  /** Shared by the service and its `within` copies; filled by `onIssued`. */
+  issuedListeners?: IssuedListener[];
 };
+
+/** Told of the certificates just issued (their ids), inside the issuing transaction; it should only write or queue work with it. */
+export type IssuedListener = (certificateIds: number[], trx: Kysely<Database>) => Promise<void>;
 
 /** The job that issues what an exam's or a term's rules give people who passed or completed it. */
 export const AUTO_ISSUE_JOB = 'certificates.autoIssue';
@@ -178,10 +183,19 @@ const SAMPLE_CODE = 'SAMPLE';
  * Staff act on the certificates of people within their data scope, as on the people themselves.
  */
 export class CertificatesService {
-  constructor(private readonly options: CertificatesOptions) {}
+  private readonly issuedListeners: IssuedListener[];
+
+  constructor(private readonly options: CertificatesOptions) {
+    this.issuedListeners = options.issuedListeners ?? [];
+  }
 
   within(db: Kysely<Database>): CertificatesService {
-    return db === this.options.db ? this : new CertificatesService({ ...this.options, db });
+    return db === this.options.db ? this : new CertificatesService({ ...this.options, db, issuedListeners: this.issuedListeners });
+  }
+
+  /** Listens to certificates issued by hand, by a rule or re-issued (their holders told); not to imported ones, issued before. */
+  onIssued(listener: IssuedListener): void {
+    this.issuedListeners.push(listener);
   }
 
   /** Registers the automatic issue job; once, on the service the app builds (services.ts). */
@@ -413,6 +427,7 @@ export class CertificatesService {
       );
       issued.push({ id, userId: person.id, number });
     }
+    for (const listener of this.issuedListeners) await listener(issued.map((certificate) => certificate.id), trx);
     return issued;
   }
 
@@ -590,6 +605,8 @@ export class CertificatesService {
         now,
       );
       if (!(await supersede(trx, old.id, newId, now))) throw conflict(`id: certificate ${old.number} was re-issued already`);
+      // The holder gets the corrected one as a new certificate (and its expiry reminder, the old one's being void).
+      for (const listener of this.issuedListeners) await listener([newId], trx);
       return { id: newId, number };
     });
   }

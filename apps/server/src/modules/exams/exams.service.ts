@@ -92,7 +92,18 @@ export type ExamsOptions = {
   random?: () => number;
   /** The attempts module's count of a person's attempts (a function: that module is built after this one and calls it). */
   attempts?: () => AttemptTally;
+  /** Shared by the service and its `within` copies; filled by `onAssigneesChanged`. */
+  changeListeners?: ExamChangeListener[];
 };
+
+/**
+ * An exam's people changed: `assigned` newly (by staff or a rule), or their own terms (due date,
+ * window) overridden; no people: the exam itself was saved (its window may have moved).
+ */
+export type ExamChange = { examId: number; userIds: number[]; assigned: boolean };
+
+/** Told of an ExamChange inside the change's transaction; it should only write or queue work with it. */
+export type ExamChangeListener = (change: ExamChange, trx: Kysely<Database>) => Promise<void>;
 
 /** The job that assigns people the exams whose department, role or term rules now cover them. */
 export const APPLY_EXAM_RULES_JOB = 'exams.applyRules';
@@ -154,7 +165,21 @@ type CheckedPaper = {
  * and assign only the people of their departments. Taking an exam builds on this.
  */
 export class ExamsService {
-  constructor(private readonly options: ExamsOptions) {}
+  private readonly changeListeners: ExamChangeListener[];
+
+  constructor(private readonly options: ExamsOptions) {
+    this.changeListeners = options.changeListeners ?? [];
+  }
+
+  /** Listens to people assigned an exam, their terms overridden, and exams saved (notifications). */
+  onAssigneesChanged(listener: ExamChangeListener): void {
+    this.changeListeners.push(listener);
+  }
+
+  private async changed(trx: Kysely<Database>, change: ExamChange): Promise<void> {
+    if (change.assigned && change.userIds.length === 0) return;
+    for (const listener of this.changeListeners) await listener(change, trx);
+  }
 
   /** Registers the service's job handlers; once, on the service the app builds (services.ts). */
   registerJobs(): void {
@@ -165,7 +190,7 @@ export class ExamsService {
 
   /** The same service inside a transaction, for callers whose own writes go with these. */
   within(db: Kysely<Database>): ExamsService {
-    return db === this.options.db ? this : new ExamsService({ ...this.options, db });
+    return db === this.options.db ? this : new ExamsService({ ...this.options, db, changeListeners: this.changeListeners });
   }
 
   private get db(): Kysely<Database> {
@@ -206,6 +231,7 @@ export class ExamsService {
       const values = await this.valuesOf(trx, body);
       const id = await insertExam(trx, values, by, this.now());
       await setExamQuestions(trx, id, fixedIdsOf(values.paper));
+      await this.changed(trx, { examId: id, userIds: [], assigned: false });
       return id;
     });
   }
@@ -216,6 +242,7 @@ export class ExamsService {
       const values = await this.valuesOf(trx, body);
       await updateExam(trx, body.id, values, by, this.now());
       await setExamQuestions(trx, body.id, fixedIdsOf(values.paper));
+      await this.changed(trx, { examId: body.id, userIds: [], assigned: false });
     });
   }
 
@@ -458,6 +485,7 @@ export class ExamsService {
           now,
         );
         await insertAssignees(trx, fresh.map((userId) => ({ examId, userId, source: 'staff', ruleId: null, dueAt: body.dueAt })), caller.username, now);
+        await this.changed(trx, { examId, userIds: fresh, assigned: true });
         return { created: fresh.length, existing: ids.length - fresh.length, ruleId: null };
       }
       const target = body.target;
@@ -474,6 +502,7 @@ export class ExamsService {
       const current = await findAssigneesOfUsers(trx, examId, covered);
       const fresh = covered.filter((id) => !current.has(id));
       await insertAssignees(trx, fresh.map((userId) => ({ examId, userId, source: 'rule', ruleId, dueAt: body.dueAt })), caller.username, now);
+      await this.changed(trx, { examId, userIds: fresh, assigned: true });
       return { created: fresh.length, existing: covered.length - fresh.length, ruleId };
     });
   }
@@ -488,6 +517,7 @@ export class ExamsService {
         { extraMinutes: body.extraMinutes, extraAttempts: body.extraAttempts, openAt: body.openAt, closeAt: body.closeAt, dueAt: body.dueAt },
         this.now(),
       );
+      await this.changed(trx, { examId, userIds: heads.map((head) => head.userId), assigned: false });
     });
   }
 
@@ -611,6 +641,7 @@ export class ExamsService {
         const current = await findAssigneesOfUsers(trx, rule.examId, covered);
         const fresh = covered.filter((id) => !current.has(id));
         await insertAssignees(trx, fresh.map((userId) => ({ examId: rule.examId, userId, source: 'rule', ruleId: rule.id, dueAt: rule.dueAt })), 'system', now);
+        await this.changed(trx, { examId: rule.examId, userIds: fresh, assigned: true });
         made += fresh.length;
       }
       return made;

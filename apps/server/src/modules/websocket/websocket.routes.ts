@@ -2,14 +2,12 @@ import { SOCKET_CLOSE_UNAUTHORIZED, websocketQuerySchema } from '@cloud-classroo
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../services.js';
-import { SessionSockets } from './websocket.service.js';
 
 const BEARER = 'Bearer ';
 
 export const websocketRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const { sessions } = services;
+  const { sessions, sockets } = services;
   await app.register(fastifyWebsocket);
-  const sockets = new SessionSockets();
   const unsubscribe = sessions.onSessionsEnded(({ sessionIds, reason }) => sockets.endSessions(sessionIds, reason));
   app.addHook('onClose', async () => unsubscribe());
 
@@ -30,7 +28,7 @@ export const websocketRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     },
     (socket, request) => {
       if (request.principal === null) socket.close(SOCKET_CLOSE_UNAUTHORIZED, 'unauthorized');
-      else sockets.add(request.principal.sessionId, socket);
+      else sockets.add(request.principal.sessionId, request.principal.userId, socket);
     },
   );
 };

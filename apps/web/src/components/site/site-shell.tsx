@@ -2,6 +2,7 @@ import { LAYOUT_DEFAULTS } from '@cloud-classroom/shared/constants';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { avatarUrl, canUseBackOffice, useUserStore } from '../../features/auth/user-store';
+import { NotificationBell } from '../../features/notifications/site/notification-bell';
 import { setLocale, useLocaleText } from '../../lib/use-locale-text';
 import { ConfirmDialog } from '../confirm-dialog';
 import './site.css';
@@ -246,6 +247,7 @@ export function SiteShell({ children }: { children: ReactNode }) {
               </Link>
             )}
             <LanguageSwitch />
+            {signedIn && <NotificationBell />}
             {signedIn ? (
               <UserMenu onLogout={() => setConfirmingLogout(true)} />
             ) : hasSession ? (

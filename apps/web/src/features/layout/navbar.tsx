@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import screenfull from 'screenfull';
 import { avatarUrl, useUserStore } from '../auth/user-store';
+import { NotificationBell } from '../notifications/notification-bell';
 import { apiUrl } from '../../lib/http-client';
 import { changeLocale } from '../../lib/i18n';
 import { useAppStore } from './app-store';
@@ -177,6 +178,7 @@ export function Navbar({ routes }: { routes: readonly ViewRoute[] }) {
             <SizeSelect />
           </>
         )}
+        <NotificationBell />
         <LanguageSelect />
         <AvatarMenu />
       </div>

@@ -9,6 +9,7 @@ import { useDocumentTitle } from '../../../components/site/use-document-title';
 import { http, HttpError } from '../../../lib/http-client';
 import { localizeMessage, useLocaleText } from '../../../lib/use-locale-text';
 import { useUserStore } from '../../auth/user-store';
+import { NotificationPreferencesForm } from '../../notifications/site/notification-preferences';
 import './user-site.css';
 
 // users.ts holds these too, but it builds zod schemas: the learner pages load no zod.
@@ -307,7 +308,7 @@ function PasswordForm() {
   );
 }
 
-/** My settings (`/user-setting`): profile, avatar and password, through the personal routes of `api/users`. */
+/** My settings (`/user-setting`): profile, avatar and password, through the personal routes of `api/users`; which notifications I get. */
 export function UserSettingPage() {
   const { t } = useLocaleText();
   useDocumentTitle(t('site.userSetting'));
@@ -315,6 +316,7 @@ export function UserSettingPage() {
     ['profile', 'userSetting.profile', <ProfileForm key="profile" />],
     ['avatar', 'userSetting.avatar', <AvatarForm key="avatar" />],
     ['password', 'userSetting.password', <PasswordForm key="password" />],
+    ['notifications', 'notification.preferences', <NotificationPreferencesForm key="notifications" />],
   ];
   return (
     <SiteShell>

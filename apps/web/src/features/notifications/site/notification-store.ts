@@ -1,0 +1,111 @@
+import type { NotificationPushMessage } from '@cloud-classroom/shared/notification-kinds';
+import type { Notification, NotificationPage, NotificationPreferences, NotificationPreferencesUpdate, UnreadCount } from '@cloud-classroom/shared/notifications';
+import { useSyncExternalStore } from 'react';
+import { API_BASE, http, type CallOptions } from '../../../lib/http-client';
+
+// The bell's state, shared by the back office's navbar and the learner's header: the unread count
+// and the newest notifications, loaded once and kept current by what `/websocket` pushes. Plain
+// module state with useSyncExternalStore rather than TanStack Query, which the learner's pages
+// may not load; zod-free for the same reason (the shared schemas are types here).
+
+export const NOTIFICATIONS_SHOWN = 10;
+
+export type NotificationFeed = {
+  /** Null until the first list has come. */
+  unreadCount: number | null;
+  items: Notification[];
+  totalElements: number;
+};
+
+let feed: NotificationFeed = { unreadCount: null, items: [], totalElements: 0 };
+const listeners = new Set<() => void>();
+
+function update(next: Partial<NotificationFeed>): void {
+  feed = { ...feed, ...next };
+  for (const listener of listeners) listener();
+}
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+
+export function useNotificationFeed(): NotificationFeed {
+  return useSyncExternalStore(subscribe, () => feed);
+}
+
+/** Loads the newest page (unread first) and the count. */
+export async function refreshNotifications(options?: CallOptions): Promise<void> {
+  const page = await http.get<NotificationPage>('api/site/notifications', { page: 0, size: NOTIFICATIONS_SHOWN }, { silent: true, ...options });
+  update({ unreadCount: page.unreadCount, items: page.content, totalElements: page.totalElements });
+}
+
+export async function markNotificationsRead(ids: readonly number[]): Promise<void> {
+  const { unreadCount } = await http.put<UnreadCount>('api/site/notifications/read', { ids });
+  const now = new Date().toISOString();
+  update({ unreadCount, items: feed.items.map((item) => (ids.includes(item.id) && item.readTime === null ? { ...item, readTime: now } : item)) });
+}
+
+export async function markAllNotificationsRead(): Promise<void> {
+  const { unreadCount } = await http.put<UnreadCount>('api/site/notifications/read-all');
+  const now = new Date().toISOString();
+  update({ unreadCount, items: feed.items.map((item) => (item.readTime === null ? { ...item, readTime: now } : item)) });
+}
+
+export const loadNotificationPreferences = (options?: CallOptions) => http.get<NotificationPreferences>('api/site/notification-preferences', undefined, options);
+export const saveNotificationPreferences = (changes: NotificationPreferencesUpdate) => http.put<NotificationPreferences>('api/site/notification-preferences', changes);
+
+/** A pushed notification goes on top, the count as the server counted it. */
+export function receivePush(message: NotificationPushMessage<Notification>): void {
+  if (feed.items.some((item) => item.id === message.notification.id)) return;
+  update({ unreadCount: message.unreadCount, items: [message.notification, ...feed.items].slice(0, NOTIFICATIONS_SHOWN), totalElements: feed.totalElements + 1 });
+}
+
+// SOCKET_CLOSE_UNAUTHORIZED of shared/auth.ts, whose module loads zod: the session has ended.
+const SESSION_ENDED_CLOSE = 4401;
+const RECONNECT_FIRST_MS = 1000;
+const RECONNECT_MAX_MS = 60_000;
+
+function socketUrl(token: string): string {
+  const url = new URL(`${API_BASE}websocket`, window.location.href);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.searchParams.set('token', token);
+  return url.toString();
+}
+
+/**
+ * Holds `/websocket` open for the session: pushes update the feed; a lost connection is opened
+ * again after a growing pause, and the list reloaded then (what was pushed meanwhile was missed).
+ * A 4401 close (the session ended) stops it. Answers the function that closes it.
+ */
+export function connectNotifications(token: string): () => void {
+  let socket: WebSocket | undefined;
+  let stopped = false;
+  let delay = RECONNECT_FIRST_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const open = (reconnecting: boolean) => {
+    socket = new WebSocket(socketUrl(token));
+    socket.addEventListener('open', () => {
+      delay = RECONNECT_FIRST_MS;
+      if (reconnecting) void refreshNotifications().catch(() => undefined);
+    });
+    socket.addEventListener('message', (event: MessageEvent<string>) => {
+      const message = JSON.parse(event.data) as { type?: string };
+      if (message.type === 'notification') receivePush(message as NotificationPushMessage<Notification>);
+    });
+    socket.addEventListener('close', (event) => {
+      if (stopped || event.code === SESSION_ENDED_CLOSE) return;
+      timer = setTimeout(() => open(true), delay);
+      delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+    });
+  };
+  // Another session's feed (a logout and a login in one page's life) is not this one's.
+  update({ unreadCount: null, items: [], totalElements: 0 });
+  open(false);
+  void refreshNotifications().catch(() => undefined);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    socket?.close();
+  };
+}
