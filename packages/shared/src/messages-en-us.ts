@@ -77,6 +77,7 @@ export const enUS = {
   'route.editCert': 'Edit certificate template',
   'route.previewCert': 'Preview certificate template',
   'route.applicantCert': 'Issue certificates',
+  'route.userCensusDetail': 'Learner record',
   'route.home': 'Home',
   'route.download': 'Download',
   'home.backOffice': 'Back office',

@@ -78,6 +78,7 @@ export const zhCN = {
   'route.editCert': '编辑证书模板',
   'route.previewCert': '预览证书模板',
   'route.applicantCert': '颁发证书',
+  'route.userCensusDetail': '学员学习档案',
   'route.home': '首页',
   'route.download': '下载',
   'home.backOffice': '后台管理',

@@ -143,6 +143,7 @@ describe('pagesOf', () => {
       '/edu/edit-cert',
       '/edu/preview-cert',
       '/edu/applicant-cert',
+      '/edu/user-census-detail',
       '/system/user',
       '/system/role',
       '/system/menu',
