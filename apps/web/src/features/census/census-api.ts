@@ -26,6 +26,8 @@ export const censusUserQuery = (id: number, range: CensusRange) =>
   queryOptions({
     queryKey: censusKeys.user(id, range),
     queryFn: ({ signal }) => http.get<CensusUser>(`${CENSUS_USERS_PATH}/${id}`, range, { signal }),
+    // Another range of the same person keeps the page showing the last one while it loads, not blanking it; another person's never stands in.
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[2] === id ? previous : undefined),
   });
 
 /** The record's workbook (a sheet per section); the route takes the session cookie, so a plain link saves it. */

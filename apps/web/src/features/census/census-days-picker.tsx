@@ -29,8 +29,6 @@ export function CensusDaysPicker({
       allowClear={allowClear}
       value={value ? [dayjs(value[0]), dayjs(value[1])] : null}
       placeholder={[tl('list.startDate'), tl('list.endDate')]}
-      // The server counts no day after today.
-      disabledDate={(day) => day.isAfter(dayjs(), 'day')}
       style={{ width: '100%', maxWidth: 280 }}
       onChange={(range) => {
         const [start, end] = range ?? [];

@@ -96,6 +96,23 @@ describe('CensusListPage', () => {
     expect(sent.has('days')).toBe(false);
   });
 
+  it('sends the chosen days as from and to', async () => {
+    const api = stubCensus();
+    renderAt('/course/census');
+    await screen.findByRole('link', { name: 'learner3' });
+    const [start, end] = screen.getAllByPlaceholderText(/date/);
+    fireEvent.mouseDown(start!);
+    fireEvent.change(start!, { target: { value: '2026-03-01' } });
+    fireEvent.keyDown(start!, { key: 'Enter', code: 'Enter' });
+    fireEvent.change(end!, { target: { value: '2026-03-31' } });
+    fireEvent.keyDown(end!, { key: 'Enter', code: 'Enter' });
+    clickText('Search');
+    await waitFor(() => expect(api.callsTo('GET api/census/users').some((call) => call.params.get('from') === '2026-03-01')).toBe(true));
+    const sent = api.callsTo('GET api/census/users').at(-1)!.params;
+    expect(sent.get('to')).toBe('2026-03-31');
+    expect(sent.has('days')).toBe(false);
+  });
+
   it('sorts by a figure on the server', async () => {
     const api = stubCensus();
     renderAt('/course/census');

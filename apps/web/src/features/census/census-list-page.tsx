@@ -104,7 +104,7 @@ export default function CensusListPage() {
       search={
         <SearchBar<CensusSearch> list={searchState}>
           <Form.Item name="blurry">
-            <Input id="census-search-blurry" allowClear placeholder={t('census.search')} aria-label={t('census.search')} style={{ width: 200, maxWidth: '100%' }} />
+            <Input id="census-search-blurry" allowClear placeholder={t('census.search')} aria-label={t('census.search')} style={{ width: 230, maxWidth: '100%' }} />
           </Form.Item>
           <Form.Item name="deptId">
             <DeptSelect id="census-search-dept" placeholder={t('census.anyDept')} cannotList={t('census.cannotListDepts')} />

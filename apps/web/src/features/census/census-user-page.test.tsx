@@ -1,5 +1,5 @@
 import type { CensusUser } from '@cloud-classroom/shared/census';
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, stubBrowser } from '../../components/list-page/list-page-test-kit';
@@ -105,6 +105,24 @@ describe('CensusUserPage', () => {
     renderAt('/edu/user-census-detail?id=3');
     await screen.findByText('Zhang San (learner1)');
     expect(screen.getByRole('link', { name: /Export/ }).getAttribute('href')).toBe('/api/census/users/3/download?from=2026-03-01&to=2026-03-03');
+  });
+
+  it('asks for the days picked, and exports those', async () => {
+    const api = stubRoutes({
+      'GET api/census/users/3': (call) => ({ ...RECORD, from: call.params.get('from') ?? RECORD.from, to: call.params.get('to') ?? RECORD.to }),
+    });
+    renderAt('/edu/user-census-detail?id=3');
+    await screen.findByText('Zhang San (learner1)');
+    const [start, end] = screen.getAllByPlaceholderText(/date/);
+    fireEvent.mouseDown(start!);
+    fireEvent.change(start!, { target: { value: '2026-02-01' } });
+    fireEvent.keyDown(start!, { key: 'Enter', code: 'Enter' });
+    fireEvent.change(end!, { target: { value: '2026-02-28' } });
+    fireEvent.keyDown(end!, { key: 'Enter', code: 'Enter' });
+    await waitFor(() => expect(api.callsTo('GET api/census/users/3').at(-1)?.params.toString()).toBe('from=2026-02-01&to=2026-02-28'));
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: /Export/ }).getAttribute('href')).toBe('/api/census/users/3/download?from=2026-02-01&to=2026-02-28'),
+    );
   });
 
   it('says so when the address names nobody', async () => {

@@ -37,7 +37,9 @@ export default function CensusUserPage() {
   if (userId === undefined) return <Result status="warning" title={t('census.badId')} extra={back} />;
   if (record.error instanceof HttpError && record.error.status === 404) return <Result status="warning" title={t('census.notFound')} extra={back} />;
 
-  const shown: CensusDays | undefined = data === undefined ? undefined : [data.from, data.to];
+  // The days picked show at once; until then, those the server chose.
+  const shown: CensusDays | undefined =
+    range.from !== undefined && range.to !== undefined ? [range.from, range.to] : data === undefined ? undefined : [data.from, data.to];
   const person = data?.person;
 
   const courseColumns: TableColumnsType<CensusCourse> = [
