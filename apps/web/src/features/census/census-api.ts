@@ -1,7 +1,8 @@
 import type { CensusRow, CensusUser } from '@cloud-classroom/shared/census';
 import { queryOptions } from '@tanstack/react-query';
 import { listQuery } from '../../components/list-page/list-query';
-import { apiUrl, http } from '../../lib/http-client';
+import { downloadFile } from '../../lib/download';
+import { http } from '../../lib/http-client';
 
 export const CENSUS_USERS_PATH = 'api/census/users';
 
@@ -30,8 +31,8 @@ export const censusUserQuery = (id: number, range: CensusRange) =>
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[2] === id ? previous : undefined),
   });
 
-/** The record's workbook (a sheet per section); the route takes the session cookie, so a plain link saves it. */
-export const censusUserDownloadUrl = (id: number, range: CensusRange) => apiUrl(`${CENSUS_USERS_PATH}/${id}/download`, range);
+/** Saves the record's workbook (a sheet per section) of those days, as the list's export saves its own. */
+export const downloadCensusUser = (id: number, range: CensusRange, name: string) => downloadFile(`${CENSUS_USERS_PATH}/${id}/download`, range, name);
 
 /** The record page's address, for the list's name links. */
 export const censusUserPath = (id: number) => `${CENSUS_USER_PATH}?id=${id}`;

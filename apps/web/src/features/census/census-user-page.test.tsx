@@ -3,7 +3,8 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, stubBrowser } from '../../components/list-page/list-page-test-kit';
-import { signInAs, stubRoutes } from '../../test/page-test-kit';
+import { clickText, signInAs, stubRoutes } from '../../test/page-test-kit';
+import { downloadFile } from '../../lib/download';
 import CensusUserPage from './census-user-page';
 
 await vi.hoisted(async () => {
@@ -17,6 +18,8 @@ vi.mock('../attempts/report-chart', () => ({
     <figure aria-label={label}>{JSON.stringify(option.series[0]?.data)}</figure>
   ),
 }));
+
+vi.mock('../../lib/download', () => ({ downloadFile: vi.fn(async () => {}) }));
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -71,6 +74,7 @@ describe('CensusUserPage', () => {
   });
   afterEach(() => {
     cleanup();
+    vi.mocked(downloadFile).mockClear();
     vi.unstubAllGlobals();
   });
 
@@ -104,7 +108,10 @@ describe('CensusUserPage', () => {
     stubRoutes({ 'GET api/census/users/3': () => RECORD });
     renderAt('/edu/user-census-detail?id=3');
     await screen.findByText('Zhang San (learner1)');
-    expect(screen.getByRole('link', { name: /Export/ }).getAttribute('href')).toBe('/api/census/users/3/download?from=2026-03-01&to=2026-03-03');
+    clickText('Export');
+    await waitFor(() =>
+      expect(vi.mocked(downloadFile)).toHaveBeenCalledWith('api/census/users/3/download', { from: '2026-03-01', to: '2026-03-03' }, 'Learner record-Zhang San'),
+    );
   });
 
   it('asks for the days picked, and exports those', async () => {
@@ -120,8 +127,9 @@ describe('CensusUserPage', () => {
     fireEvent.change(end!, { target: { value: '2026-02-28' } });
     fireEvent.keyDown(end!, { key: 'Enter', code: 'Enter' });
     await waitFor(() => expect(api.callsTo('GET api/census/users/3').at(-1)?.params.toString()).toBe('from=2026-02-01&to=2026-02-28'));
+    clickText('Export');
     await waitFor(() =>
-      expect(screen.getByRole('link', { name: /Export/ }).getAttribute('href')).toBe('/api/census/users/3/download?from=2026-02-01&to=2026-02-28'),
+      expect(vi.mocked(downloadFile)).toHaveBeenCalledWith('api/census/users/3/download', { from: '2026-02-01', to: '2026-02-28' }, 'Learner record-Zhang San'),
     );
   });
 

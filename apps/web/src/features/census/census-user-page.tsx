@@ -9,7 +9,7 @@ import { HttpError } from '../../lib/http-client';
 import { CertificateStatusTag } from '../certificates/certificate-status-tag';
 import { certificatePdfUrl } from '../certificates/certificates-api';
 import { idOfParam } from '../exams/exam-id-param';
-import { CENSUS_LIST_PATH, censusUserDownloadUrl, censusUserQuery, type CensusRange } from './census-api';
+import { CENSUS_LIST_PATH, censusUserQuery, downloadCensusUser, type CensusRange } from './census-api';
 import { CensusDaysPicker, type CensusDays } from './census-days-picker';
 import { useCensusMessages } from './census-messages';
 import { CensusUserChart } from './census-user-chart';
@@ -26,6 +26,7 @@ export default function CensusUserPage() {
   const userId = idOfParam(params.get('id'));
   // None chosen yet: the server's default (the last 30 days in the organisation's zone), which the answer names.
   const [range, setRange] = useState<CensusRange>({});
+  const [exporting, setExporting] = useState(false);
   const record = useQuery({ ...censusUserQuery(userId ?? 0, range), enabled: userId !== undefined });
   const data = record.data;
 
@@ -126,7 +127,16 @@ export default function CensusUserPage() {
               value={shown}
               onChange={(days) => setRange(days === undefined ? {} : { from: days[0], to: days[1] })}
             />
-            <Button icon={<DownloadOutlined />} href={shown === undefined ? undefined : censusUserDownloadUrl(userId, { from: shown[0], to: shown[1] })} disabled={shown === undefined}>
+            <Button
+              icon={<DownloadOutlined />}
+              loading={exporting}
+              disabled={shown === undefined || person === undefined}
+              onClick={() => {
+                if (shown === undefined || person === undefined) return;
+                setExporting(true);
+                void downloadCensusUser(userId, { from: shown[0], to: shown[1] }, t('census.recordExportName', { name: person.nickName })).finally(() => setExporting(false));
+              }}
+            >
               {t('census.export')}
             </Button>
           </Space>
