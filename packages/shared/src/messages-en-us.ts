@@ -78,6 +78,7 @@ export const enUS = {
   'route.previewCert': 'Preview certificate template',
   'route.applicantCert': 'Issue certificates',
   'route.importCert': 'Import certificates',
+  'route.userCensusDetail': 'Learner record',
   'route.home': 'Home',
   'route.download': 'Download',
   'home.backOffice': 'Back office',

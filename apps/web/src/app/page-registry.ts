@@ -48,6 +48,8 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
   'edu/preview-cert': '../features/certificates/template-preview-page.tsx',
   'edu/applicant-cert': '../features/certificates/certificate-issue-page.tsx',
   'edu/import-cert': '../features/certificates/certificate-import-page.tsx',
+  'census/user/index': '../features/census/census-list-page.tsx',
+  'edu/user-census-detail': '../features/census/census-user-page.tsx',
 };
 
 export function loadPage(component: string): (() => Promise<PageModule>) | undefined {

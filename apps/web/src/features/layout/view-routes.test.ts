@@ -144,6 +144,7 @@ describe('pagesOf', () => {
       '/edu/preview-cert',
       '/edu/applicant-cert',
       '/edu/import-cert',
+      '/edu/user-census-detail',
       '/system/user',
       '/system/role',
       '/system/menu',

@@ -170,6 +170,14 @@ export const STATIC_VIEW_ROUTES: ViewRoute[] = [
     meta: { ...ownTitles('route.importCert'), icon: 'edit', noCache: true, activeMenu: '/cert/certificate' },
     children: [],
   },
+  {
+    path: '/edu/user-census-detail',
+    name: 'UserCensusDetail',
+    component: 'edu/user-census-detail',
+    hidden: true,
+    meta: { ...ownTitles('route.userCensusDetail'), icon: 'chart', noCache: true, activeMenu: '/course/census' },
+    children: [],
+  },
 ];
 
 export function isExternalPath(path: string): boolean {
