@@ -2,17 +2,16 @@ import { ArrowLeftOutlined, SafetyCertificateOutlined } from '@ant-design/icons'
 import { certificateIssueSchema, type CertificatesIssued } from '@cloud-classroom/shared/certificates';
 import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Flex, Form, Input, Radio, Select, Space, Typography } from 'antd';
+import { Alert, Button, Card, Flex, Form, Input, Radio, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useFormSubmit } from '../../components/form/use-form-submit';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { useCheckPermission } from '../../components/permission';
-import { courseTermsQuery } from '../applicants/applicants-api';
 import { UserPicker } from '../applicants/user-picker';
-import { courseOptionsQuery } from '../exams/exams-api';
 import { CERTIFICATES_LIST_PATH } from './certificate-paths';
-import { certificatesKeys, examOptionsQuery, issueCertificates, templateOptionsQuery } from './certificates-api';
+import { certificatesKeys, issueCertificates, templateOptionsQuery } from './certificates-api';
+import { CertificateGroundFields } from './certificate-ground-fields';
 import { useCertificateMessages } from './certificates-messages';
 import { TermApplicantPicker } from './term-applicant-picker';
 import { useTemplateIdParam } from './template-id-param';
@@ -35,8 +34,6 @@ export type IssueValues = {
   applicantIds: number[];
 };
 
-const EXAM_READERS: readonly PermissionCheck[] = ['admin', 'exam:list'];
-const COURSE_READERS: readonly PermissionCheck[] = ['admin', 'course:list'];
 const APPLICANT_READERS: readonly PermissionCheck[] = ['admin', 'applicant:list'];
 
 const shape = certificateIssueSchema.shape;
@@ -79,9 +76,6 @@ export default function CertificateIssuePage() {
   const pickFromWatched = Form.useWatch('pickFrom', form) ?? 'applicants';
   const pickFrom: PickFrom = mayListApplicants ? pickFromWatched : 'people';
   const templates = useQuery(templateOptionsQuery());
-  const exams = useQuery({ ...examOptionsQuery(), enabled: issueFor === 'exam' && may(EXAM_READERS) });
-  const courses = useQuery({ ...courseOptionsQuery(), enabled: issueFor === 'term' && may(COURSE_READERS) });
-  const terms = useQuery({ ...courseTermsQuery(courseId ?? 0), enabled: issueFor === 'term' && courseId !== undefined && may(COURSE_READERS) });
 
   const { submit, submitting } = useFormSubmit<IssueValues, CertificatesIssued>({
     form,
@@ -142,36 +136,7 @@ export default function CertificateIssuePage() {
         <Form.Item name="for" label={t('issue.for')} extra={t('issue.forHint')}>
           <Radio.Group optionType="button" options={ISSUE_FOR.map((value) => ({ value, label: t(`issue.for.${value}`) }))} />
         </Form.Item>
-        {issueFor === 'exam' && (
-          <Form.Item name="examId" label={t('issue.exam')} rules={[{ required: true, message: t('issue.chooseExam') }]}>
-            <Select
-              showSearch={{ optionFilterProp: 'label' }}
-              placeholder={t('issue.chooseExam')}
-              loading={exams.isFetching}
-              options={(exams.data ?? []).map((exam) => ({ value: exam.id, label: exam.title }))}
-            />
-          </Form.Item>
-        )}
-        {issueFor === 'term' && (
-          <Space.Compact block style={{ gap: 12, flexWrap: 'wrap' }}>
-            <Form.Item name="courseId" label={t('issue.course')} style={{ flex: '1 1 240px' }}>
-              <Select
-                showSearch={{ optionFilterProp: 'label' }}
-                placeholder={t('issue.chooseCourse')}
-                loading={courses.isFetching}
-                options={(courses.data ?? []).map((course) => ({ value: course.id, label: course.title }))}
-              />
-            </Form.Item>
-            <Form.Item name="termId" label={t('issue.term')} rules={[{ required: true, message: t('issue.chooseTerm') }]} style={{ flex: '1 1 240px' }}>
-              <Select
-                placeholder={t('issue.chooseTerm')}
-                disabled={courseId === undefined}
-                loading={terms.isFetching}
-                options={(terms.data ?? []).map((term) => ({ value: term.id, label: term.name }))}
-              />
-            </Form.Item>
-          </Space.Compact>
-        )}
+        <CertificateGroundFields ground={issueFor} courseId={courseId} onCourseChange={() => undefined} sideBySide />
         <Form.Item name="title" label={t('issue.certTitle')} extra={t('issue.certTitleHint')}>
           <Input maxLength={200} />
         </Form.Item>

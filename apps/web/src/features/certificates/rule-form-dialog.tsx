@@ -1,13 +1,10 @@
 import { certRuleCreateSchema, type CertRuleCreate } from '@cloud-classroom/shared/certificates';
-import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Form, Radio, Select } from 'antd';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { zodRule } from '../../components/list-page/zod-rule';
-import { useCheckPermission } from '../../components/permission';
-import { courseTermsQuery } from '../applicants/applicants-api';
-import { courseOptionsQuery } from '../exams/exams-api';
-import { createCertRule, examOptionsQuery, templateOptionsQuery } from './certificates-api';
+import { createCertRule, templateOptionsQuery } from './certificates-api';
+import { CertificateGroundFields } from './certificate-ground-fields';
 import { useCertificateMessages } from './certificates-messages';
 
 export type RuleTrigger = 'exam' | 'term';
@@ -21,8 +18,6 @@ export type CertRuleValues = {
   termId?: number;
 };
 
-const EXAM_READERS: readonly PermissionCheck[] = ['admin', 'exam:list'];
-const COURSE_READERS: readonly PermissionCheck[] = ['admin', 'course:list'];
 
 const shape = certRuleCreateSchema.shape;
 
@@ -43,14 +38,10 @@ export type CertRuleFormDialogProps = {
 /** Adds a rule issuing a template to whoever passes an exam, or completes a course's term. */
 export function CertRuleFormDialog({ onClose, onSaved }: CertRuleFormDialogProps) {
   const t = useCertificateMessages();
-  const may = useCheckPermission();
   const [form] = Form.useForm<CertRuleValues>();
   const trigger = Form.useWatch('trigger', form) ?? 'exam';
   const courseId = Form.useWatch('courseId', form);
   const templates = useQuery(templateOptionsQuery());
-  const exams = useQuery({ ...examOptionsQuery(), enabled: trigger === 'exam' && may(EXAM_READERS) });
-  const courses = useQuery({ ...courseOptionsQuery(), enabled: trigger === 'term' && may(COURSE_READERS) });
-  const terms = useQuery({ ...courseTermsQuery(courseId ?? 0), enabled: trigger === 'term' && courseId !== undefined && may(COURSE_READERS) });
 
   return (
     <FormDialog<CertRuleValues, { id: number }>
@@ -81,38 +72,7 @@ export function CertRuleFormDialog({ onClose, onSaved }: CertRuleFormDialogProps
           onChange={() => form.setFieldsValue({ examId: undefined, courseId: undefined, termId: undefined })}
         />
       </Form.Item>
-      {trigger === 'exam' && (
-        <Form.Item name="examId" label={t('issue.exam')} rules={[{ required: true, message: t('issue.chooseExam') }]}>
-          <Select
-            showSearch={{ optionFilterProp: 'label' }}
-            placeholder={t('issue.chooseExam')}
-            loading={exams.isFetching}
-            options={(exams.data ?? []).map((exam) => ({ value: exam.id, label: exam.title }))}
-          />
-        </Form.Item>
-      )}
-      {trigger === 'term' && (
-        <>
-          <Form.Item name="courseId" label={t('issue.course')} rules={[{ required: true, message: t('issue.chooseCourse') }]}>
-            <Select
-              showSearch={{ optionFilterProp: 'label' }}
-              placeholder={t('issue.chooseCourse')}
-              loading={courses.isFetching}
-              options={(courses.data ?? []).map((course) => ({ value: course.id, label: course.title }))}
-              // Terms belong to one course.
-              onChange={() => form.setFieldValue('termId', undefined)}
-            />
-          </Form.Item>
-          <Form.Item name="termId" label={t('issue.term')} rules={[{ required: true, message: t('issue.chooseTerm') }]}>
-            <Select
-              placeholder={t('issue.chooseTerm')}
-              disabled={courseId === undefined}
-              loading={terms.isFetching}
-              options={(terms.data ?? []).map((term) => ({ value: term.id, label: term.name }))}
-            />
-          </Form.Item>
-        </>
-      )}
+      <CertificateGroundFields ground={trigger} courseId={courseId} onCourseChange={() => form.setFieldValue('termId', undefined)} />
     </FormDialog>
   );
 }
