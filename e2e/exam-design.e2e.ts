@@ -153,7 +153,7 @@ describe('journeys: a teacher imports questions, designs an exam, previews, assi
   async function checkBadFile(on: Page, file: Buffer): Promise<Locator> {
     await on.goto(`${baseUrl}/edu/import-question`);
     await waitForShell(on);
-    const card = view(on).locator('.question-import');
+    const card = view(on).locator('.spreadsheet-import');
     await card.getByRole('button', { name: 'Choose an .xlsx file' }).waitFor();
     await card.locator('input[type=file]').setInputFiles(fileOf(`questions-${RUN}-draft.xlsx`, file));
     const table = card.locator('.ant-table');

@@ -185,9 +185,12 @@ describe('journeys: signing in and out', () => {
   it('a session ended elsewhere sends the next API call to /login with the "session expired" notice', async () => {
     const token = await apiLogin('admin');
     const page = await newPage('en-US', token);
-    // A page that does not poll (the dashboard does), so the journey decides which call meets the 401.
+    // A page that does not poll (the dashboard does), so the journey decides which call meets the 401;
+    // the navbar's notification bell loads its list once on opening: let it answer first.
+    const bellLoaded = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/site/notifications');
     await page.goto(`${baseUrl}/user/center`);
     await waitForShell(page);
+    expect((await bellLoaded).status()).toBe(200);
 
     // The reload the 401 handler does carries its note for the login page in the `point` cookie,
     // which the login page deletes as soon as it has read it: catch it on the way out.
