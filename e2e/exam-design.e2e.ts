@@ -216,9 +216,17 @@ describe('journeys: a teacher imports questions, designs an exam, previews, assi
     await picker.getByLabel('Tags', { exact: true }).click();
     await page.keyboard.type(TAG);
     await option(page, `${TAG} (${GOOD.length})`).click();
+    // The search is sent only once the select holds the tag (a click during the dropdown's
+    // animation was once lost on a loaded CI machine, and the search went out unfiltered).
+    await picker.locator('.ant-select-selection-item', { hasText: TAG }).waitFor();
+    const filtered = page.waitForResponse((response) => {
+      const url = new URL(response.url());
+      return url.pathname === '/api/questions' && url.searchParams.get('tag') === TAG;
+    });
     await picker.getByRole('button', { name: /Search$/ }).click();
+    expect((await filtered).ok()).toBe(true);
     const offered = picker.locator('.ant-table-row');
-    // The filtered list replaces the first page of the whole bank once the search answers: slow on a loaded machine.
+    // The filtered list replaces the first page of the whole bank once the answer renders.
     await expect
       .poll(async () => (await offered.allInnerTexts()).every((text) => text.includes(RUN)) && (await offered.count()) === GOOD.length, { timeout: 20_000 })
       .toBe(true);
