@@ -16,6 +16,9 @@ const bundledWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url))
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Wire times ("yyyy-MM-dd HH:mm:ss") are written in the process's zone and calendar days in the
+  // organisation's: one zone for both, whatever zone the machine runs in.
+  process.env.TZ = config.timeZone;
   if (config.webDistDir === undefined && fs.existsSync(bundledWebDist)) config.webDistDir = bundledWebDist;
 
   const database = await openDatabase(config);

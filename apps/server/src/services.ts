@@ -144,7 +144,7 @@ export async function createServices(
   // A key fixed after people sat the exam rescores their answers (a job, queued with the fix).
   questions.onKeyChanged((questionIds, by, trx) => marking.queueRegrade(questionIds, by, trx));
   const examReports = new ExamReportsService({ db, access, questions });
-  const dashboard = new DashboardService({ db, clock, access });
+  const dashboard = new DashboardService({ db, clock, access, timeZone: config.timeZone });
   const certificates = new CertificatesService({ db, clock, files, access, jobs });
   certificates.registerJobs();
   // Passing an exam or completing a term queues the certificates its rules issue (a job, in the grading's or completion's transaction).

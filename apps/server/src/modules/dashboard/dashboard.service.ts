@@ -1,4 +1,5 @@
 import { countingAttempt, type CountsRule } from '@cloud-classroom/shared/attempt-rules';
+import { addDays, dayInZone, mondayOf, startOfDay } from '@cloud-classroom/shared/calendar-day';
 import { DASHBOARD_LIST_LIMIT, RECENT_EXAM_DAYS, type DashboardDay, type TrainingDashboard } from '@cloud-classroom/shared/dashboard';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { Kysely } from 'kysely';
@@ -23,12 +24,15 @@ import {
   type OverdueGroupRow,
 } from './dashboard.repo.js';
 
-export type DashboardOptions = { db: Kysely<Database>; clock: Clock; access: AccessService };
+export type DashboardOptions = {
+  db: Kysely<Database>;
+  clock: Clock;
+  access: AccessService;
+  /** The organisation's zone (config `TZ`): the calendar days study time is filed under. */
+  timeZone: string;
+};
 
 const DAY_MS = 86_400_000;
-
-/** yyyy-MM-dd in the server's zone, as the progress module files study time. */
-const dayOf = (time: Date | number) => formatDateTime(time, '{y}-{m}-{d}');
 
 const ratio = (value: number) => Math.round(value * 10_000) / 10_000;
 
@@ -40,7 +44,7 @@ function largestFirst(groups: readonly OverdueGroupRow[]): OverdueGroupRow[] {
 /**
  * The training figures of the back office's home, for the people within the caller's data scope
  * (a department manager sees their departments' subtrees). Calendar days and the week (from
- * Monday) are the server's local ones: there is no organisation time zone setting yet.
+ * Monday) are the organisation's (config `TZ`), as the progress module files study time.
  */
 export class DashboardService {
   constructor(private readonly options: DashboardOptions) {}
@@ -52,16 +56,18 @@ export class DashboardService {
   async training(caller: Principal, days: number): Promise<TrainingDashboard> {
     const scope = await this.options.access.dataScopeOf(caller.userId);
     const now = this.options.clock.now();
-    const date = new Date(now);
-    // Local midnights, built from the calendar rather than by subtracting 24 h, so a daylight-saving change moves no day.
-    const midnightBefore = (count: number) => new Date(date.getFullYear(), date.getMonth(), date.getDate() - count).getTime();
-    const today = dayOf(date);
-    const mondayMs = midnightBefore((date.getDay() + 6) % 7);
-    const periodStartMs = midnightBefore(days - 1);
-    const range = Array.from({ length: days }, (_, index) => dayOf(midnightBefore(days - 1 - index)));
+    const { timeZone } = this.options;
+    const dayOf = (ms: number) => dayInZone(ms, timeZone);
+    const today = dayOf(now);
+    const firstDay = addDays(today, -(days - 1));
+    const weekStart = mondayOf(today);
+    const todayMs = startOfDay(today, timeZone);
+    const mondayMs = startOfDay(weekStart, timeZone);
+    const periodStartMs = startOfDay(firstDay, timeZone);
+    const range = Array.from({ length: days }, (_, index) => addDays(firstDay, index));
 
     const series = new Map<string, DashboardDay>(range.map((day) => [day, { date: day, studySeconds: 0, learners: 0, enrolments: 0, completions: 0 }]));
-    for (const row of await studyByDay(this.db, range[0] ?? today, today, scope)) {
+    for (const row of await studyByDay(this.db, firstDay, today, scope)) {
       const entry = series.get(row.day);
       if (entry !== undefined) Object.assign(entry, { studySeconds: row.seconds, learners: row.learners });
     }
@@ -92,9 +98,9 @@ export class DashboardService {
 
     return {
       today,
-      weekStart: dayOf(mondayMs),
-      activeToday: await countActivePeople(this.db, today, midnightBefore(0), scope),
-      activeThisWeek: await countActivePeople(this.db, dayOf(mondayMs), mondayMs, scope),
+      weekStart,
+      activeToday: await countActivePeople(this.db, today, todayMs, scope),
+      activeThisWeek: await countActivePeople(this.db, weekStart, mondayMs, scope),
       days: [...series.values()],
       enrolments: {
         applied: status('applied'),

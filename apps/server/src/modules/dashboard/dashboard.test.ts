@@ -1,3 +1,4 @@
+import { DEFAULT_TIME_ZONE, startOfDay } from '@cloud-classroom/shared/calendar-day';
 import { trainingDashboardSchema, type TrainingDashboard } from '@cloud-classroom/shared/dashboard';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +21,8 @@ describe('dashboard routes refuse outsiders', () => {
 });
 
 /**
- * Known data on a Wednesday (10 June 2026, 14:00 server time; the week began on Monday the 8th),
+ * Known data on a Wednesday (10 June 2026, 14:00 in the organisation's zone, the test app's default
+ * whatever zone the machine runs in; the week began on Monday the 8th),
  * over the seed's people: learner1 in 研发部 and learner3 in 学员服务组, both within the demo
  * teacher's data scope (培训部 and 研发部 with their subtrees), the teacher in 讲师组, and learner2
  * in 市场部, outside it.
@@ -32,7 +34,9 @@ describe('training dashboard', () => {
   let courseId: number;
   let openExam: number;
   let closedExam: number;
-  const at = (day: number, hour = 10) => new Date(2026, 5, day, hour).getTime();
+  const on = (month: number, day: number, hour: number) =>
+    startOfDay(`2026-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`, DEFAULT_TIME_ZONE) + hour * 3_600_000;
+  const at = (day: number, hour = 10) => on(6, day, hour);
   const now = at(10, 14);
 
   beforeAll(async () => {
@@ -63,7 +67,7 @@ describe('training dashboard', () => {
         .execute();
     await enrol('learner1', 'completed', at(5), at(30), at(9));
     await enrol('learner2', 'in_progress', at(9), at(9, 9));
-    await enrol('learner3', 'approved', new Date(2026, 3, 1).getTime(), at(1));
+    await enrol('learner3', 'approved', on(4, 1, 0), at(1));
 
     const question = await addQuestion(app, admin, { score: 5 });
     openExam = await createExam(app, admin, fixedPaper([question]), { title: 'Open drill', passScore: 5 });
@@ -124,7 +128,7 @@ describe('training dashboard', () => {
     await certify('learner1', at(9));
     await certify('learner2', at(9));
     await certify('learner3', at(5));
-    await certify('learner3', new Date(2026, 4, 1).getTime(), { expires_at: at(1) });
+    await certify('learner3', on(5, 1, 0), { expires_at: at(1) });
     await certify('learner3', at(5), { revoked_at: at(6) });
     await certify('learner1', at(2), { superseded_by: 1 });
   });
