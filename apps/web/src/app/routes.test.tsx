@@ -95,6 +95,7 @@ describe('app routes', () => {
     ['/learning/5', 'Not found, or no longer published'],
     ['/user-center', 'Learning center'],
     ['/user-setting', 'Personal settings'],
+    ['/notifications', 'Notifications'],
     ['/view-cert?id=3', 'Not found, or no longer published'],
   ])('opens the learner page %s to a learner, in the learner shell', async (path, text) => {
     signInAs([]);
@@ -104,7 +105,7 @@ describe('app routes', () => {
     expect(router.location.pathname + router.location.search).toBe(path);
   });
 
-  it.each(['/preview/5', '/learning/5', '/user-center', '/user-setting', '/view-cert?id=3'])('sends %s to /login when nobody is signed in', async (path) => {
+  it.each(['/preview/5', '/learning/5', '/user-center', '/user-setting', '/notifications', '/view-cert?id=3'])('sends %s to /login when nobody is signed in', async (path) => {
     const router = renderAt(path);
     await waitFor(() => expect(router.location.pathname).toBe('/login'));
   });

@@ -17,6 +17,7 @@ const PlayPage = lazy(async () => ({ default: (await import('../features/progres
 const AnswerExamPage = lazy(async () => ({ default: (await import('../features/attempts/site/answer-exam-page')).AnswerExamPage }));
 const ViewCertPage = lazy(async () => ({ default: (await import('../features/certificates/site/view-cert-page')).ViewCertPage }));
 const VerifyCertPage = lazy(async () => ({ default: (await import('../features/certificates/site/verify-cert-page')).VerifyCertPage }));
+const NotificationsPage = lazy(async () => ({ default: (await import('../features/notifications/site/notifications-page')).NotificationsPage }));
 const AdminLayout = lazy(async () => ({ default: (await import('./admin-layout')).AdminLayout }));
 
 const pageLoading = <div className="page-loading" aria-busy="true" />;
@@ -53,6 +54,7 @@ export function createAppRoutes(): RouteObject[] {
             { path: '/learning/:id', element: loading(<LearningPage />) },
             { path: '/user-center', element: loading(<UserCenterPage />) },
             { path: '/user-setting', element: loading(<UserSettingPage />) },
+            { path: '/notifications', element: loading(<NotificationsPage />) },
             { path: '/play', element: loading(<PlayPage />) },
             { path: '/answer-exam', element: loading(<AnswerExamPage />) },
             { path: '/view-cert', element: loading(<ViewCertPage />) },

@@ -1,28 +1,21 @@
-import type { Notification } from '@cloud-classroom/shared/notifications';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { useLocaleText } from '../../../lib/use-locale-text';
-import { markAllNotificationsRead, markNotificationsRead, useNotificationFeed } from './notification-store';
-import { notificationText } from './notification-text';
+import { NotificationItem } from './notification-item';
+import { markAllNotificationsRead, useNotificationFeed, useOpenNotification } from './notification-store';
 import './notifications.css';
 
 /**
  * The newest notifications, unread first: a click marks one read and opens its link; "mark all
- * read" clears the badge. The same panel drops from the learner's header bell and the back
- * office's navbar bell (light: no antd, no i18next, so the learner's pages can load it).
+ * read" clears the badge; "see all" opens the notifications page. The same panel drops from the
+ * learner's header bell and the back office's navbar bell (light: no antd, no i18next, so the
+ * learner's pages can load it).
  */
 export function NotificationPanel({ onClose }: { onClose: () => void }) {
   const { t } = useLocaleText();
-  const navigate = useNavigate();
-  const { items, unreadCount } = useNotificationFeed();
+  const { items, unreadCount, totalElements } = useNotificationFeed();
   const [busy, setBusy] = useState(false);
-
-  const open = async (notification: Notification) => {
-    // The link opens even when the mark fails: the mark is a convenience, the link what was asked for.
-    if (notification.readTime === null) await markNotificationsRead([notification.id]).catch(() => undefined);
-    onClose();
-    if (notification.link !== null) void navigate(notification.link);
-  };
+  const open = useOpenNotification(onClose);
 
   const markAll = async () => {
     setBusy(true);
@@ -47,19 +40,17 @@ export function NotificationPanel({ onClose }: { onClose: () => void }) {
         <ul className="notification-panel__list">
           {items.map((notification) => (
             <li key={notification.id}>
-              <button
-                type="button"
-                className={`notification-item${notification.readTime === null ? ' notification-item--unread' : ''}`}
-                onClick={() => void open(notification)}
-              >
-                <span className="notification-item__text">{notificationText(t, notification)}</span>
-                <time className="notification-item__time" dateTime={notification.createTime.replace(' ', 'T')}>
-                  {notification.createTime.slice(0, 16)}
-                </time>
-              </button>
+              <NotificationItem notification={notification} onOpen={(chosen) => void open(chosen)} />
             </li>
           ))}
         </ul>
+      )}
+      {totalElements > 0 && (
+        <footer className="notification-panel__foot">
+          <Link className="notification-panel__action" to="/notifications" onClick={onClose}>
+            {t('notification.viewAll')}
+          </Link>
+        </footer>
       )}
     </section>
   );

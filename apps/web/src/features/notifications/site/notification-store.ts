@@ -1,6 +1,7 @@
 import type { NotificationPushMessage } from '@cloud-classroom/shared/notification-kinds';
 import type { Notification, NotificationPage, NotificationPreferences, NotificationPreferencesUpdate, UnreadCount } from '@cloud-classroom/shared/notifications';
-import { useSyncExternalStore } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
+import { useNavigate } from 'react-router';
 import { API_BASE, http, type CallOptions } from '../../../lib/http-client';
 
 // The bell's state, shared by the back office's navbar and the learner's header: the unread count
@@ -44,6 +45,22 @@ export async function markNotificationsRead(ids: readonly number[]): Promise<voi
   const { unreadCount } = await http.put<UnreadCount>('api/site/notifications/read', { ids });
   const now = new Date().toISOString();
   update({ unreadCount, items: feed.items.map((item) => (ids.includes(item.id) && item.readTime === null ? { ...item, readTime: now } : item)) });
+}
+
+/**
+ * Opens a notification: marks it read, then goes to its link. The link opens even when the mark
+ * fails: the mark is a convenience, the link what was asked for.
+ */
+export function useOpenNotification(onOpened?: () => void): (notification: Notification) => Promise<void> {
+  const navigate = useNavigate();
+  return useCallback(
+    async (notification: Notification) => {
+      if (notification.readTime === null) await markNotificationsRead([notification.id]).catch(() => undefined);
+      onOpened?.();
+      if (notification.link !== null) void navigate(notification.link);
+    },
+    [navigate, onOpened],
+  );
 }
 
 export async function markAllNotificationsRead(): Promise<void> {
