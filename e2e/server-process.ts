@@ -34,6 +34,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
+const localZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 /** The real built server, as `npm start` runs it, on a free port and a fresh data folder (or the one given). */
 export async function startServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningServer> {
   if (!fs.existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run \`npm run build\` first`);
@@ -41,7 +43,9 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cc-e2e-'));
   const child: ChildProcess = spawn(process.execPath, [serverEntry], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    // The organisation's zone is the one the journeys and their Chromium run in: the times a
+    // journey writes and reads (an exam's window, a term's dates) mean the same on both sides.
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', TZ: localZone, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
