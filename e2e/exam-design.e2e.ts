@@ -218,7 +218,7 @@ describe('journeys: a teacher imports questions, designs an exam, previews, assi
     await option(page, `${TAG} (${GOOD.length})`).click();
     // The search is sent only once the select holds the tag (a click during the dropdown's
     // animation was once lost on a loaded CI machine, and the search went out unfiltered).
-    await picker.locator('.ant-select-selection-item', { hasText: TAG }).waitFor();
+    await picker.locator('.ant-select-content-has-value', { hasText: TAG }).waitFor();
     const filtered = page.waitForResponse((response) => {
       const url = new URL(response.url());
       return url.pathname === '/api/questions' && url.searchParams.get('tag') === TAG;
