@@ -5,8 +5,12 @@ import { ErrorState } from '../../../components/site/error-state';
 import { LoadingSkeleton } from '../../../components/site/loading-skeleton';
 import { useSiteData } from '../../../components/site/use-site-data';
 import { useLocaleText } from '../../../lib/use-locale-text';
+import { useNotificationPushes } from '../../notifications/site/notification-store';
 import { CertificateDates, CertificateStatusTag } from './certificate-status';
 import './certificate-site.css';
+
+/** What a push tells of my certificates: they load again. */
+const CERTIFICATE_KINDS = ['certificate_issued'] as const;
 
 function CertificateItem({ certificate }: { certificate: MyCertificate }) {
   const { t } = useLocaleText();
@@ -38,7 +42,8 @@ function CertificateItem({ certificate }: { certificate: MyCertificate }) {
 export function MyCertificates({ emptyTitle, belongs }: { emptyTitle: string; belongs?: (certificate: MyCertificate) => boolean }) {
   const { t } = useLocaleText();
   const mine = useSiteData<MyCertificate[]>('api/site/my/certificates');
-  if (mine.loading) return <LoadingSkeleton lines={2} />;
+  useNotificationPushes(CERTIFICATE_KINDS, mine.reload);
+  if (mine.loading && mine.data === undefined) return <LoadingSkeleton lines={2} />;
   if (mine.error !== undefined) return <ErrorState error={mine.error} onRetry={mine.reload} section />;
   const shown = (mine.data ?? []).filter((certificate) => belongs === undefined || belongs(certificate));
   if (shown.length === 0) return <EmptyState title={emptyTitle} />;

@@ -7,11 +7,15 @@ import { LoadingSkeleton } from '../../../components/site/loading-skeleton';
 import { SiteTag } from '../../../components/site/site-tag';
 import { useSiteData } from '../../../components/site/use-site-data';
 import { useLocaleText, type LocaleText } from '../../../lib/use-locale-text';
+import { useNotificationPushes } from '../../notifications/site/notification-store';
 import { ExamFacts } from './exam-facts';
 import './exam-site.css';
 
 /** The server's local `yyyy-mm-dd hh:mm:ss`, to the minute: exam windows are set to the minute. */
 const toMinute = (time: string) => time.slice(0, 16);
+
+/** What a push tells of my exams: they load again. */
+const EXAM_KINDS = ['exam_assigned', 'exam_open', 'result_released'] as const;
 
 function StateTag({ exam, t }: { exam: SiteExam; t: LocaleText }) {
   if (exam.state === 'upcoming') {
@@ -85,7 +89,8 @@ function ExamCard({ exam, withCourse }: { exam: SiteExam; withCourse: boolean })
  */
 export function MyExams({ courseId, emptyTitle }: { courseId?: number; emptyTitle: string }) {
   const mine = useSiteData<SiteExam[]>('api/site/exams', courseId === undefined ? undefined : { courseId });
-  if (mine.loading) return <LoadingSkeleton lines={3} />;
+  useNotificationPushes(EXAM_KINDS, mine.reload);
+  if (mine.loading && mine.data === undefined) return <LoadingSkeleton lines={3} />;
   if (mine.error !== undefined) return <ErrorState error={mine.error} onRetry={mine.reload} section />;
   const exams = mine.data ?? [];
   if (exams.length === 0) return <EmptyState title={emptyTitle} />;

@@ -1,6 +1,6 @@
-import type { NotificationPushMessage } from '@cloud-classroom/shared/notification-kinds';
+import type { NotificationKind, NotificationPushMessage } from '@cloud-classroom/shared/notification-kinds';
 import type { Notification, NotificationPage, NotificationPreferences, NotificationPreferencesUpdate, UnreadCount } from '@cloud-classroom/shared/notifications';
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
 import { API_BASE, http, type CallOptions } from '../../../lib/http-client';
 
@@ -72,10 +72,30 @@ export async function markAllNotificationsRead(): Promise<void> {
 export const loadNotificationPreferences = (options?: CallOptions) => http.get<NotificationPreferences>('api/site/notification-preferences', undefined, options);
 export const saveNotificationPreferences = (changes: NotificationPreferencesUpdate) => http.put<NotificationPreferences>('api/site/notification-preferences', changes);
 
+const pushListeners = new Set<(notification: Notification) => void>();
+
+/**
+ * Calls `onPush` when a notification of one of `kinds` is pushed: a page showing what it tells of
+ * (my courses, my exams) loads again rather than wait for a reload. `kinds` and `onPush` should
+ * keep their identity (a module constant, a stable reload).
+ */
+export function useNotificationPushes(kinds: readonly NotificationKind[], onPush: () => void): void {
+  useEffect(() => {
+    const listener = (notification: Notification) => {
+      if (kinds.includes(notification.kind)) onPush();
+    };
+    pushListeners.add(listener);
+    return () => {
+      pushListeners.delete(listener);
+    };
+  }, [kinds, onPush]);
+}
+
 /** A pushed notification goes on top, the count as the server counted it. */
 export function receivePush(message: NotificationPushMessage<Notification>): void {
   if (feed.items.some((item) => item.id === message.notification.id)) return;
   update({ unreadCount: message.unreadCount, items: [message.notification, ...feed.items].slice(0, NOTIFICATIONS_SHOWN), totalElements: feed.totalElements + 1 });
+  for (const listener of pushListeners) listener(message.notification);
 }
 
 // SOCKET_CLOSE_UNAUTHORIZED of shared/auth.ts, whose module loads zod: the session has ended.

@@ -116,4 +116,38 @@ describe('my learning (user center)', () => {
     expect(within(alert).getByRole('button', { name: '重试' })).toBeTruthy();
     expect(await screen.findByText('分配给你的考试会显示在这里。')).toBeTruthy();
   });
+
+  it('loads my courses again when a course is pushed to me, and nothing else', async () => {
+    const sockets: EventTarget[] = [];
+    vi.stubGlobal(
+      'WebSocket',
+      class extends EventTarget {
+        constructor(readonly url: string) {
+          super();
+          sockets.push(this);
+          queueMicrotask(() => this.dispatchEvent(new Event('open')));
+        }
+        close() {}
+      },
+    );
+    let assigned = false;
+    routes = stubRoutes({
+      'GET api/site/my/courses': () => (assigned ? [mine(1, 'Fire safety')] : []),
+      'GET api/site/my/study': () => study,
+      'GET api/site/exams': () => [],
+      'GET api/site/my/certificates': () => [],
+      'GET api/site/notifications': () => ({ content: [], totalElements: 0, unreadCount: 0 }),
+    });
+    renderAt(<UserCenterPage />, '/user-center');
+    expect(await screen.findByText('You have no courses yet. Find one in the catalogue.')).toBeTruthy();
+    await waitFor(() => expect(sockets).toHaveLength(1));
+    assigned = true;
+    const notification = { id: 7, kind: 'course_assigned', params: { title: 'Fire safety' }, link: '/learning/1', createTime: '2025-03-14 09:00:00', readTime: null };
+    sockets[0]?.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ type: 'notification', unreadCount: 1, notification }) }));
+    const courses = screen.getByRole('region', { name: 'My courses' });
+    expect(await within(courses).findByRole('link', { name: 'Fire safety' })).toBeTruthy();
+    expect(routes.callsTo('GET api/site/my/courses')).toHaveLength(2);
+    expect(routes.callsTo('GET api/site/exams')).toHaveLength(1);
+    expect(routes.callsTo('GET api/site/my/certificates')).toHaveLength(1);
+  });
 });

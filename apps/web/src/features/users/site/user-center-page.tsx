@@ -9,6 +9,7 @@ import { SiteTag, type TagTone } from '../../../components/site/site-tag';
 import { useDocumentTitle } from '../../../components/site/use-document-title';
 import { useSiteData } from '../../../components/site/use-site-data';
 import { useLocaleText } from '../../../lib/use-locale-text';
+import { useNotificationPushes } from '../../notifications/site/notification-store';
 import { MyCertificates } from '../../certificates/site/my-certificates';
 import { CourseCard } from '../../courses/site/course-card';
 import { MyExams } from '../../exams/site/my-exams';
@@ -24,10 +25,14 @@ const STATUS_TONE: Record<MyCourse['status'], TagTone> = {
   completed: 'success',
 };
 
+/** What a push tells of my courses: they load again. */
+const COURSE_KINDS = ['course_assigned', 'enrolment_approved', 'enrolment_rejected'] as const;
+
 function MyCourses() {
   const { t } = useLocaleText();
   const mine = useSiteData<MyCourse[]>('api/site/my/courses');
-  if (mine.loading) return <LoadingSkeleton lines={3} />;
+  useNotificationPushes(COURSE_KINDS, mine.reload);
+  if (mine.loading && mine.data === undefined) return <LoadingSkeleton lines={3} />;
   if (mine.error !== undefined) return <ErrorState error={mine.error} onRetry={mine.reload} section />;
   const courses = mine.data ?? [];
   if (courses.length === 0) {
