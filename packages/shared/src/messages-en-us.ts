@@ -420,6 +420,8 @@ export const enUS = {
   'notification.bellUnread_one': 'Notifications, {{count}} unread',
   'notification.markAllRead': 'Mark all read',
   'notification.empty': 'Nothing new',
+  'notification.none': 'You have no notifications yet',
+  'notification.noneUnread': 'Nothing unread',
   'notification.unreadOnly': 'Unread only',
   'notification.viewAll': 'See all',
   'notification.loadMore': 'More',

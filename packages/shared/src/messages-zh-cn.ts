@@ -421,6 +421,8 @@ export const zhCN = {
   'notification.bellUnread_one': '通知，{{count}} 条未读',
   'notification.markAllRead': '全部已读',
   'notification.empty': '暂无新通知',
+  'notification.none': '还没有通知',
+  'notification.noneUnread': '没有未读通知',
   'notification.unreadOnly': '只看未读',
   'notification.viewAll': '查看全部',
   'notification.loadMore': '更多',

@@ -9,6 +9,7 @@ import { addMenus, addRole, grantMenusToRole } from '../migration-helpers.js';
 import type { FileStore } from '../../files/file-store.js';
 import { storeDemoMedia } from '../../modules/media/demo-media.js';
 import { recountEveryone } from '../../modules/census/census.service.js';
+import { announceExisting } from '../../modules/notifications/notifications.service.js';
 import { insertDemoAttempts } from './demo-attempts.js';
 import { insertDemoCertificates } from './demo-certificates.js';
 import { DEMO_CANDIDATES } from './demo-candidates.js';
@@ -222,5 +223,7 @@ async function seedDemo(trx: Transaction<Database>, passwordHash: string, files:
     await insertDemoCertificates(trx, examId, now);
     // The demo's enrolments and progress were inserted directly: the census counts them as its writers' recount would.
     await recountEveryone(trx, now);
+    // And the notifications those writers would have sent, with their reminders queued.
+    await announceExisting(trx, now);
   }
 }

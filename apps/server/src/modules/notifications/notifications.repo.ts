@@ -207,3 +207,28 @@ export async function findCertificateFacts(db: Kysely<Database>, ids: readonly n
 export async function pgNotify(db: Kysely<Database>, channel: string, payload: string): Promise<void> {
   await sql`select pg_notify(${channel}, ${payload})`.execute(db);
 }
+
+/** What rows inserted directly (the demo seed's) hold that their people would have been told of. */
+export async function findAnnounceable(db: Kysely<Database>, now: number) {
+  const applicants = await db.selectFrom('edu_applicant').select(['id', 'source']).where('status', 'in', ['approved', 'in_progress', 'completed']).orderBy('id').execute();
+  const assignees = await db.selectFrom('edu_exam_assignee').select(['exam_id as examId', 'user_id as userId']).orderBy('id').execute();
+  const attempts = await db.selectFrom('edu_attempt').select('id').where('state', '=', 'graded').orderBy('id').execute();
+  const certificates = await db
+    .selectFrom('edu_certificate')
+    .select('id')
+    .where('revoked_at', 'is', null)
+    .where('superseded_by', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .orderBy('id')
+    .execute();
+  const exams = new Map<number, number[]>();
+  for (const { examId, userId } of assignees) exams.set(examId, [...(exams.get(examId) ?? []), userId]);
+  return {
+    /** Enrolments staff, a rule or an import made (assigned), and those asked for and approved. */
+    assignedIds: applicants.filter((row) => row.source !== 'self').map((row) => row.id),
+    approvedIds: applicants.filter((row) => row.source === 'self').map((row) => row.id),
+    exams: [...exams].map(([examId, userIds]) => ({ examId, userIds })),
+    attemptIds: attempts.map((row) => row.id),
+    certificateIds: certificates.map((row) => row.id),
+  };
+}

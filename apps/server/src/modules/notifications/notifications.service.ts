@@ -17,13 +17,14 @@ import type {
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
-import type { JobRunner } from '../../jobs/job-runner.js';
+import { JobRunner } from '../../jobs/job-runner.js';
 import type { NotificationPush } from './notification-push.js';
 import {
   countUnread,
   deleteNotificationsOfPeople,
   findApplicantFacts,
   findAssigneeFacts,
+  findAnnounceable,
   findAssigneeFactsById,
   findAttemptFacts,
   findCertificateFacts,
@@ -42,7 +43,7 @@ export type NotificationsOptions = {
   db: Kysely<Database>;
   clock: Clock;
   jobs: JobRunner;
-  push: NotificationPush;
+  push: Pick<NotificationPush, 'announce'>;
 };
 
 /** What an enrolment went through (applicants module's listener). */
@@ -64,6 +65,26 @@ const ENROLLED = ['approved', 'in_progress'];
 const courseLink = (courseId: number) => `/learning/${courseId}`;
 const examLink = (examId: number) => `/answer-exam?exam=${examId}`;
 const certificateLink = (id: number) => `/view-cert?id=${id}`;
+
+/**
+ * Tells each person what rows inserted directly hold (the demo seed's enrolments, exam
+ * assignments, graded attempts and certificates), as the writers' events would have, with the
+ * reminders queued: a fresh install's learners find their notifications waiting. Pushes nothing
+ * (nobody is connected yet).
+ */
+export async function announceExisting(db: Kysely<Database>, now: number): Promise<void> {
+  const clock = { now: () => now };
+  // Only to queue the reminders in `db`: never started, it runs nothing.
+  const jobs = new JobRunner({ db, clock, log: { warn: () => undefined, error: () => undefined } });
+  const notifications = new NotificationsService({ db, clock, jobs, push: { announce: async () => undefined } });
+  notifications.registerJobs();
+  const existing = await findAnnounceable(db, now);
+  await notifications.enrolmentsChanged('assigned', existing.assignedIds);
+  await notifications.enrolmentsChanged('approved', existing.approvedIds);
+  for (const exam of existing.exams) await notifications.examChanged({ examId: exam.examId, userIds: exam.userIds, assigned: true });
+  for (const attemptId of existing.attemptIds) await notifications.attemptGraded(attemptId);
+  await notifications.certificatesIssued(existing.certificateIds);
+}
 
 export function notificationOf(row: NotificationRow): Notification {
   return {

@@ -110,7 +110,7 @@ describe('the notifications page', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Unread only' }));
     await waitFor(async () => expect(await items()).toHaveLength(3));
     await userEvent.click(screen.getByRole('button', { name: 'Mark all read' }));
-    expect(await screen.findByText('Nothing new')).toBeTruthy();
+    expect(await screen.findByText('Nothing unread')).toBeTruthy();
     expect(routes.callsTo('PUT api/site/notifications/read-all')).toHaveLength(1);
   });
 });

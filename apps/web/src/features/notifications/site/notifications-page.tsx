@@ -76,7 +76,7 @@ export function NotificationsPage() {
       ) : list.error !== undefined ? (
         <ErrorState error={list.error} onRetry={list.reload} section />
       ) : data === undefined || data.content.length === 0 ? (
-        <EmptyState title={t('notification.empty')} />
+        <EmptyState title={t(unreadOnly ? 'notification.noneUnread' : 'notification.none')} />
       ) : (
         <>
           <ul className="notification-panel__list notifications-page__list" aria-busy={list.loading}>
