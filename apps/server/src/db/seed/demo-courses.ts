@@ -171,10 +171,10 @@ const DAY_MS = 86_400_000;
  */
 export const DEMO_ENROLMENTS = {
   applied: [
-    { username: 'learner1', course: '消防安全基础', term: '2026 年第四季度', status: 'approved' },
-    { username: 'learner1', course: '信息安全意识', term: '2026 年度全员培训', status: 'applied' },
+    { username: 'learner1', course: '消防安全基础', term: '2026 年第四季度', status: 'approved', daysAgo: 12 },
+    { username: 'learner1', course: '信息安全意识', term: '2026 年度全员培训', status: 'applied', daysAgo: 2 },
   ],
-  rule: { course: '信息安全意识', term: '2026 年度全员培训', depts: ['培训部', '市场部'], dueInDays: 7 },
+  rule: { course: '信息安全意识', term: '2026 年度全员培训', depts: ['培训部', '市场部'], dueInDays: 7, daysAgo: 20 },
   overdue: { username: 'learner2', dueDaysAgo: 3 },
 } as const;
 
@@ -271,8 +271,10 @@ async function insertDemoEnrolments(trx: Transaction<Database>, now: number): Pr
         .executeTakeFirstOrThrow()
     ).id;
   const users = new Map((await trx.selectFrom('sys_user').select(['id', 'username', 'dept_id']).execute()).map((user) => [user.username, user]));
-  const row = (term: number, userId: number, status: string, source: string, dueAt: number | null, ruleId: number | null) => ({
+  const row = (term: number, userId: number, status: string, source: string, dueAt: number | null, ruleId: number | null, createdAt: number) => ({
     ...audit,
+    create_time: createdAt,
+    update_time: createdAt,
     term_id: term,
     user_id: userId,
     status,
@@ -285,7 +287,8 @@ async function insertDemoEnrolments(trx: Transaction<Database>, now: number): Pr
 
   for (const enrolment of DEMO_ENROLMENTS.applied) {
     const user = users.get(enrolment.username);
-    if (user !== undefined) await trx.insertInto('edu_applicant').values(row(await termId(enrolment.course, enrolment.term), user.id, enrolment.status, 'self', null, null)).execute();
+    const createdAt = now - enrolment.daysAgo * DAY_MS;
+    if (user !== undefined) await trx.insertInto('edu_applicant').values(row(await termId(enrolment.course, enrolment.term), user.id, enrolment.status, 'self', null, null, createdAt)).execute();
   }
 
   // The rule as the applicants service would have made it: everyone in the departments' subtrees, enrolled at once.
@@ -295,16 +298,19 @@ async function insertDemoEnrolments(trx: Transaction<Database>, now: number): Pr
   const roots = depts.filter((dept) => (rule.depts as readonly string[]).includes(dept.name)).map((dept) => dept.id);
   const covered = descendantIds(depts, roots);
   const dueAt = now + rule.dueInDays * DAY_MS;
+  const ruleMadeAt = now - rule.daysAgo * DAY_MS;
   const { id: ruleId } = await trx
     .insertInto('edu_assignment_rule')
-    .values({ ...audit, target: 'dept', target_ids: JSON.stringify(roots), term_id: term, exam_id: null, due_at: dueAt })
+    .values({ ...created('system', ruleMadeAt), target: 'dept', target_ids: JSON.stringify(roots), term_id: term, exam_id: null, due_at: dueAt })
     .returning('id')
     .executeTakeFirstOrThrow();
   const already = new Set((await trx.selectFrom('edu_applicant').select('user_id').where('term_id', '=', term).execute()).map((one) => one.user_id));
   const assigned = [...users.values()].filter((user) => user.dept_id !== null && covered.includes(user.dept_id) && !already.has(user.id));
-  for (const user of assigned) {
+  for (const [index, user] of assigned.entries()) {
     const due = user.username === overdue.username ? now - overdue.dueDaysAgo * DAY_MS : dueAt;
-    await trx.insertInto('edu_applicant').values(row(term, user.id, 'approved', 'rule', due, ruleId)).execute();
+    // The rule enrolled those there when it was made; the rest joined their departments since, a few days apart.
+    const joinedAt = index < 3 ? ruleMadeAt : ruleMadeAt + (index - 2) * 2 * DAY_MS;
+    await trx.insertInto('edu_applicant').values(row(term, user.id, 'approved', 'rule', due, ruleId, Math.min(joinedAt, now))).execute();
   }
 }
 
