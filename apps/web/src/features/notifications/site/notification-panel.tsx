@@ -1,8 +1,7 @@
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { useLocaleText } from '../../../lib/use-locale-text';
 import { NotificationItem } from './notification-item';
-import { markAllNotificationsRead, useNotificationFeed, useOpenNotification } from './notification-store';
+import { useMarkAllRead, useNotificationFeed, useOpenNotification } from './notification-store';
 import './notifications.css';
 
 /**
@@ -14,23 +13,14 @@ import './notifications.css';
 export function NotificationPanel({ onClose }: { onClose: () => void }) {
   const { t } = useLocaleText();
   const { items, unreadCount, totalElements } = useNotificationFeed();
-  const [busy, setBusy] = useState(false);
+  const { busy, markAll } = useMarkAllRead();
   const open = useOpenNotification(onClose);
-
-  const markAll = async () => {
-    setBusy(true);
-    try {
-      await markAllNotificationsRead();
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <section className="notification-panel" aria-label={t('notification.title')}>
       <header className="notification-panel__head">
         <h2 className="notification-panel__title">{t('notification.title')}</h2>
-        <button type="button" className="notification-panel__action" disabled={busy || !unreadCount} onClick={() => void markAll().catch(() => undefined)}>
+        <button type="button" className="notification-panel__action" disabled={busy || !unreadCount} onClick={markAll}>
           {t('notification.markAllRead')}
         </button>
       </header>

@@ -1,6 +1,6 @@
 import type { NotificationKind, NotificationPushMessage } from '@cloud-classroom/shared/notification-kinds';
 import type { Notification, NotificationPage, NotificationPreferences, NotificationPreferencesUpdate, UnreadCount } from '@cloud-classroom/shared/notifications';
-import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
 import { API_BASE, http, type CallOptions } from '../../../lib/http-client';
 
@@ -63,7 +63,19 @@ export function useOpenNotification(onOpened?: () => void): (notification: Notif
   );
 }
 
-export async function markAllNotificationsRead(): Promise<void> {
+/** "Mark all read" for a button: `busy` while it runs; a failure leaves the list as it was. */
+export function useMarkAllRead(): { busy: boolean; markAll: () => void } {
+  const [busy, setBusy] = useState(false);
+  const markAll = useCallback(() => {
+    setBusy(true);
+    markAllNotificationsRead()
+      .catch(() => undefined)
+      .finally(() => setBusy(false));
+  }, []);
+  return { busy, markAll };
+}
+
+async function markAllNotificationsRead(): Promise<void> {
   const { unreadCount } = await http.put<UnreadCount>('api/site/notifications/read-all');
   const now = new Date().toISOString();
   update({ unreadCount, items: feed.items.map((item) => (item.readTime === null ? { ...item, readTime: now } : item)) });

@@ -9,7 +9,7 @@ import { useDocumentTitle } from '../../../components/site/use-document-title';
 import { useSiteData } from '../../../components/site/use-site-data';
 import { useLocaleText } from '../../../lib/use-locale-text';
 import { NotificationItem } from './notification-item';
-import { markAllNotificationsRead, useNotificationFeed, useOpenNotification } from './notification-store';
+import { useMarkAllRead, useNotificationFeed, useOpenNotification } from './notification-store';
 import './notifications.css';
 
 const PAGE_SIZE = 20;
@@ -23,7 +23,7 @@ export function NotificationsPage() {
   useDocumentTitle(t('notification.title'));
   const [page, setPage] = useState(0);
   const [unreadOnly, setUnreadOnly] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, markAll } = useMarkAllRead();
   const toggleId = useId();
   const list = useSiteData<NotificationPage>('api/site/notifications', { page, size: PAGE_SIZE, unread: unreadOnly });
   const open = useOpenNotification();
@@ -40,15 +40,6 @@ export function NotificationsPage() {
   }, [unreadCount, totalElements, reload]);
 
   const data = list.data;
-  const markAll = async () => {
-    setBusy(true);
-    try {
-      await markAllNotificationsRead();
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
     <SiteShell>
       <div className="notifications-page__head">
@@ -66,7 +57,7 @@ export function NotificationsPage() {
             />
             {t('notification.unreadOnly')}
           </label>
-          <button type="button" className="button button--small" disabled={busy || !data?.unreadCount} onClick={() => void markAll().catch(() => undefined)}>
+          <button type="button" className="button button--small" disabled={busy || !data?.unreadCount} onClick={markAll}>
             {t('notification.markAllRead')}
           </button>
         </div>
