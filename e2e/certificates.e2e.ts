@@ -4,7 +4,7 @@ import type { Question } from '@cloud-classroom/shared/questions';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, apiLogin, baseUrl, sharedAdminToken, waitForShell } from './session.js';
+import { addTokenCookie, api, apiLogin, baseUrl, createLearner, waitForShell } from './session.js';
 
 /**
  * Issue 14's journey: a learner passes the demo exam, and the certificate its issue-when-passed
@@ -41,40 +41,10 @@ type Learner = { token: string; nickName: string };
 /** The learner's browser's user agent: their answers sent by the journey go as that browser, so the attempt's timeline notes no other device. */
 let browserAgent: string | undefined;
 
-async function api<T>(token: string | undefined, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: {
-      ...(token === undefined ? {} : { authorization: token }),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(browserAgent === undefined ? {} : { 'user-agent': browserAgent }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return (text === '' ? undefined : JSON.parse(text)) as T;
-}
-
 /** A learner of this run only, in the department the exam's rule assigns, signed in. */
 async function newLearner(): Promise<Learner> {
-  const dept = (await api<{ content: { id: number; name: string }[] }>(sharedAdminToken, 'GET', `/api/dept?name=${encodeURIComponent(RULE_DEPT)}`)).content.find(
-    (one) => one.name === RULE_DEPT,
-  );
-  const role = (await api<{ id: number; name: string }[]>(sharedAdminToken, 'GET', '/api/roles/all')).find((one) => one.name === 'learner');
-  if (dept === undefined || role === undefined) throw new Error(`the demo department ${RULE_DEPT} or the role learner is missing`);
-  const { password } = await api<{ password: string }>(sharedAdminToken, 'POST', '/api/users', {
-    username: LEARNER.username,
-    nickName: LEARNER.nickName,
-    gender: null,
-    phone: null,
-    email: null,
-    enabled: true,
-    dept: { id: dept.id },
-    roles: [{ id: role.id }],
-  });
-  const { token } = await api<{ token: string }>(undefined, 'POST', '/auth/login', { username: LEARNER.username, password });
-  return { token, nickName: LEARNER.nickName };
+  const { token, nickName } = await createLearner(LEARNER.username, LEARNER.nickName, RULE_DEPT);
+  return { token, nickName };
 }
 
 /** The right answer to a question, in the shape a learner sends it (a short answer: its reference text, which the teacher marks). */
@@ -168,11 +138,11 @@ describe('journeys: passing the demo exam earns a certificate the learner sees; 
     const context = await englishContext(learner.token, DESKTOP);
     const page = await context.newPage();
     browserAgent = await page.evaluate(() => navigator.userAgent);
-    const attempt = await api<AttemptStart>(learner.token, 'POST', `/api/site/exams/${examId}/attempts`);
+    const attempt = await api<AttemptStart>(learner.token, 'POST', `/api/site/exams/${examId}/attempts`, undefined, { userAgent: browserAgent });
     attemptId = attempt.id;
     for (const question of attempt.questions) {
       const key = await api<Question>(teacherToken, 'GET', `/api/questions/${question.id}`);
-      await api(learner.token, 'PUT', `/api/site/attempts/${attemptId}/answers/${question.id}`, { response: rightResponse(question, key), revision: 1 });
+      await api(learner.token, 'PUT', `/api/site/attempts/${attemptId}/answers/${question.id}`, { response: rightResponse(question, key), revision: 1 }, { userAgent: browserAgent });
     }
 
     // My attempt is running: the exam's page goes straight back to it, every answer in.
@@ -182,7 +152,7 @@ describe('journeys: passing the demo exam earns a certificate the learner sees; 
     await page.locator('.exam-panel').getByRole('button', { name: 'Submit', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Submit', exact: true }).click();
     await expect.poll(() => new URL(page.url()).search).toBe(`?attempt=${attemptId}`);
-    const submitted = await api<{ state: string; answeredCount: number }>(learner.token, 'GET', `/api/site/attempts/${attemptId}`);
+    const submitted = await api<{ state: string; answeredCount: number }>(learner.token, 'GET', `/api/site/attempts/${attemptId}`, undefined, { userAgent: browserAgent });
     expect(submitted).toMatchObject({ state: 'marking', answeredCount: attempt.questions.length });
     await context.close();
 
@@ -190,7 +160,7 @@ describe('journeys: passing the demo exam earns a certificate the learner sees; 
     const shorts = marking.items.filter((item) => item.pending);
     expect(shorts.map((item) => item.type)).toEqual(['short', 'short']);
     for (const item of shorts) await api(teacherToken, 'PUT', `/api/marking/answers/${item.answerId}`, { score: item.maxScore, comment: 'Complete and correct.' });
-    const graded = await api<{ state: string; score: number; totalScore: number; passed: boolean }>(learner.token, 'GET', `/api/site/attempts/${attemptId}`);
+    const graded = await api<{ state: string; score: number; totalScore: number; passed: boolean }>(learner.token, 'GET', `/api/site/attempts/${attemptId}`, undefined, { userAgent: browserAgent });
     expect(graded).toMatchObject({ state: 'graded', passed: true });
     expect(graded.score).toBe(graded.totalScore);
   });

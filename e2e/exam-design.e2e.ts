@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, apiLogin, baseUrl, waitForShell } from './session.js';
+import { addTokenCookie, api, apiLogin, baseUrl, waitForShell } from './session.js';
 
 /**
  * A teacher builds an exam from a question bank of their own: imports a workbook (a first upload
@@ -66,12 +66,6 @@ const BAD: { at: number; row: Row; column: string; problem: RegExp }[] = [
 const WITH_BAD: Row[] = [...GOOD];
 for (const { at, row } of BAD) WITH_BAD.splice(at, 0, row);
 const badRowNumber = (at: number) => at + 3;
-
-async function api<T>(token: string, path: string): Promise<T> {
-  const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: token } });
-  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 /** The server's own template for single-choice questions, its example row replaced by `rows`. */
 async function workbookOf(token: string, rows: readonly Row[]): Promise<Buffer> {
@@ -276,6 +270,7 @@ describe('journeys: a teacher imports questions, designs an exam, previews, assi
 
     const stored = await api<{ title: string; status: string; passScore: number; paper: { sections: { questionIds: number[]; draw: { tags: string[]; type: string; count: number; score: number }[] }[] } }>(
       teacherToken,
+      'GET',
       `/api/exams/${examId}`,
     );
     expect(stored).toMatchObject({ title: TITLE, status: 'draft', passScore: 12 });
@@ -323,7 +318,7 @@ describe('journeys: a teacher imports questions, designs an exam, previews, assi
   });
 
   type SiteExam = { id: number; title: string };
-  const learnerExams = () => api<SiteExam[]>(learnerToken, '/api/site/exams');
+  const learnerExams = () => api<SiteExam[]>(learnerToken, 'GET', '/api/site/exams');
 
   it('assigns the exam to a learner by name, publishes it, and the learner finds it', async () => {
     await page.goto(`${baseUrl}/edu/applicant-exam?id=${examId}`);

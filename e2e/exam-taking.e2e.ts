@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectConsoleMessage, launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, apiLogin, baseUrl, waitForShell } from './session.js';
+import { addTokenCookie, api, apiLogin, baseUrl, waitForShell } from './session.js';
 
 /**
  * A learner takes the demo exam through a network drop: offline, two answers wait in the
@@ -39,13 +39,6 @@ type Start = { id: number; questions: { id: number; type: string }[]; answers: S
  * or the attempt's integrity timeline would note a device change that no learner made.
  */
 let browserAgent: string | undefined;
-
-async function api<T>(token: string, method: 'GET' | 'POST', path: string): Promise<T> {
-  const headers: Record<string, string> = { authorization: token, ...(browserAgent === undefined ? {} : { 'user-agent': browserAgent }) };
-  const response = await fetch(`${baseUrl}${path}`, { method, headers });
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 /** The seconds a countdown shows (`mm:ss` or `h:mm:ss`). */
 function secondsOf(text: string): number {
@@ -96,7 +89,7 @@ describe('journeys: a learner takes an exam through a network drop and a second 
     browser = await launchBrowser();
     learnerToken = await apiLogin(LEARNER.username);
     teacherToken = await apiLogin('teacher');
-    const exams = await api<{ id: number; title: string; attemptsLeft: number }[]>(learnerToken, 'GET', '/api/site/exams');
+    const exams = await api<{ id: number; title: string; attemptsLeft: number }[]>(learnerToken, 'GET', '/api/site/exams', undefined, { userAgent: browserAgent });
     const exam = exams.find((one) => one.title === EXAM_TITLE);
     if (exam === undefined) throw new Error(`${LEARNER.username} is not assigned ${EXAM_TITLE}: ${exams.map((one) => one.title).join(', ')}`);
     expect(exam.attemptsLeft).toBeGreaterThan(0);
@@ -127,7 +120,7 @@ describe('journeys: a learner takes an exam through a network drop and a second 
   const choice = (on: Page, text: string) => paper(on).getByRole('radio', { name: new RegExp(text) });
 
   /** My open attempt as the server has it (a start resumes the open attempt: 200, nothing new). */
-  const serverAttempt = () => api<Start>(learnerToken, 'POST', `/api/site/exams/${examId}/attempts`);
+  const serverAttempt = () => api<Start>(learnerToken, 'POST', `/api/site/exams/${examId}/attempts`, undefined, { userAgent: browserAgent });
 
   it('starts the demo exam', async () => {
     page = await learnerContext.newPage();
@@ -218,7 +211,7 @@ describe('journeys: a learner takes an exam through a network drop and a second 
     const confirm = secondPage.getByRole('dialog');
     await confirm.getByRole('button', { name: 'Submit', exact: true }).click();
     await expect.poll(() => new URL(secondPage.url()).search).toBe(`?attempt=${attemptId}`);
-    const result = await api<{ state: string; answeredCount: number }>(learnerToken, 'GET', `/api/site/attempts/${attemptId}`);
+    const result = await api<{ state: string; answeredCount: number }>(learnerToken, 'GET', `/api/site/attempts/${attemptId}`, undefined, { userAgent: browserAgent });
     expect(result).toMatchObject({ state: 'marking', answeredCount: 4 });
   });
 
@@ -245,17 +238,17 @@ describe('journeys: a learner takes an exam through a network drop and a second 
     await view.getByText(/^All marked/).waitFor();
     // The marker's timeline of the attempt has the network drop (recorded offline, sent from the browser's store), and
     // no device other than the learner's browser.
-    const timeline = await api<{ events: { type: string }[] }>(teacherToken, 'GET', `/api/marking/attempts/${attemptId}`);
+    const timeline = await api<{ events: { type: string }[] }>(teacherToken, 'GET', `/api/marking/attempts/${attemptId}`, undefined, { userAgent: browserAgent });
     const types = timeline.events.map((event) => event.type);
     expect(types).toEqual(expect.arrayContaining(['start', 'resume', 'offline', 'submit']));
     expect(types).not.toContain('device_change');
-    const result = await api<{ state: string; score: number | null }>(learnerToken, 'GET', `/api/site/attempts/${attemptId}`);
+    const result = await api<{ state: string; score: number | null }>(learnerToken, 'GET', `/api/site/attempts/${attemptId}`, undefined, { userAgent: browserAgent });
     expect(result.state).toBe('graded');
     expect(result.score).not.toBeNull();
   });
 
   it('the report lists the attempt with its score', async () => {
-    const { score } = await api<{ score: number }>(learnerToken, 'GET', `/api/site/attempts/${attemptId}`);
+    const { score } = await api<{ score: number }>(learnerToken, 'GET', `/api/site/attempts/${attemptId}`, undefined, { userAgent: browserAgent });
     const context = await englishContext(teacherToken);
     const reader = await context.newPage();
     await reader.goto(`${baseUrl}/edu/report-exam?exam=${examId}`);

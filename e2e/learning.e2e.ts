@@ -2,7 +2,7 @@ import { CLOCK_TOLERANCE_SECONDS, PAGE_DWELL_SECONDS } from '@cloud-classroom/sh
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, apiLogin, baseUrl, expectPath, pathOf, sharedAdminToken, waitForShell } from './session.js';
+import { addTokenCookie, api, apiLogin, baseUrl, createLearner, expectPath, pathOf, sharedAdminToken, waitForShell } from './session.js';
 
 /**
  * A learner finds a course, applies for a term that needs approval, is approved by a teacher in
@@ -36,17 +36,6 @@ type Learner = { username: string; nickName: string; token: string };
 
 const demo = { courseId: 0, termId: 0, video: { id: 0, title: '' }, text: { id: 0, title: '' }, document: { id: 0, title: '' } };
 
-async function api<T>(token: string, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { authorization: token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return (text === '' ? undefined : JSON.parse(text)) as T;
-}
-
 /** `yyyy-MM-dd HH:mm:ss`, as the wire writes times. */
 function wireTime(time: number): string {
   const date = new Date(time);
@@ -60,27 +49,7 @@ function wireTime(time: number): string {
  * and expects the three demo learners alone.
  */
 async function newLearner(suffix: string, nickName: string): Promise<Learner> {
-  const [dept] = (await api<{ content: { id: number; name: string }[] }>(sharedAdminToken, 'GET', `/api/dept?name=${encodeURIComponent('研发部')}`)).content;
-  const role = (await api<{ id: number; name: string }[]>(sharedAdminToken, 'GET', '/api/roles/all')).find((one) => one.name === 'learner');
-  if (dept === undefined || role === undefined) throw new Error('the demo department 研发部 or the role learner is missing');
-  const username = `e2e-${RUN}-${suffix}`;
-  const { password } = await api<{ password: string }>(sharedAdminToken, 'POST', '/api/users', {
-    username,
-    nickName,
-    gender: null,
-    phone: null,
-    email: null,
-    enabled: true,
-    dept: { id: dept.id },
-    roles: [{ id: role.id }],
-  });
-  const login = await fetch(`${baseUrl}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  if (!login.ok) throw new Error(`login as ${username} answered ${login.status}: ${await login.text()}`);
-  const { token } = (await login.json()) as { token: string };
+  const { username, token } = await createLearner(`e2e-${RUN}-${suffix}`, nickName, '研发部');
   return { username, nickName, token };
 }
 

@@ -128,3 +128,50 @@ export async function openFromSidebar(page: Page, directory: string, item: strin
   // new route has rendered, so the next step never races a late route change.
   await expect.poll(() => entry.getAttribute('class'), { timeout: 20_000 }).toContain('ant-menu-item-selected');
 }
+
+export type ApiCallOptions = {
+  /** Sent as the request's user agent: an exam attempt is held by the device (browser) that started it. */
+  userAgent?: string | undefined;
+};
+
+/** Calls the API as a script would, with a session's token or none; anything but a 2xx throws with the answer. */
+export async function api<T>(token: string | undefined, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, options: ApiCallOptions = {}): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      ...(token === undefined ? {} : { authorization: token }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(options.userAgent === undefined ? {} : { 'user-agent': options.userAgent }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return (text === '' ? undefined : JSON.parse(text)) as T;
+}
+
+export type RunLearner = { username: string; nickName: string; password: string; token: string };
+
+/**
+ * A learner of this run only, made through the admin API in the demo department `deptName` and
+ * signed in: the demo learners are enrolled by the seed and used by other journeys.
+ */
+export async function createLearner(username: string, nickName: string, deptName: string): Promise<RunLearner> {
+  const dept = (await api<{ content: { id: number; name: string }[] }>(sharedAdminToken, 'GET', `/api/dept?name=${encodeURIComponent(deptName)}`)).content.find(
+    (one) => one.name === deptName,
+  );
+  const role = (await api<{ id: number; name: string }[]>(sharedAdminToken, 'GET', '/api/roles/all')).find((one) => one.name === 'learner');
+  if (dept === undefined || role === undefined) throw new Error(`the demo department ${deptName} or the role learner is missing`);
+  const { password } = await api<{ password: string }>(sharedAdminToken, 'POST', '/api/users', {
+    username,
+    nickName,
+    gender: null,
+    phone: null,
+    email: null,
+    enabled: true,
+    dept: { id: dept.id },
+    roles: [{ id: role.id }],
+  });
+  const { token } = await api<{ token: string }>(undefined, 'POST', '/auth/login', { username, password });
+  return { username, nickName, password, token };
+}

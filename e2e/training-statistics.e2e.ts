@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, apiLogin, baseUrl, expectPath, openFromSidebar, sharedAdminToken, waitForShell } from './session.js';
+import { addTokenCookie, api, apiLogin, baseUrl, createLearner, expectPath, openFromSidebar, sharedAdminToken, waitForShell } from './session.js';
 
 /**
  * Issue 15's journeys: the training figures staff read and the bell a learner hears them by.
@@ -42,17 +42,6 @@ const ASSIGNED = [
 
 const DESKTOP = { width: 1366, height: 900 };
 const PHONE = { width: 375, height: 740 };
-
-async function api<T>(token: string | undefined, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { ...(token === undefined ? {} : { authorization: token }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return (text === '' ? undefined : JSON.parse(text)) as T;
-}
 
 /** The census's study time as the page says it in Chinese (features/census/study-time.ts). */
 function studyTime(seconds: number): string {
@@ -336,20 +325,7 @@ describe('journeys: training statistics — the census list and a learner’s re
     let learnerId = 0;
 
     beforeAll(async () => {
-      const dept = (await api<{ content: { id: number; name: string }[] }>(sharedAdminToken, 'GET', `/api/dept?name=${encodeURIComponent(LEARNER_DEPT)}`)).content.find((one) => one.name === LEARNER_DEPT);
-      const role = (await api<{ id: number; name: string }[]>(sharedAdminToken, 'GET', '/api/roles/all')).find((one) => one.name === 'learner');
-      if (dept === undefined || role === undefined) throw new Error(`the demo department ${LEARNER_DEPT} or the role learner is missing`);
-      const { password } = await api<{ password: string }>(sharedAdminToken, 'POST', '/api/users', {
-        username: LEARNER.username,
-        nickName: LEARNER.nickName,
-        gender: null,
-        phone: null,
-        email: null,
-        enabled: true,
-        dept: { id: dept.id },
-        roles: [{ id: role.id }],
-      });
-      learnerToken = (await api<{ token: string }>(undefined, 'POST', '/auth/login', { username: LEARNER.username, password })).token;
+      learnerToken = (await createLearner(LEARNER.username, LEARNER.nickName, LEARNER_DEPT)).token;
       learnerId = (await api<{ content: CensusRow[] }>(sharedAdminToken, 'GET', `/api/census/users?blurry=${LEARNER.username}`)).content[0]!.userId;
     });
 
