@@ -7,6 +7,7 @@ import { created } from '../audit-columns.js';
 import { reapplyReferenceData } from '../migrate.js';
 import { addMenus, addRole, grantMenusToRole } from '../migration-helpers.js';
 import type { FileStore } from '../../files/file-store.js';
+import { publishDemoPackage } from '../../modules/deploy/demo-package.js';
 import { storeDemoMedia } from '../../modules/media/demo-media.js';
 import { recountEveryone } from '../../modules/census/census.service.js';
 import { insertDemoAttempts } from './demo-attempts.js';
@@ -102,6 +103,8 @@ export const KEPT_ON_RESET = [
   'sys_dict_detail',
   'app_setting',
   'sys_local_storage',
+  // Published installation media, like stored files; the demo's user guide is added only when there is none.
+  'sys_deploy_package',
   'kysely_migration',
   'kysely_migration_lock',
 ] as const;
@@ -222,5 +225,7 @@ async function seedDemo(trx: Transaction<Database>, passwordHash: string, files:
     await insertDemoCertificates(trx, examId, now);
     // The demo's enrolments and progress were inserted directly: the census counts them as its writers' recount would.
     await recountEveryone(trx, now);
+    // The public download page's user guide.
+    await publishDemoPackage(trx, files, now);
   }
 }
