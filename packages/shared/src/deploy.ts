@@ -23,13 +23,16 @@ export const DEPLOY_NAME_MAX_LENGTH = 100;
 export const DEPLOY_VERSION_MAX_LENGTH = 50;
 export const DEPLOY_NOTES_MAX_LENGTH = 4000;
 
+/** What a version may be made of, as the server says it (the web shows its own words for it). */
+export const DEPLOY_VERSION_MESSAGE = 'letters, digits and . + _ - only, such as 2.1.0 or 2024.1-beta';
+
 const name = z.string(REQUIRED).trim().min(1, 'is required').max(DEPLOY_NAME_MAX_LENGTH);
 const version = z
   .string(REQUIRED)
   .trim()
   .min(1, 'is required')
   .max(DEPLOY_VERSION_MAX_LENGTH)
-  .regex(/^[0-9A-Za-z][0-9A-Za-z.+_-]*$/, 'letters, digits and . + _ - only, such as 2.1.0 or 2024.1-beta');
+  .regex(/^[0-9A-Za-z][0-9A-Za-z.+_-]*$/, DEPLOY_VERSION_MESSAGE);
 const platform = z.enum(DEPLOY_PLATFORMS, { error: `must be one of ${DEPLOY_PLATFORMS.join(', ')}` });
 const releaseNotes = z.string().trim().max(DEPLOY_NOTES_MAX_LENGTH).default('');
 
