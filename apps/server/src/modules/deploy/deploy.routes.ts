@@ -9,9 +9,10 @@ import {
   type DeployPackage,
 } from '@cloud-classroom/shared/deploy';
 import { pageOf } from '@cloud-classroom/shared/http';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { ByteRange } from '../../files/file-store.js';
 import { sendStoredFile } from '../../files/send-stored-file.js';
 import { acceptUploads, withUpload } from '../../files/upload-reader.js';
 import { contentDisposition } from '../../http/content-disposition.js';
@@ -62,15 +63,11 @@ const exportColumns: XlsxColumn<DeployPackage>[] = [
 const DOWNLOAD_HEADERS = { 'content-type': 'application/octet-stream', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' };
 
 /**
- * Whether this answer starts a download, which counts: the whole file, or a range from its first
- * byte (a download manager's first segment). A resumed download (a range further on), a HEAD or a
- * 304 does not.
+ * Whether an answer with bytes starts a download, which counts: the whole file, or a range from its
+ * first byte (a download manager's first segment). A resumed download (a range further on) does
+ * not, nor a HEAD; a 304 or a 416 carries no bytes.
  */
-function startsDownload(request: FastifyRequest, reply: FastifyReply): boolean {
-  if (request.method !== 'GET') return false;
-  if (reply.statusCode === 200) return true;
-  return reply.statusCode === 206 && /^bytes 0-/.test(String(reply.getHeader('content-range') ?? ''));
-}
+const startsDownload = (request: FastifyRequest, range: ByteRange | undefined) => request.method === 'GET' && (range === undefined || range.start === 0);
 
 /** Installation media: staff publish versions of packages (`api/deploy`), anyone downloads them (`api/public/downloads`). */
 export const deployRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
@@ -135,11 +132,11 @@ export const deployRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
       const { id } = request.params;
       const file = await deploy.fileFor(id);
       const headers = { ...DOWNLOAD_HEADERS, 'content-disposition': contentDisposition('attachment', file.fileName) };
-      if (!(await sendStoredFile(request, reply, services.files, file.key, headers))) return sendNotFound(request, reply);
-      if (startsDownload(request, reply)) {
-        await deploy.countDownload(id).catch((error: unknown) => request.log.warn({ err: error }, 'could not count a download'));
-      }
-      return reply;
+      // Counted before the bytes go, so the count is there once the download is; a failed count does not stop it.
+      const count = async (range: ByteRange | undefined) => {
+        if (startsDownload(request, range)) await deploy.countDownload(id).catch((error: unknown) => request.log.warn({ err: error }, 'could not count a download'));
+      };
+      return (await sendStoredFile(request, reply, services.files, file.key, headers, count)) ? reply : sendNotFound(request, reply);
     },
   );
 };
