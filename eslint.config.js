@@ -34,7 +34,7 @@ const BOTH_CATALOGUES = {
   allowTypeImports: true,
   message: 'Both languages of the catalogue: use lib/use-locale-text (t, localizeMessage) and @cloud-classroom/shared/message-format; import its types only.',
 };
-const SCHEMA_MODULES = ['applicants', 'auth', 'certificates', 'courses', 'depts', 'dicts', 'http', 'logs', 'media', 'menus', 'monitor', 'online', 'progress', 'roles', 'storage', 'users'];
+const SCHEMA_MODULES = ['applicants', 'auth', 'certificates', 'courses', 'deploy', 'depts', 'dicts', 'http', 'logs', 'media', 'menus', 'monitor', 'online', 'progress', 'roles', 'storage', 'users'];
 const learnerPageRules = {
   'no-restricted-imports': [
     'error',

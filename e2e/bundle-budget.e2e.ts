@@ -210,6 +210,20 @@ describe('bundle budgets (DESIGN.md §8)', () => {
     expect(measurement.gzipKiB, `certificate check over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
   });
 
+  it.each(languages)('the public download page (/download, signed out, %s) loads at most 130 KiB of gzipped JS and CSS', async (language) => {
+    const context = await contextIn(language);
+    const page = await context.newPage();
+    // A fresh install publishes the demo's user guide, so the list is drawn, not its empty state.
+    const measured = await measure(page, `${baseUrl}/download`, async (opened) => {
+      await opened.locator('.download-site-package').first().waitFor();
+    });
+    await context.close();
+    const measurement = { name: `public download page (${language})`, budgetKiB: 130, ...measured };
+    report(measurement);
+    expectOneCatalogue(measured, language);
+    expect(measurement.gzipKiB, `download page over budget: ${JSON.stringify(measured.files)}`).toBeLessThanOrEqual(measurement.budgetKiB);
+  });
+
   // The exam's page with an attempt running (a reload mid-exam, or a return to it): the page, the
   // paper's code and the question view all load before the candidate can answer, and together
   // they keep the learner budget. learner2 sits it, so learner1's exam page above stays the

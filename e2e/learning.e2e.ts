@@ -325,7 +325,8 @@ describe('journeys: at 1440 px in English, a learner applies, is approved, studi
     await page.locator('form.user-site-form').first().waitFor();
     await shootLearnerPage(page, 'learning-1440-user-setting', problems);
     await page.goto(`${baseUrl}/download`);
-    await page.locator('h1').waitFor();
+    // The published packages (the demo's user guide at least), or the empty state.
+    await page.locator('.download-site-package, .site-state').first().waitFor();
     await shootLearnerPage(page, 'learning-1440-download', problems);
     expect(problems).toEqual([]);
   });
@@ -427,7 +428,8 @@ describe('journeys: at 375 px in Chinese, every learner page fits the phone', ()
     await page.locator('form.user-site-form').first().waitFor();
     await shootLearnerPage(page, 'learning-375-user-setting', problems);
     await page.goto(`${baseUrl}/download`);
-    await page.locator('h1').waitFor();
+    // The published packages (the demo's user guide at least), or the empty state.
+    await page.locator('.download-site-package, .site-state').first().waitFor();
     await shootLearnerPage(page, 'learning-375-download', problems);
     expect(pathOf(page)).toBe('/download');
     expect(problems).toEqual([]);

@@ -63,6 +63,8 @@ const PAGES: readonly PageCase[] = [
   { path: '/monitor/errorLog', name: 'error-logs', ready: '.ant-table', actions: true, filters: true },
   { path: '/monitor/server', name: 'server-monitor', ready: '.ant-progress' },
   { path: '/sys-tools/storage', name: 'storage', ready: '.ant-table-row', actions: true, filters: true },
+  // The demo's user guide is its first row on a fresh install.
+  { path: '/sys-tools/deploy', name: 'installation-media', ready: '.ant-table-row', actions: true, filters: true },
   { path: '/sys-tools/swagger', name: 'swagger', ready: 'iframe.swagger-page' },
   { path: '/user/center', name: 'user-center', ready: '.ant-tabs' },
   { path: '/user/center?tab=logs', name: 'user-center-logs', ready: '.ant-table-row', filters: true },

@@ -20,6 +20,10 @@ ffmpeg -hide_banner -loglevel error -y \
 chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
   --print-to-pdf="$out/safety-handbook.pdf" "$here/safety-handbook.html"
 
+# The learners' user guide the download page offers (2 pages).
+chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
+  --print-to-pdf="$out/user-guide.pdf" "$here/user-guide.html"
+
 # Course covers, 640x360: a gradient with the title in Chinese and English.
 cover() { # name, Chinese title, English title, two colours
   ffmpeg -hide_banner -loglevel error -y \
@@ -32,4 +36,5 @@ cover cover-onboarding '新员工入职' 'Onboarding essentials' 0x065f46 0x84cc
 cover cover-infosec '信息安全意识' 'Information security' 0x7c2d12 0xf59e0b
 
 pdfinfo "$out/safety-handbook.pdf" | grep Pages
+pdfinfo "$out/user-guide.pdf" | grep Pages
 ls -l "$out"

@@ -19,6 +19,7 @@ import { censusRoutes } from './modules/census/census.routes.js';
 import { certificateRoutes } from './modules/certificates/certificates.routes.js';
 import { courseRoutes } from './modules/courses/courses.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { deployRoutes } from './modules/deploy/deploy.routes.js';
 import { deptRoutes } from './modules/depts/depts.routes.js';
 import { dictRoutes } from './modules/dicts/dicts.routes.js';
 import { examRoutes } from './modules/exams/exams.routes.js';
@@ -112,6 +113,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   await app.register(monitorRoutes, { services });
   await app.register(storageRoutes, { services });
   await app.register(mediaRoutes, { services });
+  await app.register(deployRoutes, { services });
   await app.register(websocketRoutes, { services });
   await app.register(courseRoutes, { services });
   await app.register(applicantRoutes, { services });

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       webDistDir: undefined,
       uploadQuotaBytes: 1024 * 1024 * 1024,
       mediaMaxBytes: 2048 * 1024 * 1024,
+      deployMaxBytes: 2048 * 1024 * 1024,
       timeZone: 'Asia/Shanghai',
     });
   });

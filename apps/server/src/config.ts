@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_TIME_ZONE, isTimeZone } from '@cloud-classroom/shared/calendar-day';
+import { DEPLOY_MAX_MB_DEFAULT } from '@cloud-classroom/shared/deploy';
 import { MEDIA_MAX_MB_DEFAULT } from '@cloud-classroom/shared/media';
 import { z } from 'zod';
 
@@ -38,6 +39,11 @@ const configSchema = z.object({
     .int('must be a whole number of MiB, at least 1')
     .min(1, 'must be a whole number of MiB, at least 1')
     .default(MEDIA_MAX_MB_DEFAULT),
+  DEPLOY_MAX_MB: z.coerce
+    .number({ message: 'must be a whole number of MiB, at least 1' })
+    .int('must be a whole number of MiB, at least 1')
+    .min(1, 'must be a whole number of MiB, at least 1')
+    .default(DEPLOY_MAX_MB_DEFAULT),
   TZ: z.string().refine(isTimeZone, 'must be a time zone such as Asia/Shanghai').default(DEFAULT_TIME_ZONE),
 });
 
@@ -61,6 +67,8 @@ export type Config = {
   uploadQuotaBytes: number;
   /** The largest file the course media library takes (`MEDIA_MAX_MB`). */
   mediaMaxBytes: number;
+  /** The largest installation package `POST api/deploy/upload` takes (`DEPLOY_MAX_MB`). */
+  deployMaxBytes: number;
   /** The organisation's zone (`TZ`, an IANA name): the calendar days study time is counted in. */
   timeZone: string;
 };
@@ -92,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     webDistDir: c.WEB_DIST_DIR === undefined ? undefined : path.resolve(cwd, c.WEB_DIST_DIR),
     uploadQuotaBytes: c.UPLOAD_QUOTA_MB * 1024 * 1024,
     mediaMaxBytes: c.MEDIA_MAX_MB * 1024 * 1024,
+    deployMaxBytes: c.DEPLOY_MAX_MB * 1024 * 1024,
     timeZone: c.TZ,
   };
 }

@@ -15,6 +15,7 @@ import { ORPHAN_MIN_AGE_MS, removeOrphanFiles } from './files/orphan-files.js';
 import { SessionService } from './modules/auth/session.service.js';
 import { CoursesService } from './modules/courses/courses.service.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
+import { DeployService } from './modules/deploy/deploy.service.js';
 import { DeptService } from './modules/depts/depts.service.js';
 import { ExamsService, type AttemptTally } from './modules/exams/exams.service.js';
 import { ExamReportsService } from './modules/attempts/exam-report.service.js';
@@ -55,6 +56,8 @@ export type Services = {
   files: FileStore;
   storage: StorageService;
   media: MediaService;
+  /** Installation media: the packages on the public `/download` page. */
+  deploy: DeployService;
   /** The course catalogue; it also answers the media library's questions about a file's use. */
   courses: CoursesService;
   /** Enrolment: applicants and assignment rules; the progress module reports study through `recordProgress`. */
@@ -101,6 +104,7 @@ export async function createServices(
   const census = new CensusService({ db, clock, access, timeZone: config.timeZone });
   const auth = new AuthService({ db, sessions, users, access, captchaEnabled: config.captchaEnabled, clock, onLogin: (userId, client) => census.loggedIn(userId, client) });
   const storage = new StorageService({ db, files, quotaBytes: config.uploadQuotaBytes, log, clock });
+  const deploy = new DeployService({ db, files, clock, log });
   const media = new MediaService({ db, files, clock, log, access, usage: (): MediaUsage => courses.mediaUsage });
   const courses = new CoursesService({ db, media, clock });
   const applicants = new ApplicantsService({ db, clock, jobs });
@@ -162,13 +166,13 @@ export async function createServices(
   marking.onGraded((attemptId, trx) => notifications.within(trx).attemptGraded(attemptId));
   certificates.onIssued((certificateIds, trx) => notifications.within(trx).certificatesIssued(certificateIds));
   users.onRemoval((userIds, trx) => notifications.within(trx).forgetPeople(userIds));
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, courses, applicants, progress, questions, exams, attempts, marking, examReports, dashboard, certificates, census, sockets, notifications, notificationPush };
+  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, deploy, courses, applicants, progress, questions, exams, attempts, marking, examReports, dashboard, certificates, census, sockets, notifications, notificationPush };
 }
 
 /**
  * Run at start: removes the files that uploads killed mid-way left with no row (see
  * ORPHAN_MIN_AGE_MS for why only old ones). Answers how many went.
  */
-export async function removeLeftoverFiles({ files, storage, users, media, questions, certificates, clock }: Services): Promise<number> {
-  return removeOrphanFiles(files, [storage.storedFiles, users.avatarFiles, media.mediaFiles, questions.imageFiles, certificates.backgroundFiles], clock.now() - ORPHAN_MIN_AGE_MS);
+export async function removeLeftoverFiles({ files, storage, users, media, deploy, questions, certificates, clock }: Services): Promise<number> {
+  return removeOrphanFiles(files, [storage.storedFiles, users.avatarFiles, media.mediaFiles, questions.imageFiles, certificates.backgroundFiles, deploy.packageFiles], clock.now() - ORPHAN_MIN_AGE_MS);
 }

@@ -37,20 +37,6 @@ export const STORAGE_MAX_BYTES = 100 * 1024 * 1024;
 export const PICTURE_MAX_BYTES = 5 * 1024 * 1024;
 export const STORAGE_NAME_MAX_LENGTH = 255;
 
-const UNITS = ['KiB', 'MiB', 'GiB', 'TiB'] as const;
-
-/** '512 B', '1.50 MiB': sizes as the storage list shows them. */
-export function formatFileSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(2)} ${UNITS[unit]}`;
-}
-
 /** A stored file as every answer shows one; where it lies on disk is never said. */
 export const localStorageSchema = z.object({
   id: z.number().int(),

@@ -15,10 +15,11 @@ import { CERTIFICATE_MENUS } from './migrations/0015-certificates.js';
 import { CERTIFICATE_PAGE_MENUS } from './migrations/0016-certificate-pages.js';
 import { CERTIFICATE_RULE_PAGE_MENUS } from './migrations/0018-certificate-rule-page.js';
 import { CENSUS_MENUS } from './migrations/0019-census.js';
+import { INSTALLATION_MEDIA_MENUS } from './migrations/0021-installation-media.js';
 
 const flatten = (menus: readonly MenuSpec[]): MenuSpec[] => menus.flatMap((menu) => [menu, ...flatten(menu.children ?? [])]);
 // 0011 adds its pages to 0010's course directory.
-const SEEDED_MENUS = flatten([...seedMenus, ...COURSE_MENUS, ...ENROLMENT_MENUS.flatMap((directory) => directory.children ?? []), ...EXAM_MENUS, ...MARKING_BUTTONS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS.flatMap((directory) => directory.children ?? []), ...CERTIFICATE_RULE_PAGE_MENUS.flatMap((directory) => directory.children ?? []), ...CENSUS_MENUS.flatMap((directory) => directory.children ?? [])]);
+const SEEDED_MENUS = flatten([...seedMenus, ...COURSE_MENUS, ...ENROLMENT_MENUS.flatMap((directory) => directory.children ?? []), ...EXAM_MENUS, ...MARKING_BUTTONS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS.flatMap((directory) => directory.children ?? []), ...CERTIFICATE_RULE_PAGE_MENUS.flatMap((directory) => directory.children ?? []), ...CENSUS_MENUS.flatMap((directory) => directory.children ?? []), ...INSTALLATION_MEDIA_MENUS.flatMap((directory) => directory.children ?? [])]);
 const COURSE_MENU_TITLES = new Set(flatten(COURSE_MENUS).map((menu) => menu.title));
 
 const stamp = { create_by: 'system', update_by: 'system', create_time: 1, update_time: 1 };
@@ -90,6 +91,7 @@ describe('migrations', () => {
       '0018-certificate-rule-page',
       '0019-census',
       '0020-notifications',
+      '0021-installation-media',
     ]);
   });
 
@@ -99,7 +101,7 @@ describe('migrations', () => {
     const blank = await openBlankTestDatabase(testConfig());
     try {
       expect(await blank.db.introspection.getTables({ withInternalKyselyTables: true })).toEqual([]);
-      expect(await migrateToLatest(blank)).toHaveLength(18);
+      expect(await migrateToLatest(blank)).toHaveLength(19);
       const tables = await blank.db.introspection.getTables({ withInternalKyselyTables: true });
       expect(tables.map((table) => table.name)).toContain('kysely_migration');
       expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([blank.schema]));
@@ -240,7 +242,7 @@ describe('migrations', () => {
     await insertDatabaseContent(db, FIRST_START_CONTENT);
     await migrateUpTo(database, '0009-system-data');
     const before = await databaseContent(db);
-    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams', '0013-attempts', '0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications']);
+    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams', '0013-attempts', '0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media']);
     const after = await databaseContent(db);
     expect(withoutCourseMenus(after)).toEqual(before);
     for (const name of ['admin', 'teacher']) {
@@ -340,7 +342,7 @@ describe('migrations', () => {
     await db.deleteFrom('edu_attempt').where('id', '=', gone).execute();
     const before = await db.selectFrom('edu_attempt').selectAll().orderBy('id').execute();
 
-    expect(await migrateToLatest(database)).toEqual(['0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications']);
+    expect(await migrateToLatest(database)).toEqual(['0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media']);
 
     expect(await db.selectFrom('edu_attempt').selectAll().orderBy('id').execute()).toEqual(before);
     const { id: next } = await db.insertInto('edu_attempt').values(attempt(4)).returning('id').executeTakeFirstOrThrow();

@@ -19,6 +19,7 @@ import * as certificateRules from './migrations/0017-certificate-rules.js';
 import * as certificateRulePage from './migrations/0018-certificate-rule-page.js';
 import * as census from './migrations/0019-census.js';
 import * as notifications from './migrations/0020-notifications.js';
+import * as installationMedia from './migrations/0021-installation-media.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -48,6 +49,7 @@ const migrations = {
   '0018-certificate-rule-page': certificateRulePage,
   '0019-census': census,
   '0020-notifications': notifications,
+  '0021-installation-media': installationMedia,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

@@ -53,6 +53,7 @@ export interface Database {
   edu_census_login: CensusLoginTable;
   sys_notification: NotificationTable;
   sys_notification_pref: { user_id: number; kind: string; enabled: Flag };
+  sys_deploy_package: DeployPackageTable;
 }
 
 type Flag = 0 | 1;
@@ -215,6 +216,20 @@ export interface CategoryTable extends Audited {
   name: string;
   sort: number;
   sub_count: number;
+}
+
+/** A published version of an installation package (migration 0021). */
+export interface DeployPackageTable extends Audited {
+  name: string;
+  version: string;
+  /** 'windows' | 'macos' | 'linux' | 'android' | 'ios' | 'any' (shared/deploy.ts). */
+  platform: string;
+  release_notes: string;
+  file_name: string;
+  file_key: string;
+  size: number;
+  sha256: string;
+  downloads: ColumnType<number, number | undefined, number>;
 }
 
 export interface MediaTable extends Audited {

@@ -58,6 +58,8 @@ export async function sendStoredFile(
   files: FileStore,
   key: string,
   headers: Record<string, string>,
+  /** Awaited once the answer is known to carry bytes (200, or 206 with its range), before they go: to count a download. */
+  beforeBytes?: (range: ByteRange | undefined) => Promise<void>,
 ): Promise<boolean> {
   const file = await files.open(key);
   if (file === undefined) return false;
@@ -81,6 +83,14 @@ export async function sendStoredFile(
     file.close();
     sendError(reply.header('content-range', `bytes */${stat.size}`), 416, 'range: starts past the end of the file');
     return true;
+  }
+  if (beforeBytes !== undefined) {
+    try {
+      await beforeBytes(range);
+    } catch (error) {
+      file.close();
+      throw error;
+    }
   }
   if (range === undefined) {
     reply.header('content-length', String(stat.size)).send(file.stream());

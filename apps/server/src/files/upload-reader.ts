@@ -1,7 +1,7 @@
 import { pipeline, Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { Busboy, type BusboyFileStream, type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
-import { formatFileSize } from '@cloud-classroom/shared/storage';
+import { formatFileSize } from '@cloud-classroom/shared/file-size';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError, invalidInput, tooLarge } from '../domain-error.js';
 import { byteLimit } from './byte-limit.js';
@@ -22,6 +22,9 @@ export type UploadOptions = {
  * whole body). Beyond this much, the connection is closed instead: nobody uploads that much by mistake.
  */
 const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/** The most a text field of an upload may hold. */
+const FIELD_MAX_BYTES = 64 * 1024;
 
 /** Requests whose multipart body is left for `withUpload` to read. */
 const unread = new WeakMap<FastifyRequest, IncomingMessage>();
@@ -75,9 +78,15 @@ export async function withUpload<T>(request: FastifyRequest, options: UploadOpti
   unread.delete(request);
   let parser: BusboyInstance | undefined;
   try {
-    const multipart = Busboy({ headers: request.headers as BusboyHeaders, limits: { files: 1, fields: 20, parts: 40, fieldSize: 64 * 1024 } });
+    const multipart = Busboy({ headers: request.headers as BusboyHeaders, limits: { files: 1, fields: 20, parts: 40, fieldSize: FIELD_MAX_BYTES } });
     parser = multipart;
     const ended = settled(multipart);
+    // The text fields sent before the file (a client puts them first), for `use` to check before it stores a byte.
+    const fields: Record<string, string> = {};
+    multipart.on('field', (name: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
+      if (valueTruncated) multipart.destroy(invalidInput(`${name}: is longer than ${formatFileSize(FIELD_MAX_BYTES)}`));
+      else fields[name] = value;
+    });
     const part = firstFile(multipart, ended);
     // A client gone mid-body ends nothing by itself: busboy would wait for the rest for ever,
     // and the file being stored with it.
@@ -99,7 +108,7 @@ export async function withUpload<T>(request: FastifyRequest, options: UploadOpti
       // The error travels on with `content`, to whoever reads it.
       () => undefined,
     );
-    const result = await use({ field, fileName: file.fileName, mimeType: file.mimeType, type, empty: head.length === 0, content });
+    const result = await use({ field, fileName: file.fileName, mimeType: file.mimeType, type, empty: head.length === 0, content, fields: { ...fields } });
     // Whatever `use` left unread, and the parts after the file, up to the closing boundary. The
     // file is whole and stored by now: a body that breaks off after it does not undo that.
     file.stream.resume();

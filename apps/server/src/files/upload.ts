@@ -13,6 +13,8 @@ export type Upload = {
   type: FileType;
   /** The upload had no bytes at all. */
   empty: boolean;
+  /** The multipart text fields that came before the file, by name (the last of a repeated one): unchecked input. */
+  fields: Record<string, string>;
   /** The whole file; it fails (413 naming the field) past the reader's size limit. */
   content: Readable;
 };

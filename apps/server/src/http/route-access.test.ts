@@ -94,7 +94,15 @@ describe('every API route', () => {
       .filter((route) => 'public' in route.access && route.method !== 'HEAD')
       .map((route) => `${route.method} ${route.url}`)
       .sort();
-    expect(publicRoutes).toEqual(['DELETE /auth/logout', 'GET /api/health', 'GET /api/public/certificates/verify', 'GET /auth/code', 'POST /auth/login']);
+    expect(publicRoutes).toEqual([
+      'DELETE /auth/logout',
+      'GET /api/health',
+      'GET /api/public/certificates/verify',
+      'GET /api/public/downloads',
+      'GET /api/public/downloads/:id/file',
+      'GET /auth/code',
+      'POST /auth/login',
+    ]);
   });
 });
 

@@ -8,6 +8,7 @@ import { CERTIFICATE_MENUS } from '../db/migrations/0015-certificates.js';
 import { CERTIFICATE_PAGE_MENUS } from '../db/migrations/0016-certificate-pages.js';
 import { CERTIFICATE_RULE_PAGE_MENUS } from '../db/migrations/0018-certificate-rule-page.js';
 import { CENSUS_MENUS } from '../db/migrations/0019-census.js';
+import { INSTALLATION_MEDIA_MENUS } from '../db/migrations/0021-installation-media.js';
 import { MARKING_BUTTONS } from '../db/migrations/0013-attempts.js';
 import type { Database } from '../db/schema.js';
 import { DEMO_CANDIDATES } from '../db/seed/demo-candidates.js';
@@ -182,15 +183,26 @@ export async function insertDatabaseContent(db: Kysely<Database>, content: Datab
 
 const titlesOf = (menus: readonly MenuSpec[]): string[] => menus.flatMap((menu) => [menu.title, ...titlesOf(menu.children ?? [])]);
 const COURSE_MENU_TITLES = new Set(titlesOf([...COURSE_MENUS, ...ENROLMENT_MENUS, ...EXAM_MENUS, ...MARKING_BUTTONS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS, ...CERTIFICATE_RULE_PAGE_MENUS, ...CENSUS_MENUS]));
+// 0021 adds its page to 0009's tools directory, which stays.
+const LATER_SYSTEM_MENU_TITLES = titlesOf(INSTALLATION_MEDIA_MENUS.flatMap((directory) => directory.children ?? []));
+for (const title of LATER_SYSTEM_MENU_TITLES) COURSE_MENU_TITLES.add(title);
 
 /**
- * The content without the education menus (migrations 0010 to 0012) and their grants: what a first start
- * made before 0010, which FIRST_START_CONTENT records.
+ * The content without the menus later migrations added (the education menus of 0010 and after, the
+ * installation media page of 0021) and their grants: what a first start made before 0010, which
+ * FIRST_START_CONTENT records.
  */
 export function withoutCourseMenus(content: DatabaseContent): DatabaseContent {
+  // A directory that stays (the tools) counts the pages later migrations added to it no more.
+  const removedUnder = new Map<string, number>();
+  for (const menu of content.menus) {
+    if (COURSE_MENU_TITLES.has(menu.title) && typeof menu.parent === 'string') removedUnder.set(menu.parent, (removedUnder.get(menu.parent) ?? 0) + 1);
+  }
   return {
     ...content,
-    menus: content.menus.filter((menu) => !COURSE_MENU_TITLES.has(menu.title)),
+    menus: content.menus
+      .filter((menu) => !COURSE_MENU_TITLES.has(menu.title))
+      .map((menu) => (removedUnder.has(menu.title) ? { ...menu, sub_count: menu.sub_count - (removedUnder.get(menu.title) ?? 0) } : menu)),
     roles: content.roles.map((role) => ({ ...role, menus: role.menus.filter((title) => title === undefined || !COURSE_MENU_TITLES.has(title)) })),
   };
 }

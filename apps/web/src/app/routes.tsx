@@ -7,7 +7,7 @@ import { RootLayout } from './root-layout';
 
 // Every page is React.lazy: the app runs React Router in its declarative mode (see AppRoutes).
 const LoginPage = lazy(async () => ({ default: (await import('../features/auth/login-page')).LoginPage }));
-const DownloadPage = lazy(async () => ({ default: (await import('../features/home/download-page')).DownloadPage }));
+const DownloadPage = lazy(async () => ({ default: (await import('../features/deploy/site/download-page')).DownloadPage }));
 const HomePage = lazy(async () => ({ default: (await import('../features/home/site/home-page')).HomePage }));
 const PreviewPage = lazy(async () => ({ default: (await import('../features/courses/site/preview-page')).PreviewPage }));
 const LearningPage = lazy(async () => ({ default: (await import('../features/courses/site/learning-page')).LearningPage }));

@@ -7,6 +7,7 @@ import { created } from '../audit-columns.js';
 import { reapplyReferenceData } from '../migrate.js';
 import { addMenus, addRole, grantMenusToRole } from '../migration-helpers.js';
 import type { FileStore } from '../../files/file-store.js';
+import { publishDemoPackage } from '../../modules/deploy/demo-package.js';
 import { storeDemoMedia } from '../../modules/media/demo-media.js';
 import { recountEveryone } from '../../modules/census/census.service.js';
 import { announceExisting } from '../../modules/notifications/notifications.service.js';
@@ -103,6 +104,8 @@ export const KEPT_ON_RESET = [
   'sys_dict_detail',
   'app_setting',
   'sys_local_storage',
+  // Published installation media, like stored files; the demo's user guide is added only when there is none.
+  'sys_deploy_package',
   'kysely_migration',
   'kysely_migration_lock',
 ] as const;
@@ -225,5 +228,7 @@ async function seedDemo(trx: Transaction<Database>, passwordHash: string, files:
     await recountEveryone(trx, now);
     // And the notifications those writers would have sent, with their reminders queued.
     await announceExisting(trx, now);
+    // The public download page's user guide.
+    await publishDemoPackage(trx, files, now);
   }
 }

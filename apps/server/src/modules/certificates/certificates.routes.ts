@@ -35,6 +35,7 @@ import { principalOf } from '../../http/route-access.js';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
 import { BACKGROUND_MAX_BYTES, BACKGROUND_TYPES } from './certificates.service.js';
+import { contentDisposition } from '../../http/content-disposition.js';
 
 // For the API docs only (a file picker in Swagger UI): the upload is read as a stream by withUpload.
 const fileUploadBody = z.unknown().meta({
@@ -63,12 +64,7 @@ const importColumns: XlsxColumn<ImportRow>[] = CERTIFICATE_IMPORT_COLUMNS.map((c
 const IMPORT_EXAMPLE: ImportRow = { username: 'zhangsan', template: '消防安全结业证书', number: 'FS-2019-00012', issuedOn: '2019-06-30', expiresOn: '2022-06-30', title: '消防安全培训', score: '合格' };
 
 
-// RFC 6266: a plain ASCII name for old clients, the exact one percent-encoded for the rest.
-function inlineDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
+const inlineDisposition = (name: string) => contentDisposition('inline', name);
 
 function sendPdf(reply: FastifyReply, pdf: Buffer, fileName: string, cacheControl: string): FastifyReply {
   return reply.header('content-type', 'application/pdf').header('content-disposition', inlineDisposition(fileName)).header('cache-control', cacheControl).send(pdf);
@@ -185,7 +181,7 @@ export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
       const day = calendarDateOf(services.clock.now()).replaceAll('-', '');
       return reply
         .header('content-type', 'application/zip')
-        .header('content-disposition', inlineDisposition(`certificates-${day}.zip`).replace(/^inline/, 'attachment'))
+        .header('content-disposition', contentDisposition('attachment', `certificates-${day}.zip`))
         .header('cache-control', 'no-store')
         .send(zip);
     },

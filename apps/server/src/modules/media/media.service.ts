@@ -5,7 +5,7 @@ import { formatDateTime } from '@cloud-classroom/shared/display';
 import { mapPage, type Page } from '@cloud-classroom/shared/http';
 import { MEDIA_TYPES, type Media, type MediaKind, type MediaQuery, type MediaType } from '@cloud-classroom/shared/media';
 import { checkPermission } from '@cloud-classroom/shared/permission';
-import { formatFileSize } from '@cloud-classroom/shared/storage';
+import { formatFileSize } from '@cloud-classroom/shared/file-size';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import { created } from '../../db/audit-columns.js';

@@ -19,6 +19,7 @@ import { sendNotFound } from '../../http/error-handler.js';
 import { principalOf } from '../../http/route-access.js';
 import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
+import { contentDisposition } from '../../http/content-disposition.js';
 
 const FILE_UPLOAD: UploadOptions = { field: 'file', maxBytes: STORAGE_MAX_BYTES };
 const PICTURE_UPLOAD: UploadOptions = { field: 'file', maxBytes: PICTURE_MAX_BYTES };
@@ -44,12 +45,7 @@ const fileUploadBody = z.unknown().meta({
   required: ['file'],
 });
 
-// RFC 6266: a plain ASCII name for old clients, the exact one percent-encoded for the rest.
-function inlineDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
+const inlineDisposition = (name: string) => contentDisposition('inline', name);
 
 export const storageRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const { storage } = services;

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { pipeline, type Readable } from 'node:stream';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import { mapPage, type Page } from '@cloud-classroom/shared/http';
+import { formatFileSize } from '@cloud-classroom/shared/file-size';
 import {
-  formatFileSize,
   STORABLE_FILE_TYPES,
   STORAGE_NAME_MAX_LENGTH,
   type FileCategory,

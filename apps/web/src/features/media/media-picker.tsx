@@ -1,7 +1,7 @@
 import { DownloadOutlined, FilePdfOutlined, FileImageOutlined, FolderOpenOutlined, UploadOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { localizeMessage } from '@cloud-classroom/shared/messages';
 import { MEDIA_TYPES, type Media, type MediaKind } from '@cloud-classroom/shared/media';
-import { formatFileSize } from '@cloud-classroom/shared/storage';
+import { formatFileSize } from '@cloud-classroom/shared/file-size';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Empty, Flex, Input, Modal, Pagination, Progress, Spin, Typography, Upload } from 'antd';
 import { useEffect, useRef, useState } from 'react';

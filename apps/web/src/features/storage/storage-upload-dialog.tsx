@@ -1,6 +1,6 @@
 import { PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
+import { formatFileSize } from '@cloud-classroom/shared/file-size';
 import {
-  formatFileSize,
   localStorageUploadQuerySchema,
   STORABLE_EXTENSIONS,
   STORAGE_MAX_BYTES,

@@ -1,5 +1,5 @@
 import { PictureOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
-import { formatFileSize } from '@cloud-classroom/shared/storage';
+import { formatFileSize } from '@cloud-classroom/shared/file-size';
 import { AVATAR_MAX_BYTES, type User } from '@cloud-classroom/shared/users';
 import { Alert, Avatar, Button, Flex, Slider, Typography, Upload } from 'antd';
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type RefObject } from 'react';
