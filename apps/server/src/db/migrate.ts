@@ -19,6 +19,7 @@ import * as certificateRules from './migrations/0017-certificate-rules.js';
 import * as certificateRulePage from './migrations/0018-certificate-rule-page.js';
 import * as census from './migrations/0019-census.js';
 import * as notifications from './migrations/0020-notifications.js';
+import * as databaseBackups from './migrations/0022-database-backups.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -48,9 +49,13 @@ const migrations = {
   '0018-certificate-rule-page': certificateRulePage,
   '0019-census': census,
   '0020-notifications': notifications,
+  '0022-database-backups': databaseBackups,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;
+
+/** Every migration this version knows, oldest first (a backup holding another is from a newer version). */
+export const MIGRATION_NAMES = Object.keys(migrations) as MigrationName[];
 
 function migratorOf({ db, schema }: AppDatabase): Migrator {
   return new Migrator({

@@ -7,6 +7,7 @@ import { EXAM_MENUS } from '../db/migrations/0012-exams.js';
 import { CERTIFICATE_MENUS } from '../db/migrations/0015-certificates.js';
 import { CERTIFICATE_PAGE_MENUS } from '../db/migrations/0016-certificate-pages.js';
 import { CERTIFICATE_RULE_PAGE_MENUS } from '../db/migrations/0018-certificate-rule-page.js';
+import { DATABASE_BACKUP_MENUS } from '../db/migrations/0022-database-backups.js';
 import { CENSUS_MENUS } from '../db/migrations/0019-census.js';
 import { MARKING_BUTTONS } from '../db/migrations/0013-attempts.js';
 import type { Database } from '../db/schema.js';
@@ -181,7 +182,7 @@ export async function insertDatabaseContent(db: Kysely<Database>, content: Datab
 }
 
 const titlesOf = (menus: readonly MenuSpec[]): string[] => menus.flatMap((menu) => [menu.title, ...titlesOf(menu.children ?? [])]);
-const COURSE_MENU_TITLES = new Set(titlesOf([...COURSE_MENUS, ...ENROLMENT_MENUS, ...EXAM_MENUS, ...MARKING_BUTTONS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS, ...CERTIFICATE_RULE_PAGE_MENUS, ...CENSUS_MENUS]));
+const COURSE_MENU_TITLES = new Set(titlesOf([...COURSE_MENUS, ...ENROLMENT_MENUS, ...EXAM_MENUS, ...MARKING_BUTTONS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS, ...CERTIFICATE_RULE_PAGE_MENUS, ...CENSUS_MENUS, ...DATABASE_BACKUP_MENUS.flatMap((directory) => directory.children ?? [])]));
 
 /**
  * The content without the education menus (migrations 0010 to 0012) and their grants: what a first start
@@ -190,7 +191,13 @@ const COURSE_MENU_TITLES = new Set(titlesOf([...COURSE_MENUS, ...ENROLMENT_MENUS
 export function withoutCourseMenus(content: DatabaseContent): DatabaseContent {
   return {
     ...content,
-    menus: content.menus.filter((menu) => !COURSE_MENU_TITLES.has(menu.title)),
+    // 0022 puts its page in 0009's tools directory, whose count of children it changes.
+    menus: content.menus
+      .filter((menu) => !COURSE_MENU_TITLES.has(menu.title))
+      .map((menu) => {
+        const added = content.menus.filter((child) => child.parent === menu.title && COURSE_MENU_TITLES.has(child.title)).length;
+        return added === 0 || COURSE_MENU_TITLES.has(menu.title) ? menu : { ...menu, sub_count: menu.sub_count - added };
+      }),
     roles: content.roles.map((role) => ({ ...role, menus: role.menus.filter((title) => title === undefined || !COURSE_MENU_TITLES.has(title)) })),
   };
 }
