@@ -81,6 +81,9 @@ export function pgEnvOf(databaseUrl: string): NodeJS.ProcessEnv {
   if (database !== '') env.PGDATABASE = database;
   const sslmode = url.searchParams.get('sslmode');
   if (sslmode !== null) env.PGSSLMODE = sslmode;
+  // `?options=-c search_path=…` (a schema of its own) reaches the tools as libpq's PGOPTIONS.
+  const options = url.searchParams.get('options');
+  if (options !== null) env.PGOPTIONS = options;
   return env;
 }
 
