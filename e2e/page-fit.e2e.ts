@@ -63,6 +63,7 @@ const PAGES: readonly PageCase[] = [
   { path: '/monitor/errorLog', name: 'error-logs', ready: '.ant-table', actions: true, filters: true },
   { path: '/monitor/server', name: 'server-monitor', ready: '.ant-progress' },
   { path: '/sys-tools/storage', name: 'storage', ready: '.ant-table-row', actions: true, filters: true },
+  { path: '/sys-tools/database', name: 'database-backups', ready: '.backup-status' },
   { path: '/sys-tools/swagger', name: 'swagger', ready: 'iframe.swagger-page' },
   { path: '/user/center', name: 'user-center', ready: '.ant-tabs' },
   { path: '/user/center?tab=logs', name: 'user-center-logs', ready: '.ant-table-row', filters: true },

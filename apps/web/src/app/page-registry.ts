@@ -25,6 +25,7 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
   'monitor/log/errorLog': '../features/logs/error-log-list-page.tsx',
   'monitor/server/index': '../features/monitor/server-monitor-page.tsx',
   'tools/storage/index': '../features/storage/storage-list-page.tsx',
+  'tools/database/index': '../features/database/backup-list-page.tsx',
   'tools/swagger/index': '../features/swagger/swagger-page.tsx',
   'course/outline/index': '../features/courses/course-outline-page.tsx',
   'edu/edit-lesson': '../features/courses/lesson-edit-page.tsx',
