@@ -59,7 +59,7 @@ describe('journeys: database backups', () => {
     madeName = (await row.locator('td a').first().innerText()).trim();
     expect(madeName).toMatch(/^cc-\d{8}-\d{6}-\d{3}-manual\.sqlite$/);
 
-    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: `Download ${madeName}` }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: `Download ${madeName}` }).click()]);
     expect(download.suggestedFilename()).toBe(madeName);
     downloaded = path.join(scratch, madeName);
     await download.saveAs(downloaded);
@@ -76,12 +76,13 @@ describe('journeys: database backups', () => {
     fs.writeFileSync(notes, 'not a database at all\n');
     await dialog.locator('input[type=file]').setInputFiles(notes);
     expectConsoleMessage(page, /status of 400/, 'the upload of a text file is refused on purpose');
-    await dialog.getByRole('button', { name: 'OK' }).click();
+    await dialog.getByRole('button', { name: /^(ok|confirm)$/i }).click();
     await dialog.getByText('is neither an SQLite database nor a PostgreSQL dump').waitFor();
     await saveScreenshot(page, 'backups-upload-refused-1366', { fullPage: false });
 
     await dialog.locator('input[type=file]').setInputFiles(downloaded);
-    await dialog.getByRole('button', { name: 'OK' }).click();
+    await dialog.getByText(madeName).waitFor();
+    await dialog.getByRole('button', { name: /^(ok|confirm)$/i }).click();
     await rowOf('Uploaded').waitFor();
     await dialog.waitFor({ state: 'hidden' });
     expect(await rowOf('Uploaded').locator('code').innerText()).toBe(await rowOf(madeName).locator('code').innerText());
@@ -93,14 +94,14 @@ describe('journeys: database backups', () => {
     await form.getByLabel('Daily at').fill('02:30');
     await form.getByLabel('Keep the last').fill('3');
     await form.getByRole('button', { name: 'Save schedule' }).click();
-    await view().getByText(/^Next backup: \d{4}-\d{2}-\d{2} \d{2}:\d{2}:00 \(/).waitFor();
+    await view().getByText(/^Next backup: \d{4}-\d{2}-\d{2} 02:30 \([\w/+-]+\)$/).waitFor();
     await saveScreenshot(page, 'backups-1366');
   });
 
   it('deletes the uploaded backup', async () => {
     const row = rowOf('Uploaded');
     await row.getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: /^(ok|confirm)$/i }).click();
     await row.waitFor({ state: 'detached' });
     await rowOf(madeName).waitFor();
   });

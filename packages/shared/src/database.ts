@@ -71,7 +71,7 @@ export const databaseStatusSchema = z.object({
   tool: z.string(),
   problem: z.string().nullable(),
   schedule: backupScheduleSchema,
-  /** The next scheduled backup, in the organisation's zone; null when the schedule is off. */
+  /** The next scheduled backup, `yyyy-MM-dd HH:mm` in the organisation's zone (`timeZone`); null when the schedule is off. */
   nextRun: z.string().nullable(),
   timeZone: z.string(),
 });

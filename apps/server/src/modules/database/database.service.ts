@@ -95,7 +95,7 @@ export class DatabaseService {
   async status(): Promise<DatabaseStatus> {
     const schedule = await this.schedule();
     const { timeZone } = this.options;
-    const nextRun = schedule.enabled ? formatDateTime(nextRunAt(schedule.time, this.options.clock.now(), timeZone)) : null;
+    const nextRun = schedule.enabled ? wallClockIn(nextRunAt(schedule.time, this.options.clock.now(), timeZone), timeZone) : null;
     if (this.dialect === 'sqlite') return { dialect: 'sqlite', canBackUp: true, tool: 'SQLite VACUUM INTO', problem: null, schedule, nextRun, timeZone };
     const { dump } = await this.tools();
     return { dialect: 'postgres', canBackUp: dump !== undefined, tool: dump ?? 'pg_dump', problem: dump === undefined ? PG_DUMP_MISSING : null, schedule, nextRun, timeZone };
@@ -252,6 +252,16 @@ async function leaveWalModeIfSqlite(file: string): Promise<void> {
     await handle.close();
   }
   if (head.toString('latin1') === 'SQLite format 3\0') await leaveWalMode(file);
+}
+
+/** `yyyy-MM-dd HH:mm` on the wall clock of `timeZone`, where the schedule's time of day is read. */
+function wallClockIn(ms: number, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+      .formatToParts(ms)
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
 }
 
 function toWire(facts: BackupFacts): Backup {

@@ -61,7 +61,15 @@ export function BackupScheduleCard({ status, t }: { status: DatabaseStatus; t: D
         type="info"
         showIcon
         title={t('database.restoreTitle')}
-        description={t('database.restoreHelp', { command: 'npm run restore -- <backup file>' })}
+        description={
+          <>
+            {t('database.restoreHelp')}
+            <br />
+            <Typography.Text code copyable>
+              npm run restore -- {'<backup>'}
+            </Typography.Text>
+          </>
+        }
       />
     </Space>
   );

@@ -42,7 +42,7 @@ export const useDatabaseMessages = registerMessages({
     'database.nextRun': '下次备份：{{time}}（{{zone}}）',
     'database.scheduleOff': '定时备份未启用',
     'database.restoreTitle': '如何恢复',
-    'database.restoreHelp': '恢复不能在网页上进行：请先停止服务，再在服务器上运行 {{command}}。原数据库会保留在旁边。',
+    'database.restoreHelp': '恢复不能在网页上进行：请先停止服务，再在服务器上运行下面的命令（备份文件名或文件路径）。被替换的数据库会保留在旁边。',
     'database.deleteWarning': '备份文件将被永久删除。',
   },
   'en-US': {
@@ -86,7 +86,7 @@ export const useDatabaseMessages = registerMessages({
     'database.nextRun': 'Next backup: {{time}} ({{zone}})',
     'database.scheduleOff': 'Scheduled backups are off',
     'database.restoreTitle': 'Restoring',
-    'database.restoreHelp': 'A backup is not restored from the web: stop the server, then run {{command}} on it. The database it replaces is kept beside it.',
+    'database.restoreHelp': 'A backup is not restored from the web: stop the server, then run this on it (a backup’s name, or a file’s path). The database it replaces is kept beside it.',
     'database.deleteWarning': 'The backup files are deleted for good.',
   },
 });
