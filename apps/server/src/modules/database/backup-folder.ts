@@ -72,6 +72,9 @@ export class BackupFolder {
    * taken), its facts beside it; answers the facts.
    */
   async keep(partial: string, facts: Omit<BackupFacts, 'name' | 'size' | 'sha256'>): Promise<BackupFacts> {
+    // A backup holds what the database does (password hashes, the signing secret): the server's
+    // user's alone, whatever mode SQLite or pg_dump created it with.
+    await fs.promises.chmod(partial, 0o600);
     const { size } = await fs.promises.stat(partial);
     const sha256 = await sha256Of(partial);
     for (let time = facts.createTime; ; time += 1) {

@@ -157,8 +157,10 @@ describe('database backups', () => {
     const bytes = await download(app, admin, made.name);
     expect(bytes.length).toBe(made.size);
     expect(sha256(bytes)).toBe(made.sha256);
-    // What it holds: the seeded people.
+    // What it holds: the seeded people; readable by the server's user alone.
     const file = path.join(backupsFolder(app), made.name);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(backupsFolder(app)).mode & 0o777).toBe(0o700);
     if (onPostgres) expect(archiveRows(file, 'sys_user').some((line) => line.includes('\tadmin\t'))).toBe(true);
     else {
       const db = new SQLite(file, { readonly: true });
