@@ -75,6 +75,7 @@ describe('journeys: database backups', () => {
     const notes = path.join(scratch, 'notes.sqlite');
     fs.writeFileSync(notes, 'not a database at all\n');
     await dialog.locator('input[type=file]').setInputFiles(notes);
+    await dialog.getByText('notes.sqlite').waitFor();
     expectConsoleMessage(page, /status of 400/, 'the upload of a text file is refused on purpose');
     await dialog.getByRole('button', { name: /^(ok|confirm)$/i }).click();
     await dialog.getByText('is neither an SQLite database nor a PostgreSQL dump').waitFor();
