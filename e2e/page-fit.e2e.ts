@@ -65,6 +65,7 @@ const PAGES: readonly PageCase[] = [
   { path: '/sys-tools/storage', name: 'storage', ready: '.ant-table-row', actions: true, filters: true },
   // The demo's user guide is its first row on a fresh install.
   { path: '/sys-tools/deploy', name: 'installation-media', ready: '.ant-table-row', actions: true, filters: true },
+  { path: '/sys-tools/database', name: 'database-backups', ready: '.backup-status' },
   { path: '/sys-tools/swagger', name: 'swagger', ready: 'iframe.swagger-page' },
   { path: '/user/center', name: 'user-center', ready: '.ant-tabs' },
   { path: '/user/center?tab=logs', name: 'user-center-logs', ready: '.ant-table-row', filters: true },

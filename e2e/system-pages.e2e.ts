@@ -17,6 +17,7 @@ const PAGES = [
   { path: '/monitor/errorLog', menu: ['系统监控', '异常日志'], name: 'error-logs', ready: '.ant-table' },
   { path: '/monitor/server', menu: ['系统监控', '服务监控'], name: 'server-monitor', ready: '.ant-progress' },
   { path: '/sys-tools/storage', menu: ['系统工具', '存储管理'], name: 'storage', ready: '.ant-table' },
+  { path: '/sys-tools/database', menu: ['系统工具', '数据库备份'], name: 'database-backups', ready: '.ant-table' },
   { path: '/sys-tools/swagger', menu: ['系统工具', '接口文档'], name: 'swagger', ready: 'iframe.swagger-page' },
 ] as const;
 

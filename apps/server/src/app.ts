@@ -16,6 +16,7 @@ import { applicantRoutes } from './modules/applicants/applicants.routes.js';
 import { attemptRoutes } from './modules/attempts/attempts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { censusRoutes } from './modules/census/census.routes.js';
+import { databaseRoutes } from './modules/database/database.routes.js';
 import { certificateRoutes } from './modules/certificates/certificates.routes.js';
 import { courseRoutes } from './modules/courses/courses.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
@@ -123,6 +124,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   await app.register(examReportRoutes, { services });
   await app.register(certificateRoutes, { services });
   await app.register(censusRoutes, { services });
+  await app.register(databaseRoutes, { services });
   await app.register(dashboardRoutes, { services });
   await app.register(notificationRoutes, { services });
   await app.register(progressRoutes, { services });

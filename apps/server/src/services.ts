@@ -14,6 +14,7 @@ import { LocalFileStore } from './files/local-file-store.js';
 import { ORPHAN_MIN_AGE_MS, removeOrphanFiles } from './files/orphan-files.js';
 import { SessionService } from './modules/auth/session.service.js';
 import { CoursesService } from './modules/courses/courses.service.js';
+import { DatabaseService } from './modules/database/database.service.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
 import { DeployService } from './modules/deploy/deploy.service.js';
 import { DeptService } from './modules/depts/depts.service.js';
@@ -86,6 +87,8 @@ export type Services = {
   notifications: NotificationsService;
   /** Gets notifications to sockets after commit (LISTEN on PostgreSQL); started and closed with the app. */
   notificationPush: NotificationPush;
+  /** Backups of the running database (made now or on a schedule, uploaded for the offline restore). */
+  backups: DatabaseService;
 };
 
 export async function createServices(
@@ -166,13 +169,16 @@ export async function createServices(
   marking.onGraded((attemptId, trx) => notifications.within(trx).attemptGraded(attemptId));
   certificates.onIssued((certificateIds, trx) => notifications.within(trx).certificatesIssued(certificateIds));
   users.onRemoval((userIds, trx) => notifications.within(trx).forgetPeople(userIds));
-  return { config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, deploy, courses, applicants, progress, questions, exams, attempts, marking, examReports, dashboard, certificates, census, sockets, notifications, notificationPush };
+  const backups = new DatabaseService({ db, database, dataDir: config.dataDir, clock, jobs, timeZone: config.timeZone, log });
+  backups.registerJobs();
+  return { backups, config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, deploy, courses, applicants, progress, questions, exams, attempts, marking, examReports, dashboard, certificates, census, sockets, notifications, notificationPush };
 }
 
 /**
  * Run at start: removes the files that uploads killed mid-way left with no row (see
  * ORPHAN_MIN_AGE_MS for why only old ones). Answers how many went.
  */
-export async function removeLeftoverFiles({ files, storage, users, media, deploy, questions, certificates, clock }: Services): Promise<number> {
+export async function removeLeftoverFiles({ files, storage, users, media, deploy, questions, certificates, clock, backups }: Services): Promise<number> {
+  await backups.removeUnfinished();
   return removeOrphanFiles(files, [storage.storedFiles, users.avatarFiles, media.mediaFiles, questions.imageFiles, certificates.backgroundFiles, deploy.packageFiles], clock.now() - ORPHAN_MIN_AGE_MS);
 }

@@ -17,6 +17,8 @@ export type AppDatabase = {
   location: string;
   /** PostgreSQL only: the schema the tables live in, when not the default one. */
   schema?: string;
+  /** PostgreSQL only: the URL connected to, for pg_dump (database backups). */
+  connectionUrl?: string;
   /**
    * PostgreSQL only: hears `NOTIFY`s on `channel` (a plain identifier) on a connection of its
    * own, outside the pool, for as long as it is open.
@@ -36,6 +38,9 @@ export type DatabaseOptions = {
 };
 
 const SQLITE_FILE_NAME = 'cloud-classroom.sqlite';
+
+/** The `application_name` of the server's PostgreSQL sessions. */
+export const SERVER_APPLICATION_NAME = 'cloud-classroom';
 
 export async function openDatabase(options: DatabaseOptions): Promise<AppDatabase> {
   return options.databaseUrl === undefined
@@ -126,6 +131,8 @@ async function openPostgres(databaseUrl: string, schema: string | undefined): Pr
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: 10,
+    // Names the server's sessions in pg_stat_activity: `npm run restore` refuses while it sees one.
+    application_name: SERVER_APPLICATION_NAME,
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
   });
   // Fail at start, with the reason, rather than on the first request.
@@ -137,6 +144,7 @@ async function openPostgres(databaseUrl: string, schema: string | undefined): Pr
     dialect: 'postgres',
     location: `${url.host}${url.pathname}${schema === undefined ? '' : ` (schema ${schema})`}`,
     ...(schema === undefined ? {} : { schema }),
+    connectionUrl: databaseUrl,
     listen: (channel, onPayload) => listenOn(pg, databaseUrl, channel, onPayload),
   };
 }

@@ -16,10 +16,11 @@ import { CERTIFICATE_PAGE_MENUS } from './migrations/0016-certificate-pages.js';
 import { CERTIFICATE_RULE_PAGE_MENUS } from './migrations/0018-certificate-rule-page.js';
 import { CENSUS_MENUS } from './migrations/0019-census.js';
 import { INSTALLATION_MEDIA_MENUS } from './migrations/0021-installation-media.js';
+import { DATABASE_BACKUP_MENUS } from './migrations/0022-database-backups.js';
 
 const flatten = (menus: readonly MenuSpec[]): MenuSpec[] => menus.flatMap((menu) => [menu, ...flatten(menu.children ?? [])]);
 // 0011 adds its pages to 0010's course directory.
-const SEEDED_MENUS = flatten([...seedMenus, ...COURSE_MENUS, ...ENROLMENT_MENUS.flatMap((directory) => directory.children ?? []), ...EXAM_MENUS, ...MARKING_BUTTONS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS.flatMap((directory) => directory.children ?? []), ...CERTIFICATE_RULE_PAGE_MENUS.flatMap((directory) => directory.children ?? []), ...CENSUS_MENUS.flatMap((directory) => directory.children ?? []), ...INSTALLATION_MEDIA_MENUS.flatMap((directory) => directory.children ?? [])]);
+const SEEDED_MENUS = flatten([...seedMenus, ...COURSE_MENUS, ...ENROLMENT_MENUS.flatMap((directory) => directory.children ?? []), ...EXAM_MENUS, ...MARKING_BUTTONS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS.flatMap((directory) => directory.children ?? []), ...CERTIFICATE_RULE_PAGE_MENUS.flatMap((directory) => directory.children ?? []), ...CENSUS_MENUS.flatMap((directory) => directory.children ?? []), ...INSTALLATION_MEDIA_MENUS.flatMap((directory) => directory.children ?? []), ...DATABASE_BACKUP_MENUS.flatMap((directory) => directory.children ?? [])]);
 const COURSE_MENU_TITLES = new Set(flatten(COURSE_MENUS).map((menu) => menu.title));
 
 const stamp = { create_by: 'system', update_by: 'system', create_time: 1, update_time: 1 };
@@ -92,6 +93,7 @@ describe('migrations', () => {
       '0019-census',
       '0020-notifications',
       '0021-installation-media',
+      '0022-database-backups',
     ]);
   });
 
@@ -101,7 +103,7 @@ describe('migrations', () => {
     const blank = await openBlankTestDatabase(testConfig());
     try {
       expect(await blank.db.introspection.getTables({ withInternalKyselyTables: true })).toEqual([]);
-      expect(await migrateToLatest(blank)).toHaveLength(19);
+      expect(await migrateToLatest(blank)).toHaveLength(20);
       const tables = await blank.db.introspection.getTables({ withInternalKyselyTables: true });
       expect(tables.map((table) => table.name)).toContain('kysely_migration');
       expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([blank.schema]));
@@ -242,7 +244,7 @@ describe('migrations', () => {
     await insertDatabaseContent(db, FIRST_START_CONTENT);
     await migrateUpTo(database, '0009-system-data');
     const before = await databaseContent(db);
-    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams', '0013-attempts', '0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media']);
+    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams', '0013-attempts', '0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media', '0022-database-backups']);
     const after = await databaseContent(db);
     expect(withoutCourseMenus(after)).toEqual(before);
     for (const name of ['admin', 'teacher']) {
@@ -279,6 +281,36 @@ describe('migrations', () => {
       expect(after.roles.find((role) => role.name === name)?.menus).toEqual([...(before.roles.find((role) => role.name === name)?.menus ?? []), '颁发规则'].sort());
     }
     expect(after.roles.find((role) => role.name === 'learner')?.menus).toEqual(before.roles.find((role) => role.name === 'learner')?.menus);
+  });
+
+  it('0022 gives a fresh install the database backups page in the tools directory, fourth (after the installation media of 0021), with its buttons, held by the administrators alone', async () => {
+    database = await openTestDatabase(testConfig());
+    const { menus, roles } = await databaseContent(database.db);
+    expect(menus.find((menu) => menu.component === 'tools/database/index')).toMatchObject({ title: '数据库备份', title_en: 'Database backups', parent: '系统工具', type: 1, path: 'database', permission: 'database:list', menu_sort: 4, hidden: 0 });
+    expect(menus.filter((menu) => menu.parent === '数据库备份').map((menu) => menu.permission)).toEqual(['database:add', 'database:edit', 'database:del']);
+    expect(menus.find((menu) => menu.title === '系统工具')).toMatchObject({ sub_count: menus.filter((menu) => menu.parent === '系统工具').length });
+    const holds = (name: string) => roles.find((role) => role.name === name)?.menus.includes('数据库备份');
+    expect([holds('admin'), holds('teacher'), holds('learner')]).toEqual([true, false, false]);
+  });
+
+  it('0022 gives an upgraded install the database backups page for its admin role, once', async () => {
+    database = await openBlankTestDatabase(testConfig());
+    await migrateUpTo(database, '0005-english-names');
+    const { db } = database;
+    await insertDatabaseContent(db, FIRST_START_CONTENT);
+    await migrateUpTo(database, '0021-installation-media');
+    const before = await databaseContent(db);
+    expect(await migrateUpTo(database, '0022-database-backups')).toEqual(['0022-database-backups']);
+    const after = await databaseContent(db);
+    const added = ['数据库备份', '新建备份', '备份计划', '删除备份'];
+    expect(after.menus.filter((menu) => added.includes(menu.title)).map((menu) => [menu.title, menu.parent])).toEqual([
+      ['数据库备份', '系统工具'],
+      ['新建备份', '数据库备份'],
+      ['备份计划', '数据库备份'],
+      ['删除备份', '数据库备份'],
+    ]);
+    expect(after.roles.find((role) => role.name === 'admin')?.menus).toEqual([...(before.roles.find((role) => role.name === 'admin')?.menus ?? []), ...added].sort());
+    expect(after.roles.find((role) => role.name === 'teacher')?.menus).toEqual(before.roles.find((role) => role.name === 'teacher')?.menus);
   });
 
   it('0009 leaves an install that an earlier first start seeded as it was, with what its operators changed', async () => {
@@ -342,7 +374,7 @@ describe('migrations', () => {
     await db.deleteFrom('edu_attempt').where('id', '=', gone).execute();
     const before = await db.selectFrom('edu_attempt').selectAll().orderBy('id').execute();
 
-    expect(await migrateToLatest(database)).toEqual(['0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media']);
+    expect(await migrateToLatest(database)).toEqual(['0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media', '0022-database-backups']);
 
     expect(await db.selectFrom('edu_attempt').selectAll().orderBy('id').execute()).toEqual(before);
     const { id: next } = await db.insertInto('edu_attempt').values(attempt(4)).returning('id').executeTakeFirstOrThrow();

@@ -20,6 +20,7 @@ import * as certificateRulePage from './migrations/0018-certificate-rule-page.js
 import * as census from './migrations/0019-census.js';
 import * as notifications from './migrations/0020-notifications.js';
 import * as installationMedia from './migrations/0021-installation-media.js';
+import * as databaseBackups from './migrations/0022-database-backups.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -50,9 +51,13 @@ const migrations = {
   '0019-census': census,
   '0020-notifications': notifications,
   '0021-installation-media': installationMedia,
+  '0022-database-backups': databaseBackups,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;
+
+/** Every migration this version knows, oldest first (a backup holding another is from a newer version). */
+export const MIGRATION_NAMES = Object.keys(migrations) as MigrationName[];
 
 function migratorOf({ db, schema }: AppDatabase): Migrator {
   return new Migrator({

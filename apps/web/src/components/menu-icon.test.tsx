@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MENU_ICON_NAMES, MenuIcon } from './menu-icon';
 
 // The icon names apps/server/src/db/migrations/0009-system-data.ts gives its menus, plus the dashboard's.
-const SEEDED = ['index', 'system', 'peoples', 'role', 'menu', 'dept', 'dictionary', 'monitor', 'online', 'log', 'error', 'codeConsole', 'sys-tools', 'qiniu', 'swagger'];
+const SEEDED = ['index', 'system', 'peoples', 'role', 'menu', 'dept', 'dictionary', 'monitor', 'online', 'log', 'error', 'codeConsole', 'sys-tools', 'qiniu', 'swagger', 'database'];
 
 describe('MenuIcon', () => {
   it('offers every seeded icon name in the picker list, each once', () => {
