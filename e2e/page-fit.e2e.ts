@@ -28,7 +28,7 @@ const DEMO_COURSE = '消防安全基础';
 const demo = { courseId: 0, lessonId: 0 };
 
 const PAGES: readonly PageCase[] = [
-  { path: '/dashboard', name: 'dashboard', ready: '.ant-progress' },
+  { path: '/dashboard', name: 'dashboard', ready: '.usage-bar' },
   { path: '/course/course', name: 'courses', ready: '.ant-table-row', actions: true, filters: true },
   { path: '/course/category', name: 'course-categories', ready: '.ant-table-row', actions: true, filters: true },
   // These two work on the course chosen in the course list (the demo course, see openContext).

@@ -12,7 +12,7 @@ import { auditDescription } from '@cloud-classroom/shared/audit-messages';
 import { timeAgo } from '@cloud-classroom/shared/display';
 import type { Log } from '@cloud-classroom/shared/logs';
 import { useQuery } from '@tanstack/react-query';
-import { Avatar, Button, Card, Col, Empty, Flex, Progress, Row, Skeleton, Statistic, Tag } from 'antd';
+import { Avatar, Button, Card, Col, Empty, Flex, Row, Skeleton, Statistic, Tag } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -171,12 +171,17 @@ function UsageLine({ label, percent }: { label: string; percent: number }) {
         <span>{label}</span>
         <span>{percent.toFixed(1)}%</span>
       </Flex>
-      <Progress
-        percent={percent}
-        showInfo={false}
-        status={percent >= 90 ? 'exception' : 'normal'}
+      {/* A plain bar rather than antd's Progress, which would weigh on the shell's first route. */}
+      <div
+        className={`usage-bar${percent >= 90 ? ' usage-bar--high' : ''}`}
+        role="progressbar"
         aria-label={label}
-      />
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(percent)}
+      >
+        <div className="usage-bar__fill" style={{ width: `${Math.max(0, Math.min(100, percent))}%` }} />
+      </div>
     </div>
   );
 }
