@@ -35,6 +35,7 @@ const PAGES: readonly PageCase[] = [
   { path: '/course/term/index', name: 'course-terms', ready: '.ant-table-row', actions: true, filters: true },
   { path: '/course/term/outline', name: 'course-outline', ready: '.outline-board__lesson' },
   { path: () => `/edu/edit-lesson?id=${demo.lessonId}`, name: 'lesson-edit', ready: '.lesson-preview video' },
+  { path: '/course/census', name: 'census', ready: '.ant-table-row', filters: true },
   // Empty lists until the demo seed issues certificates: their rows' actions are not measured yet.
   { path: '/cert/certificate', name: 'certificates', ready: '.ant-table', filters: true },
   { path: '/cert/template', name: 'cert-templates', ready: '.ant-table', filters: true },
@@ -349,8 +350,8 @@ describe('journeys: every system page fits at 1440 and 375 px, in both languages
         }, property);
       };
 
-      await settle(page, view, '.ant-progress-status-normal');
-      await read('dashboard progress bar', view.locator('.ant-progress-status-normal .ant-progress-track'), 'backgroundColor');
+      await settle(page, view, '.usage-bar');
+      await read('dashboard usage bar', view.locator('.usage-bar:not(.usage-bar--high) .usage-bar__fill'), 'backgroundColor');
       await read('dashboard card link', view.locator('.ant-card-extra a'), 'color');
       await read('dashboard role tag', view.locator('.ant-card .ant-tag').filter({ hasText: 'admin' }), 'color');
       await read('active sidebar item', page.locator('.sidebar-container .ant-menu-item-selected'), 'backgroundColor');
