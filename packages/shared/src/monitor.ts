@@ -48,6 +48,7 @@ export type ServerMonitor = z.infer<typeof serverMonitorSchema>;
 
 /** How the database monitor's statements may be ordered (each from the largest). */
 export const STATEMENT_ORDERS = ['totalMs', 'count', 'maxMs', 'errors', 'rows'] as const;
+export type StatementOrder = (typeof STATEMENT_ORDERS)[number];
 
 /** `GET api/monitor/database`'s query: the order and how many statements (default: by total time, 100). */
 export const databaseMonitorQuerySchema = z.object({
