@@ -43,8 +43,8 @@ describe('database monitor', () => {
     const view = page.locator('.database-monitor-page');
     await view.locator('.ant-table-row').first().waitFor();
     await expect.poll(() => view.getByText('SQLite', { exact: true }).or(view.getByText('PostgreSQL', { exact: true })).count()).toBeGreaterThan(0);
-    // The session check runs on every request: its statement is listed, its token shown only as text(n).
-    await expect.poll(() => view.getByText(/from "sys_session"/).count()).toBeGreaterThan(0);
+    // Parameters are shown by kind and length only (the session check's token as text(n)), never as values.
+    await expect.poll(() => view.getByText(/text\(\d+\)/).count()).toBeGreaterThan(0);
     expect(await view.textContent()).not.toContain(sharedAdminToken.replace(/^Bearer /, ''));
     await saveScreenshot(page, 'database-monitor-1366');
 
