@@ -63,6 +63,7 @@ const PAGES: readonly PageCase[] = [
   { path: '/monitor/logs', name: 'logs', ready: '.ant-table-row', filters: true },
   { path: '/monitor/errorLog', name: 'error-logs', ready: '.ant-table', actions: true, filters: true },
   { path: '/monitor/server', name: 'server-monitor', ready: '.ant-progress' },
+  { path: '/monitor/druid', name: 'database-monitor', ready: '.database-monitor-page .ant-table-row' },
   { path: '/sys-tools/storage', name: 'storage', ready: '.ant-table-row', actions: true, filters: true },
   // The demo's user guide is its first row on a fresh install.
   { path: '/sys-tools/deploy', name: 'installation-media', ready: '.ant-table-row', actions: true, filters: true },

@@ -16,6 +16,7 @@ const PAGES = [
   { path: '/monitor/logs', menu: ['系统监控', '操作日志'], name: 'logs', ready: '.ant-table-row' },
   { path: '/monitor/errorLog', menu: ['系统监控', '异常日志'], name: 'error-logs', ready: '.ant-table' },
   { path: '/monitor/server', menu: ['系统监控', '服务监控'], name: 'server-monitor', ready: '.ant-progress' },
+  { path: '/monitor/druid', menu: ['系统监控', 'SQL监控'], name: 'database-monitor', ready: '.database-monitor-page .ant-table-row' },
   { path: '/sys-tools/storage', menu: ['系统工具', '存储管理'], name: 'storage', ready: '.ant-table' },
   { path: '/sys-tools/database', menu: ['系统工具', '数据库备份'], name: 'database-backups', ready: '.ant-table' },
   { path: '/sys-tools/swagger', menu: ['系统工具', '接口文档'], name: 'swagger', ready: 'iframe.swagger-page' },

@@ -23,6 +23,7 @@ const configSchema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/, message: 'must be a redis:// or rediss:// URL' }).optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   CAPTCHA_ENABLED: booleanFlag.default(true),
+  DB_STATEMENT_STATS: booleanFlag.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
   PUBLIC_URL: z
@@ -55,6 +56,8 @@ export type Config = {
   redisUrl: string | undefined;
   adminPassword: string | undefined;
   captchaEnabled: boolean;
+  /** Count every statement for the database monitor (`DB_STATEMENT_STATS`, default on; the bench turns it off to compare). */
+  statementStats: boolean;
   logLevel: z.infer<typeof configSchema>['LOG_LEVEL'];
   /**
    * The address people reach the site at, without a trailing slash (`PUBLIC_URL`), for links that
@@ -95,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     redisUrl: c.REDIS_URL,
     adminPassword: c.ADMIN_PASSWORD,
     captchaEnabled: c.CAPTCHA_ENABLED,
+    statementStats: c.DB_STATEMENT_STATS,
     logLevel: c.LOG_LEVEL,
     publicUrl: c.PUBLIC_URL?.replace(/\/+$/, ''),
     webDistDir: c.WEB_DIST_DIR === undefined ? undefined : path.resolve(cwd, c.WEB_DIST_DIR),

@@ -79,6 +79,7 @@ export const enUS = {
   'route.applicantCert': 'Issue certificates',
   'route.importCert': 'Import certificates',
   'route.userCensusDetail': 'Learner record',
+  'route.databaseMonitor': 'Database monitor',
   'route.home': 'Home',
   'route.download': 'Download',
   'home.backOffice': 'Back office',

@@ -80,6 +80,7 @@ export const zhCN = {
   'route.applicantCert': '颁发证书',
   'route.importCert': '导入证书',
   'route.userCensusDetail': '学员学习档案',
+  'route.databaseMonitor': 'SQL监控',
   'route.home': '首页',
   'route.download': '下载',
   'home.backOffice': '后台管理',

@@ -38,6 +38,7 @@ export const PERMISSIONS = [
   'online:del',
   'log:list',
   'monitor:list',
+  'monitor:reset',
   'swagger:list',
   'database:list',
   'database:add',

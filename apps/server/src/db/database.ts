@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely } from 'kysely';
+import { Kysely, type Driver } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './schema.js';
 import { SearchPathPostgresDialect } from './search-path-introspector.js';
 import { ConnectedSqliteDialect, type SqliteConnection } from './sqlite-connection.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
+import { MeasuredDriver, StatementStats } from './statement-stats.js';
 
 export type DatabaseDialect = 'sqlite' | 'postgres';
 
@@ -24,7 +25,15 @@ export type AppDatabase = {
    * own, outside the pool, for as long as it is open.
    */
   listen?: (channel: string, onPayload: (payload: string) => void) => Promise<Listening>;
+  /** The database monitor's per-statement counters; absent when turned off (`DB_STATEMENT_STATS=off`). */
+  statements?: StatementStats;
+  /** SQLite only: the connection, for the monitor's read of its pragmas. */
+  sqlite?: SQLite.Database;
+  /** PostgreSQL only: the pool's connections now. */
+  pool?: () => PoolState;
 };
+
+export type PoolState = { size: number; max: number; idle: number; waiting: number };
 
 /** A LISTEN connection; `close` ends it. */
 export type Listening = { close: () => Promise<void> };
@@ -35,6 +44,8 @@ export type DatabaseOptions = {
   dataDir: string;
   /** PostgreSQL only: work inside this schema (created if missing), so test runs stay apart. */
   schema?: string;
+  /** Count every statement for the database monitor (default on). */
+  statementStats?: boolean;
 };
 
 const SQLITE_FILE_NAME = 'cloud-classroom.sqlite';
@@ -43,9 +54,10 @@ const SQLITE_FILE_NAME = 'cloud-classroom.sqlite';
 export const SERVER_APPLICATION_NAME = 'cloud-classroom';
 
 export async function openDatabase(options: DatabaseOptions): Promise<AppDatabase> {
+  const stats = options.statementStats === false ? undefined : new StatementStats();
   return options.databaseUrl === undefined
-    ? openSqlite(options.dataDir)
-    : openPostgres(options.databaseUrl, options.schema);
+    ? openSqlite(options.dataDir, stats)
+    : openPostgres(options.databaseUrl, options.schema, stats);
 }
 
 /** Where the embedded database of a data folder lives. */
@@ -67,7 +79,7 @@ function privateSqliteFile(dataDir: string): string {
   return file;
 }
 
-function openSqlite(dataDir: string): AppDatabase {
+function openSqlite(dataDir: string, stats: StatementStats | undefined): AppDatabase {
   const file = privateSqliteFile(dataDir);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -75,9 +87,11 @@ function openSqlite(dataDir: string): AppDatabase {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   return {
-    db: new Kysely<Database>({ dialect: new ConnectedSqliteDialect(withStatementCache(sqlite)) }),
+    db: new Kysely<Database>({ dialect: new ConnectedSqliteDialect({ ...withStatementCache(sqlite), stats }) }),
     dialect: 'sqlite',
     location: file,
+    sqlite,
+    ...(stats === undefined ? {} : { statements: stats }),
   };
 }
 
@@ -114,7 +128,23 @@ async function loadPg(): Promise<typeof pg> {
   return pg;
 }
 
-async function openPostgres(databaseUrl: string, schema: string | undefined): Promise<AppDatabase> {
+/** PostgreSQL through a driver that counts every statement for the database monitor. */
+class MeasuredPostgresDialect extends SearchPathPostgresDialect {
+  constructor(
+    config: ConstructorParameters<typeof SearchPathPostgresDialect>[0],
+    private readonly stats: StatementStats,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    return new MeasuredDriver(super.createDriver(), this.stats);
+  }
+}
+
+const POOL_MAX = 10;
+
+async function openPostgres(databaseUrl: string, schema: string | undefined, stats: StatementStats | undefined): Promise<AppDatabase> {
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
     throw new Error(`Invalid PostgreSQL schema name: ${schema}`);
   }
@@ -130,7 +160,7 @@ async function openPostgres(databaseUrl: string, schema: string | undefined): Pr
   }
   const pool = new pg.Pool({
     connectionString: databaseUrl,
-    max: 10,
+    max: POOL_MAX,
     // Names the server's sessions in pg_stat_activity: `npm run restore` refuses while it sees one.
     application_name: SERVER_APPLICATION_NAME,
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
@@ -140,12 +170,14 @@ async function openPostgres(databaseUrl: string, schema: string | undefined): Pr
   probe.release();
   const url = new URL(databaseUrl);
   return {
-    db: new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool }) }),
+    db: new Kysely<Database>({ dialect: stats === undefined ? new SearchPathPostgresDialect({ pool }) : new MeasuredPostgresDialect({ pool }, stats) }),
     dialect: 'postgres',
     location: `${url.host}${url.pathname}${schema === undefined ? '' : ` (schema ${schema})`}`,
     ...(schema === undefined ? {} : { schema }),
     connectionUrl: databaseUrl,
     listen: (channel, onPayload) => listenOn(pg, databaseUrl, channel, onPayload),
+    pool: () => ({ size: pool.totalCount, max: POOL_MAX, idle: pool.idleCount, waiting: pool.waitingCount }),
+    ...(stats === undefined ? {} : { statements: stats }),
   };
 }
 

@@ -1,6 +1,8 @@
+import { performance } from 'node:perf_hooks';
 import type SQLite from 'better-sqlite3';
 import { Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseIntrospector, type Dialect, type Driver, type QueryCompiler } from 'kysely';
 import { GroupCommitSqliteDriver, type SqliteGroupCommit } from './sqlite-group-commit.js';
+import type { StatementStats } from './statement-stats.js';
 
 /**
  * The embedded database's one better-sqlite3 connection, its group commit (which is also its
@@ -9,6 +11,8 @@ import { GroupCommitSqliteDriver, type SqliteGroupCommit } from './sqlite-group-
 export type SqliteConnection = {
   group: SqliteGroupCommit;
   prepare: (sql: string) => SQLite.Statement;
+  /** The database monitor's counters (`statement-stats.ts`), when collected. */
+  stats?: StatementStats | undefined;
 };
 
 /** Kysely's SQLite adapter, holding the connection the dialect runs on (see `runOnSqliteNow`). */
@@ -27,7 +31,7 @@ export class ConnectedSqliteDialect implements Dialect {
   ) {}
 
   createDriver(): Driver {
-    return new GroupCommitSqliteDriver(this.connection.group, this.connection.prepare, this.owner);
+    return new GroupCommitSqliteDriver(this.connection.group, this.connection.prepare, this.owner, this.connection.stats);
   }
 
   createQueryCompiler(): QueryCompiler {
@@ -57,13 +61,22 @@ export function runOnSqliteNow<R, DB>(db: Kysely<DB>, sql: string, parameters: r
   const executor = db.getExecutor();
   const { adapter } = executor;
   if (!(adapter instanceof ConnectedSqliteAdapter) || executor.plugins.length > 0) return undefined;
-  const { group, prepare } = adapter.connection;
+  const { group, prepare, stats } = adapter.connection;
   if (!db.isTransaction && !group.free) return undefined;
-  const statement = prepare(sql);
-  const durable = db.isTransaction || statement.readonly ? undefined : group.join();
+  const started = stats === undefined ? 0 : performance.now();
   let rows: R[] = [];
-  if (statement.reader) rows = statement.all(parameters) as R[];
-  else statement.run(parameters);
+  let counted: number;
+  let durable: Promise<void> | undefined;
+  try {
+    const statement = prepare(sql);
+    durable = db.isTransaction || statement.readonly ? undefined : group.join();
+    if (statement.reader) counted = (rows = statement.all(parameters) as R[]).length;
+    else counted = statement.run(parameters).changes;
+  } catch (error) {
+    stats?.record(sql, parameters, started, 0, true);
+    throw error;
+  }
+  stats?.record(sql, parameters, started, counted);
   return durable === undefined ? rows : durable.then(() => rows);
 }
 
@@ -82,13 +95,24 @@ export function sqliteTransactionNow<T, DB>(db: Kysely<DB>, work: (run: SqliteRu
   const executor = db.getExecutor();
   const { adapter } = executor;
   if (!(adapter instanceof ConnectedSqliteAdapter) || executor.plugins.length > 0) return undefined;
-  const { group, prepare } = adapter.connection;
+  const { group, prepare, stats } = adapter.connection;
   if (db.isTransaction || !group.free) return undefined;
   const run: SqliteRunner = <R>(query: { sql: string; parameters: readonly unknown[] }): R[] => {
-    const statement = prepare(query.sql);
-    if (statement.reader) return statement.all(query.parameters) as R[];
-    statement.run(query.parameters);
-    return [];
+    const started = stats === undefined ? 0 : performance.now();
+    try {
+      const statement = prepare(query.sql);
+      if (statement.reader) {
+        const rows = statement.all(query.parameters) as R[];
+        stats?.record(query.sql, query.parameters, started, rows.length);
+        return rows;
+      }
+      const { changes } = statement.run(query.parameters);
+      stats?.record(query.sql, query.parameters, started, changes);
+      return [];
+    } catch (error) {
+      stats?.record(query.sql, query.parameters, started, 0, true);
+      throw error;
+    }
   };
   const durable = group.join();
   // Inside the group's open transaction, better-sqlite3 makes this a savepoint.

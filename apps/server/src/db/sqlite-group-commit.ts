@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
+import type { StatementStats } from './statement-stats.js';
 
 /** The savepoint each Kysely transaction runs in, inside the group's transaction. */
 const TRANSACTION_SAVEPOINT = 'cc_transaction';
@@ -206,8 +208,9 @@ export class GroupCommitSqliteDriver implements Driver {
     private readonly group: SqliteGroupCommit,
     prepare: (sql: string) => SQLite.Statement,
     private readonly owner: boolean,
+    stats?: StatementStats,
   ) {
-    this.connection = new GroupCommitConnection(group, prepare);
+    this.connection = new GroupCommitConnection(group, prepare, stats);
   }
 
   async init(): Promise<void> {}
@@ -265,9 +268,25 @@ class GroupCommitConnection implements DatabaseConnection {
   constructor(
     private readonly group: SqliteGroupCommit,
     private readonly prepare: (sql: string) => SQLite.Statement,
+    private readonly stats: StatementStats | undefined,
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const { stats } = this;
+    if (stats === undefined) return this.run(query);
+    const started = performance.now();
+    let result: QueryResult<R>;
+    try {
+      result = this.run(query);
+    } catch (error) {
+      stats.record(query.sql, query.parameters, started, 0, true);
+      throw error;
+    }
+    stats.record(query.sql, query.parameters, started, result.rows.length > 0 ? result.rows.length : Number(result.numAffectedRows ?? 0));
+    return result;
+  }
+
+  private run<R>(query: CompiledQuery): QueryResult<R> {
     const statement = this.prepare(query.sql);
     // `readonly`, not `reader`: an INSERT … RETURNING reads rows and writes.
     if (!statement.readonly) this.durable ??= this.group.join();

@@ -90,12 +90,13 @@ export function enforceRouteAccess(app: FastifyInstance, dependencies: AccessGua
   app.decorate('apiRoutes', apiRoutes);
   app.decorateRequest('principal', null);
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (!isApiPath(route.url)) return;
     const access = route.config?.access;
+    // A page outside the API may declare access too (the database monitor's `/druid/index.html`): it is guarded alike.
+    if (!isApiPath(route.url) && access === undefined) return;
     if (access === undefined) {
       throw new Error(`Route ${String(route.method)} ${route.url} declares no access (config.access)`);
     }
-    for (const method of [route.method].flat()) apiRoutes.push({ method, url: route.url, access });
+    if (isApiPath(route.url)) for (const method of [route.method].flat()) apiRoutes.push({ method, url: route.url, access });
     if ('public' in access) return;
     if (route.config?.sessionCookie === true && [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD')) {
       throw new Error(`Route ${String(route.method)} ${route.url} takes its session from a cookie: only reads may`);

@@ -24,6 +24,7 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
   'monitor/log/index': '../features/logs/log-list-page.tsx',
   'monitor/log/errorLog': '../features/logs/error-log-list-page.tsx',
   'monitor/server/index': '../features/monitor/server-monitor-page.tsx',
+  'monitor/sql/index': '../features/monitor/database-monitor-page.tsx',
   'tools/storage/index': '../features/storage/storage-list-page.tsx',
   'tools/deploy/index': '../features/deploy/deploy-list-page.tsx',
   'tools/database/index': '../features/database/backup-list-page.tsx',

@@ -150,7 +150,8 @@ describe('menus', () => {
       // Matches come from every level, in menuSort order.
       expect((await list(`blurry=${encodeURIComponent('用户')}`)).sort()).toEqual(['在线用户', '用户删除', '用户管理', '用户编辑', '用户新增'].sort());
       expect(await list('blurry=system%2Fdict')).toEqual(['字典管理']);
-      expect(await list('blurry=MONITOR%3AList')).toEqual(['服务监控']);
+      // The server's monitor and the database's (0024) share the code.
+      expect(await list('blurry=MONITOR%3AList')).toEqual(['服务监控', 'SQL监控']);
       expect(await list('blurry=online%20USERS')).toEqual(['在线用户']);
       expect(await list('blurry=%25')).toEqual([]);
     });
@@ -423,7 +424,8 @@ describe('menus: writes', () => {
         updateBy: 'admin',
       });
       expect(children.at(-1)?.id).not.toBe(7);
-      expect(await subCountOf(app, '系统监控')).toBe(5);
+      // Online users, the two logs, the server's and the database's monitors (0024), and this one.
+      expect(await subCountOf(app, '系统监控')).toBe(6);
 
       const top = await create(app, admin, { title: 'Top level', type: 0, pid: 0 });
       const row = await db(app).selectFrom('sys_menu').select(['pid', 'component_name']).where('id', '=', top).executeTakeFirstOrThrow();

@@ -145,6 +145,7 @@ describe('pagesOf', () => {
       '/edu/applicant-cert',
       '/edu/import-cert',
       '/edu/user-census-detail',
+      '/druid/index.html',
       '/system/user',
       '/system/role',
       '/system/menu',

@@ -1,4 +1,4 @@
-import type { ServerMonitor } from '@cloud-classroom/shared/monitor';
+import type { DatabaseMonitor, ServerMonitor, StatementOrder } from '@cloud-classroom/shared/monitor';
 import { queryOptions } from '@tanstack/react-query';
 import { http } from '../../lib/http-client';
 
@@ -17,3 +17,17 @@ export const serverMonitorQuery = (interval: number | false) =>
     // TanStack Query stops the interval for hidden tabs and on unmount.
     refetchIntervalInBackground: false,
   });
+
+export const databaseMonitorKeys = { all: ['monitor', 'database'] as const };
+
+/** `GET api/monitor/database`: the engine's facts and the statements counted, slowest total first. */
+export const databaseMonitorQuery = (sort: StatementOrder, interval: number | false) =>
+  queryOptions({
+    queryKey: [...databaseMonitorKeys.all, sort] as const,
+    queryFn: ({ signal }) => http.get<DatabaseMonitor>('api/monitor/database', { sort, limit: 100 }, { signal, silent: true }),
+    refetchInterval: interval,
+    refetchIntervalInBackground: false,
+  });
+
+/** `DELETE api/monitor/database/statements`: counting starts again from now. */
+export const resetStatementCounters = () => http.delete('api/monitor/database/statements');
