@@ -75,7 +75,7 @@ describe.skipIf(onPostgres)('npm run restore (SQLite)', () => {
     })()}`;
     expect(restored.out).toBe(
       [
-        `Restored ${backup.name} (SHA-256 ${backup.sha256}; ${backup.migrations} migrations, the newest 0022-database-backups) into ${live}.`,
+        `Restored ${backup.name} (SHA-256 ${backup.sha256}; ${backup.migrations} migrations, the newest 0023-cloud-storage) into ${live}.`,
         `The database it replaced is kept as ${kept}.`,
         'Start the server: it applies the migrations the backup lacks.',
       ].join('\n'),

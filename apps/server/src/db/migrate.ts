@@ -21,6 +21,7 @@ import * as census from './migrations/0019-census.js';
 import * as notifications from './migrations/0020-notifications.js';
 import * as installationMedia from './migrations/0021-installation-media.js';
 import * as databaseBackups from './migrations/0022-database-backups.js';
+import * as cloudStorage from './migrations/0023-cloud-storage.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -52,6 +53,7 @@ const migrations = {
   '0020-notifications': notifications,
   '0021-installation-media': installationMedia,
   '0022-database-backups': databaseBackups,
+  '0023-cloud-storage': cloudStorage,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

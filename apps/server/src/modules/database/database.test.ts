@@ -151,7 +151,7 @@ describe('database backups', () => {
     const response = await call(app, 'POST', '/api/database', admin);
     expect(response.statusCode, response.body).toBe(201);
     made = backupSchema.parse(response.json());
-    expect(made).toMatchObject({ kind: 'manual', format: onPostgres ? 'pg-custom' : 'sqlite', migration: '0022-database-backups', createBy: 'admin', note: null });
+    expect(made).toMatchObject({ kind: 'manual', format: onPostgres ? 'pg-custom' : 'sqlite', migration: '0023-cloud-storage', createBy: 'admin', note: null });
     expect(made.name).toMatch(onPostgres ? /^cc-20261126-100000-000-manual\.dump$/ : /^cc-20261126-100000-000-manual\.sqlite$/);
     expect((await list()).content).toEqual([made]);
     const bytes = await download(app, admin, made.name);
@@ -260,7 +260,7 @@ describe('database backups', () => {
     const response = await upload(app, admin, 'mine', bytes);
     expect(response.statusCode, response.body).toBe(201);
     const uploaded = backupSchema.parse(response.json());
-    expect(uploaded).toMatchObject({ kind: 'uploaded', format: made.format, sha256: made.sha256, size: made.size, migration: '0022-database-backups', migrations: made.migrations });
+    expect(uploaded).toMatchObject({ kind: 'uploaded', format: made.format, sha256: made.sha256, size: made.size, migration: '0023-cloud-storage', migrations: made.migrations });
     expect((await list('&kind=uploaded')).content.map((backup) => backup.name)).toEqual([uploaded.name]);
     expect((await list('&sort=createTime,asc')).content.map((backup) => backup.name)).toEqual([made.name, uploaded.name]);
     expect((await call(app, 'DELETE', '/api/database', admin, [uploaded.name])).statusCode).toBe(200);
