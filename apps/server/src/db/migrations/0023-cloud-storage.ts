@@ -6,7 +6,7 @@ import { ADMIN_ROLE } from './0009-system-data.js';
 // the configured S3-compatible bucket, one row per object (its key, unique per bucket), with the
 // name it was uploaded with and its size. The bucket's settings are one `app_setting` row (the
 // secret key encrypted with STORAGE_SECRET_KEY), not a table. The page sits in the system tools
-// (0009's `sys-tools` directory), fifth, with eladmin's `storage:*` buttons.
+// (0009's `sys-tools` directory), fifth, guarded by eladmin's `storage:*` codes.
 
 export const CLOUD_STORAGE_MENUS: MenuSpec[] = [
   {
@@ -15,14 +15,10 @@ export const CLOUD_STORAGE_MENUS: MenuSpec[] = [
     type: 0,
     path: 'sys-tools',
     children: [
-      pageMenu(['云存储', 'Cloud storage'], 'cloud-storage', 'tools/cloud-storage/index', 'CloudStorage', 'qiniu', 'storage:list', {
-        sort: 5,
-        children: [
-          { title: '上传云文件', titleEn: 'Upload and sync cloud files', type: 2, permission: 'storage:add' },
-          { title: '云存储配置', titleEn: 'Edit cloud storage settings', type: 2, permission: 'storage:edit' },
-          { title: '删除云文件', titleEn: 'Delete cloud files', type: 2, permission: 'storage:del' },
-        ],
-      }),
+      // No buttons of its own: a button is one permission code, and storage:add, storage:edit and
+      // storage:del are the Storage page's (0009), as in eladmin, where one storage:* set covers
+      // both the local and the Qiniu storage. Roles granted them upload, configure and delete here too.
+      pageMenu(['云存储', 'Cloud storage'], 'cloud-storage', 'tools/cloud-storage/index', 'CloudStorage', 'qiniu', 'storage:list', { sort: 5 }),
     ],
   },
 ];
