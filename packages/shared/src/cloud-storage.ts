@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema, REQUIRED, sortableBy } from './http.js';
+import { createTimeRangeSchema, pageQuerySchema, REQUIRED, sortableBy } from './http.js';
 
 // Cloud object storage (SPEC §7 `/api/qiNiuContent`): one S3-compatible bucket (MinIO, AWS S3,
 // Aliyun OSS, Tencent COS, Qiniu's S3 API) that staff upload files to, list, sync from the bucket,
@@ -85,6 +85,7 @@ export const CLOUD_FILE_SORT_FIELDS = ['id', 'name', 'suffix', 'size', 'createTi
 /** `GET api/qiNiuContent`. */
 export const cloudFileQuerySchema = pageQuerySchema.extend({
   blurry: z.string().trim().max(100).optional(),
+  createTime: createTimeRangeSchema.optional(),
   sort: sortableBy(CLOUD_FILE_SORT_FIELDS),
 });
 export type CloudFileQuery = z.output<typeof cloudFileQuerySchema>;

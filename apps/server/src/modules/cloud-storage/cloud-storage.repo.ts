@@ -1,7 +1,7 @@
-import type { Page } from '@cloud-classroom/shared/http';
+import type { Page, TimeRange } from '@cloud-classroom/shared/http';
 import type { CLOUD_FILE_SORT_FIELDS } from '@cloud-classroom/shared/cloud-storage';
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { contains } from '../../db/list-filters.js';
+import { contains, within } from '../../db/list-filters.js';
 import { paginate, type ListRequest, type Ordering } from '../../db/paginate.js';
 import type { CloudFileTable, Database } from '../../db/schema.js';
 
@@ -29,10 +29,13 @@ export async function writeCloudSettings(db: Kysely<Database>, value: string, no
     .execute();
 }
 
-/** The files of this bucket matching `blurry` (name, key, suffix), one page. */
-export async function findCloudFilePage(db: Kysely<Database>, bucket: string, blurry: string | undefined, request: ListRequest): Promise<Page<CloudFileRow>> {
+export type CloudFileFilter = { blurry?: string | undefined; createTime?: TimeRange | undefined };
+
+/** The files of this bucket matching `blurry` (name, key, suffix) and listed within `createTime`, one page. */
+export async function findCloudFilePage(db: Kysely<Database>, bucket: string, { blurry, createTime }: CloudFileFilter, request: ListRequest): Promise<Page<CloudFileRow>> {
   let query = db.selectFrom('sys_cloud_file').where('bucket', '=', bucket);
   if (blurry) query = query.where(contains(['name', 'object_key', 'suffix'], blurry));
+  if (createTime) query = query.where(within('create_time', createTime));
   return paginate(query, (matching) => matching.selectAll(), ORDERING, request);
 }
 

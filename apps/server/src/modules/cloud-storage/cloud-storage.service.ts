@@ -169,7 +169,7 @@ export class CloudStorageService {
   async page(query: CloudFileQuery): Promise<Page<CloudFile>> {
     const settings = await this.saved();
     if (settings === undefined) return { content: [], totalElements: 0 };
-    const page = await findCloudFilePage(this.options.db, settings.bucket, query.blurry, query);
+    const page = await findCloudFilePage(this.options.db, settings.bucket, query, query);
     return mapPage(page, (row) => this.toFile(row, settings.publicDomain));
   }
 

@@ -155,6 +155,10 @@ describe('cloud storage on an S3-compatible server', () => {
     const listed = await call(app, 'GET', '/api/qiNiuContent?blurry=notes', admin);
     expect(listed.json()).toMatchObject({ totalElements: 1, content: [{ id: uploaded.id, key: uploaded.key }] });
     expect((await call(app, 'GET', '/api/qiNiuContent?blurry=nothing-like-it', admin)).json()).toMatchObject({ totalElements: 0 });
+    expect((await call(app, 'GET', '/api/qiNiuContent?createTime=2000-01-01 00:00:00&createTime=2000-01-02 00:00:00', admin)).json()).toMatchObject({ totalElements: 0 });
+    const badRange = await call(app, 'GET', '/api/qiNiuContent?createTime=yesterday', admin);
+    expect(badRange.statusCode).toBe(400);
+    expect(badRange.json().message).toMatch(/^createTime/);
   });
 
   it('refuses an empty upload, naming the field', async () => {

@@ -92,6 +92,8 @@ export default function CloudStoragePage() {
               <Button type="primary" icon={<UploadOutlined />} disabled={!configured} onClick={() => setUploading(true)}>
                 {t('cloud.upload')}
               </Button>
+            </Permission>
+            <Permission roles={ADD}>
               <Button icon={<CloudSyncOutlined />} disabled={!configured} loading={syncing} onClick={() => void sync()}>
                 {t('cloud.sync')}
               </Button>
@@ -100,6 +102,8 @@ export default function CloudStoragePage() {
               <Button icon={<SettingOutlined />} onClick={() => setConfiguring(true)}>
                 {t('cloud.config')}
               </Button>
+            </Permission>
+            <Permission roles={EDIT}>
               {configured && (
                 <Button onClick={() => void checkCloudConfig().then(() => message.success(t('cloud.checked')))}>{t('cloud.check')}</Button>
               )}
