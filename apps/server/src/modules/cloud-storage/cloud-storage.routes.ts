@@ -49,7 +49,7 @@ export const cloudStorageRoutes: FastifyPluginAsyncZod<{ services: Services }> =
 
   app.post(
     '/api/qiNiuContent/config/check',
-    { config: { access: { permissions: ['storage:edit'] } } },
+    { config: { access: { permissions: ['storage:edit'] }, audit: '测试云存储连接' } },
     async (_request, reply) => {
       await cloudStorage.check();
       return reply.code(204).send();
