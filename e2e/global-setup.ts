@@ -19,7 +19,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // A fresh password per run, so nothing in the journeys depends on a value known in advance;
   // the captcha is off so the login form hides its code field and journeys can sign in.
   const accountPassword = `e2e-${crypto.randomBytes(12).toString('base64url')}`;
-  const server = await startServer({ ADMIN_PASSWORD: accountPassword, CAPTCHA_ENABLED: 'false' });
+  // STORAGE_SECRET_KEY: the cloud storage journey saves a bucket's secret key.
+  const server = await startServer({ ADMIN_PASSWORD: accountPassword, CAPTCHA_ENABLED: 'false', STORAGE_SECRET_KEY: 'e2e-storage-secret-key-0000' });
   project.provide('baseUrl', server.baseUrl);
   project.provide('accountPassword', accountPassword);
   const login = await fetch(`${server.baseUrl}/auth/login`, {

@@ -20,6 +20,7 @@ import { databaseRoutes } from './modules/database/database.routes.js';
 import { certificateRoutes } from './modules/certificates/certificates.routes.js';
 import { courseRoutes } from './modules/courses/courses.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { cloudStorageRoutes } from './modules/cloud-storage/cloud-storage.routes.js';
 import { deployRoutes } from './modules/deploy/deploy.routes.js';
 import { deptRoutes } from './modules/depts/depts.routes.js';
 import { dictRoutes } from './modules/dicts/dicts.routes.js';
@@ -115,6 +116,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   await app.register(storageRoutes, { services });
   await app.register(mediaRoutes, { services });
   await app.register(deployRoutes, { services });
+  await app.register(cloudStorageRoutes, { services });
   await app.register(websocketRoutes, { services });
   await app.register(courseRoutes, { services });
   await app.register(applicantRoutes, { services });

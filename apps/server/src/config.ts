@@ -45,6 +45,7 @@ const configSchema = z.object({
     .int('must be a whole number of MiB, at least 1')
     .min(1, 'must be a whole number of MiB, at least 1')
     .default(DEPLOY_MAX_MB_DEFAULT),
+  STORAGE_SECRET_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   TZ: z.string().refine(isTimeZone, 'must be a time zone such as Asia/Shanghai').default(DEFAULT_TIME_ZONE),
 });
 
@@ -72,6 +73,8 @@ export type Config = {
   mediaMaxBytes: number;
   /** The largest installation package `POST api/deploy/upload` takes (`DEPLOY_MAX_MB`). */
   deployMaxBytes: number;
+  /** Encrypts secrets kept in the database (the cloud bucket's secret key); absent: none can be saved. */
+  storageSecretKey: string | undefined;
   /** The organisation's zone (`TZ`, an IANA name): the calendar days study time is counted in. */
   timeZone: string;
 };
@@ -105,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     uploadQuotaBytes: c.UPLOAD_QUOTA_MB * 1024 * 1024,
     mediaMaxBytes: c.MEDIA_MAX_MB * 1024 * 1024,
     deployMaxBytes: c.DEPLOY_MAX_MB * 1024 * 1024,
+    storageSecretKey: c.STORAGE_SECRET_KEY,
     timeZone: c.TZ,
   };
 }

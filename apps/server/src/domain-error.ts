@@ -10,7 +10,8 @@ export type DomainErrorKind =
   | 'not-found' // 404
   | 'conflict' // the data's current state forbids it (in use, duplicate, stale): 409
   | 'too-large' // 413
-  | 'rate-limited'; // 429
+  | 'rate-limited' // 429
+  | 'unreachable'; // a service the request needs (an S3 bucket) failed or refused: 502
 
 export class DomainError extends Error {
   constructor(
@@ -29,3 +30,4 @@ export const notFound = (message: string) => new DomainError('not-found', messag
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const tooLarge = (message: string) => new DomainError('too-large', message);
 export const rateLimited = (message: string) => new DomainError('rate-limited', message);
+export const unreachable = (message: string) => new DomainError('unreachable', message);

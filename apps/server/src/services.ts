@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { checkPermission } from '@cloud-classroom/shared/permission';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -8,6 +9,7 @@ import { AttemptsService } from './modules/attempts/attempts.service.js';
 import { ApplicantsService } from './modules/applicants/applicants.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { CensusService } from './modules/census/census.service.js';
+import { CloudStorageService } from './modules/cloud-storage/cloud-storage.service.js';
 import { CertificatesService } from './modules/certificates/certificates.service.js';
 import type { FileStore } from './files/file-store.js';
 import { LocalFileStore } from './files/local-file-store.js';
@@ -56,6 +58,8 @@ export type Services = {
   /** Where uploaded files live (local storage, avatars, media): folders under DATA_DIR. */
   files: FileStore;
   storage: StorageService;
+  /** 云存储: the S3-compatible bucket of `/api/qiNiuContent`. */
+  cloudStorage: CloudStorageService;
   media: MediaService;
   /** Installation media: the packages on the public `/download` page. */
   deploy: DeployService;
@@ -108,6 +112,7 @@ export async function createServices(
   const auth = new AuthService({ db, sessions, users, access, captchaEnabled: config.captchaEnabled, clock, onLogin: (userId, client) => census.loggedIn(userId, client) });
   const storage = new StorageService({ db, files, quotaBytes: config.uploadQuotaBytes, log, clock });
   const deploy = new DeployService({ db, files, clock, log });
+  const cloudStorage = new CloudStorageService({ db, clock, log, secretKey: config.storageSecretKey, spoolDir: path.join(config.dataDir, 'cloud-spool') });
   const media = new MediaService({ db, files, clock, log, access, usage: (): MediaUsage => courses.mediaUsage });
   const courses = new CoursesService({ db, media, clock });
   const applicants = new ApplicantsService({ db, clock, jobs });
@@ -171,7 +176,7 @@ export async function createServices(
   users.onRemoval((userIds, trx) => notifications.within(trx).forgetPeople(userIds));
   const backups = new DatabaseService({ db, database, dataDir: config.dataDir, clock, jobs, timeZone: config.timeZone, log });
   backups.registerJobs();
-  return { backups, config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, media, deploy, courses, applicants, progress, questions, exams, attempts, marking, examReports, dashboard, certificates, census, sockets, notifications, notificationPush };
+  return { backups, config, database, clock, jobs, sessions, access, depts, roles, users, auth, files, storage, cloudStorage, media, deploy, courses, applicants, progress, questions, exams, attempts, marking, examReports, dashboard, certificates, census, sockets, notifications, notificationPush };
 }
 
 /**

@@ -8,6 +8,10 @@ import type { Config } from '../config.js';
 import { sqliteFileOf } from '../db/database.js';
 import { call, loginAs, openTestDatabase, testConfig, type TestDatabase } from '../test/test-app.js';
 import { RESTORE_USAGE, restoreCommand } from './restore-command.js';
+import { MIGRATION_NAMES } from '../db/migrate.js';
+
+/** The migration a backup of a database this version made holds last. */
+const NEWEST_MIGRATION = MIGRATION_NAMES.at(-1);
 
 const onPostgres = (process.env.TEST_DATABASE_URL ?? '') !== '';
 
@@ -75,7 +79,7 @@ describe.skipIf(onPostgres)('npm run restore (SQLite)', () => {
     })()}`;
     expect(restored.out).toBe(
       [
-        `Restored ${backup.name} (SHA-256 ${backup.sha256}; ${backup.migrations} migrations, the newest 0022-database-backups) into ${live}.`,
+        `Restored ${backup.name} (SHA-256 ${backup.sha256}; ${backup.migrations} migrations, the newest ${NEWEST_MIGRATION}) into ${live}.`,
         `The database it replaced is kept as ${kept}.`,
         'Start the server: it applies the migrations the backup lacks.',
       ].join('\n'),

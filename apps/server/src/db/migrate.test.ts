@@ -18,10 +18,11 @@ import { CENSUS_MENUS } from './migrations/0019-census.js';
 import { INSTALLATION_MEDIA_MENUS } from './migrations/0021-installation-media.js';
 import { DATABASE_MONITOR_MENUS } from './migrations/0024-database-monitor.js';
 import { DATABASE_BACKUP_MENUS } from './migrations/0022-database-backups.js';
+import { CLOUD_STORAGE_MENUS } from './migrations/0023-cloud-storage.js';
 
 const flatten = (menus: readonly MenuSpec[]): MenuSpec[] => menus.flatMap((menu) => [menu, ...flatten(menu.children ?? [])]);
 // 0011 adds its pages to 0010's course directory.
-const SEEDED_MENUS = flatten([...seedMenus, ...COURSE_MENUS, ...ENROLMENT_MENUS.flatMap((directory) => directory.children ?? []), ...EXAM_MENUS, ...MARKING_BUTTONS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS.flatMap((directory) => directory.children ?? []), ...CERTIFICATE_RULE_PAGE_MENUS.flatMap((directory) => directory.children ?? []), ...CENSUS_MENUS.flatMap((directory) => directory.children ?? []), ...INSTALLATION_MEDIA_MENUS.flatMap((directory) => directory.children ?? []), ...DATABASE_BACKUP_MENUS.flatMap((directory) => directory.children ?? []), ...DATABASE_MONITOR_MENUS.flatMap((directory) => directory.children ?? [])]);
+const SEEDED_MENUS = flatten([...seedMenus, ...COURSE_MENUS, ...ENROLMENT_MENUS.flatMap((directory) => directory.children ?? []), ...EXAM_MENUS, ...MARKING_BUTTONS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS.flatMap((directory) => directory.children ?? []), ...CERTIFICATE_RULE_PAGE_MENUS.flatMap((directory) => directory.children ?? []), ...CENSUS_MENUS.flatMap((directory) => directory.children ?? []), ...INSTALLATION_MEDIA_MENUS.flatMap((directory) => directory.children ?? []), ...DATABASE_BACKUP_MENUS.flatMap((directory) => directory.children ?? []), ...CLOUD_STORAGE_MENUS.flatMap((directory) => directory.children ?? []), ...DATABASE_MONITOR_MENUS.flatMap((directory) => directory.children ?? [])]);
 const COURSE_MENU_TITLES = new Set(flatten(COURSE_MENUS).map((menu) => menu.title));
 
 const stamp = { create_by: 'system', update_by: 'system', create_time: 1, update_time: 1 };
@@ -95,6 +96,7 @@ describe('migrations', () => {
       '0020-notifications',
       '0021-installation-media',
       '0022-database-backups',
+      '0023-cloud-storage',
       '0024-database-monitor',
     ]);
   });
@@ -105,7 +107,7 @@ describe('migrations', () => {
     const blank = await openBlankTestDatabase(testConfig());
     try {
       expect(await blank.db.introspection.getTables({ withInternalKyselyTables: true })).toEqual([]);
-      expect(await migrateToLatest(blank)).toHaveLength(21);
+      expect(await migrateToLatest(blank)).toHaveLength(22);
       const tables = await blank.db.introspection.getTables({ withInternalKyselyTables: true });
       expect(tables.map((table) => table.name)).toContain('kysely_migration');
       expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([blank.schema]));
@@ -246,7 +248,7 @@ describe('migrations', () => {
     await insertDatabaseContent(db, FIRST_START_CONTENT);
     await migrateUpTo(database, '0009-system-data');
     const before = await databaseContent(db);
-    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams', '0013-attempts', '0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media', '0022-database-backups', '0024-database-monitor']);
+    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams', '0013-attempts', '0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media', '0022-database-backups', '0023-cloud-storage', '0024-database-monitor']);
     const after = await databaseContent(db);
     expect(withoutCourseMenus(after)).toEqual(before);
     for (const name of ['admin', 'teacher']) {
@@ -315,6 +317,38 @@ describe('migrations', () => {
     expect(after.roles.find((role) => role.name === 'teacher')?.menus).toEqual(before.roles.find((role) => role.name === 'teacher')?.menus);
   });
 
+  it('0023 gives a fresh install the cloud storage page in the tools directory, fifth, its storage:* buttons being those of the Storage page, held by the administrators alone', async () => {
+    database = await openTestDatabase(testConfig());
+    const { menus, roles } = await databaseContent(database.db);
+    expect(menus.find((menu) => menu.component === 'tools/cloud-storage/index')).toMatchObject({ title: '云存储', title_en: 'Cloud storage', parent: '系统工具', type: 1, path: 'cloud-storage', permission: 'storage:list', menu_sort: 5, hidden: 0 });
+    // One button per code: the Storage page's (0009) serve this page too.
+    expect(menus.filter((menu) => menu.parent === '云存储')).toEqual([]);
+    expect(menus.filter((menu) => menu.permission?.startsWith('storage:') && menu.type === 2).map((menu) => [menu.permission, menu.parent])).toEqual([
+      ['storage:add', '存储管理'],
+      ['storage:edit', '存储管理'],
+      ['storage:del', '存储管理'],
+    ]);
+    expect(menus.find((menu) => menu.title === '系统工具')).toMatchObject({ sub_count: menus.filter((menu) => menu.parent === '系统工具').length });
+    const holds = (name: string) => roles.find((role) => role.name === name)?.menus.includes('云存储');
+    expect([holds('admin'), holds('teacher'), holds('learner')]).toEqual([true, false, false]);
+  });
+
+  it('0023 gives an upgraded install the cloud storage page and its table for its admin role, once', async () => {
+    database = await openBlankTestDatabase(testConfig());
+    await migrateUpTo(database, '0005-english-names');
+    const { db } = database;
+    await insertDatabaseContent(db, FIRST_START_CONTENT);
+    await migrateUpTo(database, '0022-database-backups');
+    const before = await databaseContent(db);
+    expect(await migrateUpTo(database, '0023-cloud-storage')).toEqual(['0023-cloud-storage']);
+    const after = await databaseContent(db);
+    const added = ['云存储'];
+    expect(after.menus.filter((menu) => !before.menus.some((old) => old.title === menu.title)).map((menu) => [menu.title, menu.parent])).toEqual([['云存储', '系统工具']]);
+    expect(after.roles.find((role) => role.name === 'admin')?.menus).toEqual([...(before.roles.find((role) => role.name === 'admin')?.menus ?? []), ...added].sort());
+    expect(after.roles.find((role) => role.name === 'teacher')?.menus).toEqual(before.roles.find((role) => role.name === 'teacher')?.menus);
+    expect(await db.selectFrom('sys_cloud_file').selectAll().execute()).toEqual([]);
+  });
+
   it('0024 gives a fresh install the database monitor page in the monitoring directory, after the server monitor, with its reset button, held by the administrators alone', async () => {
     database = await openTestDatabase(testConfig());
     const { menus, roles } = await databaseContent(database.db);
@@ -330,10 +364,9 @@ describe('migrations', () => {
     await migrateUpTo(database, '0005-english-names');
     const { db } = database;
     await insertDatabaseContent(db, FIRST_START_CONTENT);
-    await migrateUpTo(database, '0022-database-backups');
+    await migrateUpTo(database, '0023-cloud-storage');
     const before = await databaseContent(db);
-    // Whatever comes between 0022 and 0024 (another change may take 0023), 0024 runs once.
-    expect(await migrateUpTo(database, '0024-database-monitor')).toContain('0024-database-monitor');
+    expect(await migrateUpTo(database, '0024-database-monitor')).toEqual(['0024-database-monitor']);
     const after = await databaseContent(db);
     const added = ['SQL监控', '重置SQL监控'];
     expect(after.menus.filter((menu) => added.includes(menu.title)).map((menu) => [menu.title, menu.parent])).toEqual([
@@ -407,7 +440,7 @@ describe('migrations', () => {
     await db.deleteFrom('edu_attempt').where('id', '=', gone).execute();
     const before = await db.selectFrom('edu_attempt').selectAll().orderBy('id').execute();
 
-    expect(await migrateToLatest(database)).toEqual(['0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media', '0022-database-backups', '0024-database-monitor']);
+    expect(await migrateToLatest(database)).toEqual(['0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media', '0022-database-backups', '0023-cloud-storage', '0024-database-monitor']);
 
     expect(await db.selectFrom('edu_attempt').selectAll().orderBy('id').execute()).toEqual(before);
     const { id: next } = await db.insertInto('edu_attempt').values(attempt(4)).returning('id').executeTakeFirstOrThrow();

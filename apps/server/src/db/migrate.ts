@@ -21,6 +21,7 @@ import * as census from './migrations/0019-census.js';
 import * as notifications from './migrations/0020-notifications.js';
 import * as installationMedia from './migrations/0021-installation-media.js';
 import * as databaseBackups from './migrations/0022-database-backups.js';
+import * as cloudStorage from './migrations/0023-cloud-storage.js';
 import * as databaseMonitor from './migrations/0024-database-monitor.js';
 
 /**
@@ -53,6 +54,7 @@ const migrations = {
   '0020-notifications': notifications,
   '0021-installation-media': installationMedia,
   '0022-database-backups': databaseBackups,
+  '0023-cloud-storage': cloudStorage,
   '0024-database-monitor': databaseMonitor,
 } satisfies Record<string, ReferenceDataMigration>;
 

@@ -54,6 +54,7 @@ export interface Database {
   sys_notification: NotificationTable;
   sys_notification_pref: { user_id: number; kind: string; enabled: Flag };
   sys_deploy_package: DeployPackageTable;
+  sys_cloud_file: CloudFileTable;
 }
 
 type Flag = 0 | 1;
@@ -580,4 +581,13 @@ export interface NotificationTable {
   dedupe_key: string;
   create_time: number;
   read_time: number | null;
+}
+
+/** A file in the cloud storage bucket (0023). */
+export interface CloudFileTable extends Audited {
+  bucket: string;
+  object_key: string;
+  name: string;
+  suffix: string;
+  size: number;
 }

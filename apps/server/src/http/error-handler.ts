@@ -44,6 +44,7 @@ const statusOfKind: Record<DomainErrorKind, number> = {
   conflict: 409,
   'too-large': 413,
   'rate-limited': 429,
+  unreachable: 502,
 };
 
 /** The one mapping from anything thrown to the wire's `{ status, message, timestamp }`. */

@@ -8,6 +8,7 @@ import { CERTIFICATE_MENUS } from '../db/migrations/0015-certificates.js';
 import { CERTIFICATE_PAGE_MENUS } from '../db/migrations/0016-certificate-pages.js';
 import { CERTIFICATE_RULE_PAGE_MENUS } from '../db/migrations/0018-certificate-rule-page.js';
 import { DATABASE_BACKUP_MENUS } from '../db/migrations/0022-database-backups.js';
+import { CLOUD_STORAGE_MENUS } from '../db/migrations/0023-cloud-storage.js';
 import { CENSUS_MENUS } from '../db/migrations/0019-census.js';
 import { INSTALLATION_MEDIA_MENUS } from '../db/migrations/0021-installation-media.js';
 import { DATABASE_MONITOR_MENUS } from '../db/migrations/0024-database-monitor.js';
@@ -185,13 +186,13 @@ export async function insertDatabaseContent(db: Kysely<Database>, content: Datab
 
 const titlesOf = (menus: readonly MenuSpec[]): string[] => menus.flatMap((menu) => [menu.title, ...titlesOf(menu.children ?? [])]);
 const COURSE_MENU_TITLES = new Set(titlesOf([...COURSE_MENUS, ...ENROLMENT_MENUS, ...EXAM_MENUS, ...MARKING_BUTTONS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS, ...CERTIFICATE_RULE_PAGE_MENUS, ...CENSUS_MENUS]));
-// 0021 and 0022 add their pages to 0009's tools directory, 0024 its to the monitoring one; both stay.
-const LATER_SYSTEM_MENU_TITLES = titlesOf([...INSTALLATION_MEDIA_MENUS, ...DATABASE_BACKUP_MENUS, ...DATABASE_MONITOR_MENUS].flatMap((directory) => directory.children ?? []));
+// 0021, 0022 and 0023 add their pages to 0009's tools directory, 0024 its to the monitoring one; both stay.
+const LATER_SYSTEM_MENU_TITLES = titlesOf([...INSTALLATION_MEDIA_MENUS, ...DATABASE_BACKUP_MENUS, ...CLOUD_STORAGE_MENUS, ...DATABASE_MONITOR_MENUS].flatMap((directory) => directory.children ?? []));
 for (const title of LATER_SYSTEM_MENU_TITLES) COURSE_MENU_TITLES.add(title);
 
 /**
  * The content without the menus later migrations added (the education menus of 0010 and after, the
- * installation media and database backup pages of 0021 and 0022, the database monitor of 0024) and their grants: what a first start made before 0010, which
+ * installation media, database backup and cloud storage pages of 0021 to 0023, the database monitor of 0024) and their grants: what a first start made before 0010, which
  * FIRST_START_CONTENT records.
  */
 export function withoutCourseMenus(content: DatabaseContent): DatabaseContent {

@@ -28,6 +28,7 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
   'tools/storage/index': '../features/storage/storage-list-page.tsx',
   'tools/deploy/index': '../features/deploy/deploy-list-page.tsx',
   'tools/database/index': '../features/database/backup-list-page.tsx',
+  'tools/cloud-storage/index': '../features/cloud-storage/cloud-storage-page.tsx',
   'tools/swagger/index': '../features/swagger/swagger-page.tsx',
   'course/outline/index': '../features/courses/course-outline-page.tsx',
   'edu/edit-lesson': '../features/courses/lesson-edit-page.tsx',

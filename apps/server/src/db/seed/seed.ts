@@ -106,6 +106,8 @@ export const KEPT_ON_RESET = [
   'sys_local_storage',
   // Published installation media, like stored files; the demo's user guide is added only when there is none.
   'sys_deploy_package',
+  // The cloud bucket's listing: a reset does not empty the bucket, so the rows that list it stay.
+  'sys_cloud_file',
   'kysely_migration',
   'kysely_migration_lock',
 ] as const;

@@ -13,6 +13,10 @@ import { SettableClock } from '../../clock.js';
 import { itRefusesOutsiders } from '../../test/guarded-routes.js';
 import { buildTestApp, call, loginAs } from '../../test/test-app.js';
 import { nextRunAt } from './database.service.js';
+import { MIGRATION_NAMES } from '../../db/migrate.js';
+
+/** The migration a backup of a database this version made holds last. */
+const NEWEST_MIGRATION = MIGRATION_NAMES.at(-1);
 
 const onPostgres = (process.env.TEST_DATABASE_URL ?? '') !== '';
 const hasPgDump = (() => {
@@ -151,7 +155,7 @@ describe('database backups', () => {
     const response = await call(app, 'POST', '/api/database', admin);
     expect(response.statusCode, response.body).toBe(201);
     made = backupSchema.parse(response.json());
-    expect(made).toMatchObject({ kind: 'manual', format: onPostgres ? 'pg-custom' : 'sqlite', migration: '0022-database-backups', createBy: 'admin', note: null });
+    expect(made).toMatchObject({ kind: 'manual', format: onPostgres ? 'pg-custom' : 'sqlite', migration: NEWEST_MIGRATION, createBy: 'admin', note: null });
     expect(made.name).toMatch(onPostgres ? /^cc-20261126-100000-000-manual\.dump$/ : /^cc-20261126-100000-000-manual\.sqlite$/);
     expect((await list()).content).toEqual([made]);
     const bytes = await download(app, admin, made.name);
@@ -260,7 +264,7 @@ describe('database backups', () => {
     const response = await upload(app, admin, 'mine', bytes);
     expect(response.statusCode, response.body).toBe(201);
     const uploaded = backupSchema.parse(response.json());
-    expect(uploaded).toMatchObject({ kind: 'uploaded', format: made.format, sha256: made.sha256, size: made.size, migration: '0022-database-backups', migrations: made.migrations });
+    expect(uploaded).toMatchObject({ kind: 'uploaded', format: made.format, sha256: made.sha256, size: made.size, migration: NEWEST_MIGRATION, migrations: made.migrations });
     expect((await list('&kind=uploaded')).content.map((backup) => backup.name)).toEqual([uploaded.name]);
     expect((await list('&sort=createTime,asc')).content.map((backup) => backup.name)).toEqual([made.name, uploaded.name]);
     expect((await call(app, 'DELETE', '/api/database', admin, [uploaded.name])).statusCode).toBe(200);

@@ -493,15 +493,15 @@ describe('menus: writes', () => {
   describe('PUT /api/menus', () => {
     it('updates a menu and recounts both its old and its new parent', async () => {
       const moving = await create(app, admin, page('Moving', { pid: await idOf(app, '系统工具') }));
-      // Storage, API docs, installation media (0021) and database backups (0022), and this one.
-      expect(await subCountOf(app, '系统工具')).toBe(5);
+      // Storage, API docs, installation media (0021), database backups (0022), cloud storage (0023), and this one.
+      expect(await subCountOf(app, '系统工具')).toBe(6);
       const systemId = await idOf(app, '系统管理');
       const response = await call(app, 'PUT', '/api/menus', admin, { ...page('Moved', { pid: systemId, menuSort: 3, hidden: true }), id: moving });
       expect(response.statusCode).toBe(204);
       expect(response.body).toBe('');
       const row = await db(app).selectFrom('sys_menu').selectAll().where('id', '=', moving).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ title: 'Moved', pid: systemId, menu_sort: 3, hidden: 1, component_name: 'Moved', update_by: 'admin' });
-      expect(await subCountOf(app, '系统工具')).toBe(4);
+      expect(await subCountOf(app, '系统工具')).toBe(5);
       expect(await subCountOf(app, '系统管理')).toBe(6);
 
       // Keeping its own title and component name is no conflict.
