@@ -99,6 +99,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
     // Audit entries of the last answers are written after those answers went out.
     await app.auditLogSettled();
     await database.db.destroy();
+    services.files.close();
   });
 
   await registerOpenApi(app, { version });

@@ -21,7 +21,23 @@ describe('loadConfig', () => {
       mediaMaxBytes: 2048 * 1024 * 1024,
       deployMaxBytes: 2048 * 1024 * 1024,
       timeZone: 'Asia/Shanghai',
+      storage: { kind: 'local' },
     });
+  });
+
+  it('reads STORAGE=s3 and its bucket', () => {
+    const env = { STORAGE: 's3', S3_ENDPOINT: 'https://minio.example.com', S3_BUCKET: 'classroom', S3_ACCESS_KEY_ID: 'AKIA', S3_SECRET_ACCESS_KEY: 'secret', S3_PREFIX: 'cc/media/' };
+    expect(loadConfig(env).storage).toEqual({
+      kind: 's3',
+      bucket: { endpoint: 'https://minio.example.com', region: 'us-east-1', bucket: 'classroom', accessKeyId: 'AKIA', secretAccessKey: 'secret', pathStyle: true },
+      prefix: 'cc/media/',
+    });
+    expect(loadConfig({ ...env, S3_ENDPOINT: '', S3_REGION: 'eu-west-3', S3_PATH_STYLE: 'false', S3_PREFIX: '' }).storage).toMatchObject({
+      bucket: { endpoint: undefined, region: 'eu-west-3', pathStyle: false },
+      prefix: '',
+    });
+    // The S3 settings mean nothing until STORAGE says s3.
+    expect(loadConfig({ S3_BUCKET: 'classroom' }).storage).toEqual({ kind: 'local' });
   });
 
   it('reads every variable', () => {
@@ -82,6 +98,12 @@ describe('loadConfig', () => {
     [{ MEDIA_MAX_MB: '0' }, 'MEDIA_MAX_MB: must be a whole number of MiB, at least 1'],
     [{ MEDIA_MAX_MB: '1.5' }, 'MEDIA_MAX_MB: must be a whole number of MiB, at least 1'],
     [{ TZ: 'Mars/Olympus' }, 'TZ: must be a time zone such as Asia/Shanghai'],
+    [{ STORAGE: 'ftp' }, 'STORAGE: must be local or s3'],
+    [{ STORAGE: 's3', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 'b' }, 'S3_BUCKET: is required with STORAGE=s3'],
+    [{ STORAGE: 's3', S3_BUCKET: 'b' }, /S3_ACCESS_KEY_ID: is required with STORAGE=s3\n {2}S3_SECRET_ACCESS_KEY: is required/],
+    [{ STORAGE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 'b', S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT: must be an http:// or https:// URL'],
+    [{ S3_PREFIX: 'media' }, 'S3_PREFIX: must be folder names ending in / (classroom/)'],
+    [{ S3_PREFIX: '../x/' }, 'S3_PREFIX: must be folder names ending in /'],
   ])('rejects %o naming the variable', (env, expected) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(expected);

@@ -3,6 +3,7 @@ import { DEFAULT_TIME_ZONE, isTimeZone } from '@cloud-classroom/shared/calendar-
 import { DEPLOY_MAX_MB_DEFAULT } from '@cloud-classroom/shared/deploy';
 import { MEDIA_MAX_MB_DEFAULT } from '@cloud-classroom/shared/media';
 import { z } from 'zod';
+import type { S3BucketSettings } from './files/s3-bucket.js';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
@@ -46,8 +47,27 @@ const configSchema = z.object({
     .min(1, 'must be a whole number of MiB, at least 1')
     .default(DEPLOY_MAX_MB_DEFAULT),
   STORAGE_SECRET_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  STORAGE: z.enum(['local', 's3'], { message: 'must be local or s3' }).default('local'),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' }).optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_PATH_STYLE: booleanFlag.default(true),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9_-][A-Za-z0-9._-]*\/)+$/, 'must be folder names ending in / (classroom/)')
+    .optional(),
   TZ: z.string().refine(isTimeZone, 'must be a time zone such as Asia/Shanghai').default(DEFAULT_TIME_ZONE),
+}).superRefine((c, context) => {
+  if (c.STORAGE !== 's3') return;
+  for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+    if (c[name] === undefined) context.addIssue({ code: 'custom', path: [name], message: 'is required with STORAGE=s3' });
+  }
 });
+
+/** Where uploaded files live: folders under DATA_DIR, or one S3-compatible bucket that several processes share. */
+export type StorageConfig = { kind: 'local' } | { kind: 's3'; bucket: S3BucketSettings; prefix: string };
 
 export type Config = {
   port: number;
@@ -77,6 +97,8 @@ export type Config = {
   storageSecretKey: string | undefined;
   /** The organisation's zone (`TZ`, an IANA name): the calendar days study time is counted in. */
   timeZone: string;
+  /** `STORAGE` and its `S3_*` settings. */
+  storage: StorageConfig;
 };
 
 export class ConfigError extends Error {
@@ -110,5 +132,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     deployMaxBytes: c.DEPLOY_MAX_MB * 1024 * 1024,
     storageSecretKey: c.STORAGE_SECRET_KEY,
     timeZone: c.TZ,
+    storage:
+      c.STORAGE === 's3'
+        ? {
+            kind: 's3',
+            bucket: {
+              endpoint: c.S3_ENDPOINT,
+              region: c.S3_REGION,
+              // Present: the schema's refinement requires them with STORAGE=s3.
+              bucket: c.S3_BUCKET ?? '',
+              accessKeyId: c.S3_ACCESS_KEY_ID ?? '',
+              secretAccessKey: c.S3_SECRET_ACCESS_KEY ?? '',
+              pathStyle: c.S3_PATH_STYLE,
+            },
+            prefix: c.S3_PREFIX ?? '',
+          }
+        : { kind: 'local' },
   };
 }

@@ -5,7 +5,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedIfEmpty } from './db/seed/seed.js';
-import { LocalFileStore } from './files/local-file-store.js';
+import { createFileStore } from './files/create-file-store.js';
+import { checkS3Bucket } from './files/s3-bucket.js';
 import { removeLeftoverFiles } from './services.js';
 import { seedNotice } from './db/seed/seed-notice.js';
 
@@ -21,10 +22,17 @@ async function main(): Promise<void> {
   process.env.TZ = config.timeZone;
   if (config.webDistDir === undefined && fs.existsSync(bundledWebDist)) config.webDistDir = bundledWebDist;
 
+  // A bucket that cannot be reached stops the start here, named, rather than every upload later.
+  if (config.storage.kind === 's3') {
+    const { bucket } = config.storage;
+    const problem = await checkS3Bucket(bucket);
+    if (problem !== undefined) throw new ConfigError(`STORAGE=s3: bucket ${bucket.bucket}${bucket.endpoint === undefined ? '' : ` at ${bucket.endpoint}`}: ${problem}`);
+  }
   const database = await openDatabase(config);
   const applied = await migrateToLatest(database);
   // The demo catalogue's media go where the app's files do (services.ts builds the same store).
-  const seeded = await seedIfEmpty(database.db, config.adminPassword, new LocalFileStore(config.dataDir), config.timeZone);
+  const seedFiles = createFileStore(config);
+  const seeded = await seedIfEmpty(database.db, config.adminPassword, seedFiles, config.timeZone).finally(() => seedFiles.close());
   // Through process.stdout, like console.log: pino's own writer is asynchronous, and its lines
   // (the listening address) would land after the notice that must come last.
   const app = await buildApp({ config, database, logger: { level: config.logLevel, stream: process.stdout } });

@@ -12,7 +12,7 @@ import { CensusService } from './modules/census/census.service.js';
 import { CloudStorageService } from './modules/cloud-storage/cloud-storage.service.js';
 import { CertificatesService } from './modules/certificates/certificates.service.js';
 import type { FileStore } from './files/file-store.js';
-import { LocalFileStore } from './files/local-file-store.js';
+import { createFileStore } from './files/create-file-store.js';
 import { ORPHAN_MIN_AGE_MS, removeOrphanFiles } from './files/orphan-files.js';
 import { SessionService } from './modules/auth/session.service.js';
 import { CoursesService } from './modules/courses/courses.service.js';
@@ -55,7 +55,7 @@ export type Services = {
   roles: RoleService;
   users: UserService;
   auth: AuthService;
-  /** Where uploaded files live (local storage, avatars, media): folders under DATA_DIR. */
+  /** Where uploaded files live (local storage, avatars, media): folders under DATA_DIR, or the `STORAGE=s3` bucket. */
   files: FileStore;
   storage: StorageService;
   /** 云存储: the S3-compatible bucket of `/api/qiNiuContent`. */
@@ -101,7 +101,7 @@ export async function createServices(
   { clock = systemClock, log = consoleLog }: { clock?: Clock | undefined; log?: ServiceLog } = {},
 ): Promise<Services> {
   const { db } = database;
-  const files = new LocalFileStore(config.dataDir);
+  const files = createFileStore(config);
   const jobs = new JobRunner({ db, clock, log });
   const sessions = await SessionService.create(db, clock);
   const access = new AccessService(db);

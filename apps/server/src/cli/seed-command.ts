@@ -3,7 +3,7 @@ import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { seedNotice } from '../db/seed/seed-notice.js';
 import { holdsOrganisation, reseed, seedIfEmpty } from '../db/seed/seed.js';
-import { LocalFileStore } from '../files/local-file-store.js';
+import { createFileStore } from '../files/create-file-store.js';
 import { createServices } from '../services.js';
 import type { ConsoleOutput } from './console-command.js';
 
@@ -28,6 +28,7 @@ export async function seedCommand(args: readonly string[], env: NodeJS.ProcessEn
   }
   const config = loadConfig(env);
   const database = await openDatabase(config);
+  const files = createFileStore(config);
   try {
     const applied = await migrateToLatest(database);
     if (applied.length > 0) output.out(`Migrated the database: ${applied.join(', ')}.`);
@@ -39,14 +40,14 @@ export async function seedCommand(args: readonly string[], env: NodeJS.ProcessEn
       return 1;
     }
     if (reset) {
-      const seeded = await reseed(database.db, config.adminPassword, new LocalFileStore(config.dataDir), config.timeZone);
+      const seeded = await reseed(database.db, config.adminPassword, files, config.timeZone);
       // After the commit: a failed reset must not have taken anyone's picture.
       const { users } = await createServices(config, database);
       await users.removeAvatarFiles(seeded.removedAvatars);
       output.out(seedNotice('Reset: seeded the demo organisation again', seeded));
       return 0;
     }
-    const seeded = await seedIfEmpty(database.db, config.adminPassword, new LocalFileStore(config.dataDir), config.timeZone);
+    const seeded = await seedIfEmpty(database.db, config.adminPassword, files, config.timeZone);
     if (!seeded.seeded) {
       // Someone else (a server's first start) seeded it between the check and now.
       output.err('The database was seeded meanwhile; nothing was changed.');
@@ -55,6 +56,7 @@ export async function seedCommand(args: readonly string[], env: NodeJS.ProcessEn
     output.out(seedNotice('Seeded the demo organisation', seeded));
     return 0;
   } finally {
+    files.close();
     await database.db.destroy();
   }
 }

@@ -44,10 +44,16 @@ export interface FileStore {
    * folder `prefix`, when last touched before `before` (epoch ms); answers how many.
    */
   removeUnfinished(prefix: string, before: number): Promise<number>;
+  /** Lets go of what the store holds open (a bucket's connections); called once the server stops. */
+  close(): void;
 }
 
 const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
 
+export function isFileKey(key: string): boolean {
+  return KEY.test(key);
+}
+
 export function assertFileKey(key: string): void {
-  if (!KEY.test(key)) throw new Error(`not a file store key: ${JSON.stringify(key)}`);
+  if (!isFileKey(key)) throw new Error(`not a file store key: ${JSON.stringify(key)}`);
 }

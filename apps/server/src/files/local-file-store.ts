@@ -109,6 +109,8 @@ export class LocalFileStore implements FileStore {
     return removed;
   }
 
+  close(): void {}
+
   private async *filesUnder(prefix: string): AsyncIterable<{ path: string; size: number; modifiedAt: number }> {
     const entries = await fs.promises.readdir(this.pathOf(prefix), { recursive: true, withFileTypes: true }).catch(missing);
     for (const entry of entries ?? []) {

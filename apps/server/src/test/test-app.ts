@@ -100,19 +100,22 @@ export function call(app: FastifyInstance, method: InjectOptions['method'], url:
 
 /**
  * Two app instances on one database, each with its own connections, as two server processes
- * behind a load balancer would be. Closing the first removes the database.
+ * behind a load balancer would be (on machines of their own with `ownDataDirs`: the second gets a
+ * data folder of its own). Closing the first removes the database.
  */
 export async function buildTestAppPair(
   overrides: Partial<Config> = {},
-  options: { clock?: Clock } = {},
+  { ownDataDirs = false, ...options }: { clock?: Clock; ownDataDirs?: boolean } = {},
 ): Promise<[FastifyInstance, FastifyInstance]> {
   const config = testConfig(overrides);
   const database = await openTestDatabase(config);
+  const secondConfig = ownDataDirs ? { ...config, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'cc-test-')) } : config;
   const first = await buildApp({ config, database, ...options });
-  const second = await buildApp({ config, database: await database.openAnother(), ...options });
+  const second = await buildApp({ config: secondConfig, database: await database.openAnother(), ...options });
   first.addHook('onClose', async () => {
     await second.close();
     await database.dispose();
+    if (secondConfig !== config) await removeDataDir(secondConfig);
   });
   return [first, second];
 }

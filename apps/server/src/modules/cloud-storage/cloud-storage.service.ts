@@ -8,8 +8,7 @@ import {
   HeadBucketCommand,
   ListObjectsV2Command,
   PutObjectCommand,
-  S3Client,
-  S3ServiceException,
+  type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
@@ -30,6 +29,7 @@ import { contentDisposition } from '../../http/content-disposition.js';
 import { created } from '../../db/audit-columns.js';
 import type { Database } from '../../db/schema.js';
 import { conflict, invalidInput, notFound, unreachable } from '../../domain-error.js';
+import { createS3Client, describeS3Failure } from '../../files/s3-bucket.js';
 import type { Upload } from '../../files/upload.js';
 import type { ServiceLog } from '../../service-log.js';
 import {
@@ -77,12 +77,8 @@ const suffixOf = (name: string) => {
 /** A key's file name: its last segment without the `<16 hex>-` an upload puts before it. */
 const nameOfKey = (key: string) => (key.split('/').pop() ?? key).replace(/^[0-9a-f]{16}-/, '').slice(-255) || key.slice(-255);
 
-/** Words for what the bucket said, for staff: the S3 error's code and message. */
-function bucketFailure(error: unknown): Error {
-  if (error instanceof S3ServiceException) return unreachable(`the bucket refused: ${error.name}${error.message && error.message !== error.name ? ` (${error.message})` : ''}`);
-  const message = error instanceof Error ? error.message : String(error);
-  return unreachable(`the bucket could not be reached: ${message}`);
-}
+/** A 502 naming what the bucket said. */
+const bucketFailure = (error: unknown): Error => unreachable(describeS3Failure(error));
 
 /** 云存储: one S3-compatible bucket, its settings, and the rows that list what is in it. */
 export class CloudStorageService {
@@ -126,16 +122,13 @@ export class CloudStorageService {
     if (this.options.secretKey === undefined) throw conflict('cloud storage needs STORAGE_SECRET_KEY on the server to read its secret key');
     const secretAccessKey = open(this.options.secretKey, settings.sealedSecret);
     if (secretAccessKey === undefined) throw conflict('secretKey: the saved secret key cannot be read with this STORAGE_SECRET_KEY; enter it again');
-    const client = new S3Client({
+    const client = createS3Client({
       endpoint: settings.endpoint,
       region: settings.region,
-      forcePathStyle: settings.pathStyle,
-      credentials: { accessKeyId: settings.accessKey, secretAccessKey },
-      maxAttempts: 2,
-      // Checksums only where S3 demands them: the SDK's default (a CRC32 trailer in an aws-chunked
-      // body) is not understood by many S3-compatible stores, which then keep the chunk framing.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
+      bucket: settings.bucket,
+      pathStyle: settings.pathStyle,
+      accessKeyId: settings.accessKey,
+      secretAccessKey,
     });
     return { client, settings };
   }

@@ -1,0 +1,52 @@
+import { HeadBucketCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+
+/** How to reach one S3-compatible bucket: the cloud storage page's settings, or `STORAGE=s3`'s. */
+export type S3BucketSettings = {
+  /** `https://s3.example.com`; absent: AWS S3 itself, by region. */
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** `https://host/bucket/key` (MinIO and most self-hosted stores) rather than `https://bucket.host/key`. */
+  pathStyle: boolean;
+};
+
+/** The one way the server makes an S3 client, so every bucket it talks to is spoken to alike. */
+export function createS3Client(settings: S3BucketSettings): S3Client {
+  return new S3Client({
+    ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
+    region: settings.region,
+    forcePathStyle: settings.pathStyle,
+    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+    maxAttempts: 2,
+    // Checksums only where S3 demands them: the SDK's default (a CRC32 trailer in an aws-chunked
+    // body) is not understood by many S3-compatible stores, which then keep the chunk framing.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+/** What the bucket said, in words for staff and operators: the S3 error's code and message. */
+export function describeS3Failure(error: unknown): string {
+  if (error instanceof S3ServiceException) return `the bucket refused: ${error.name}${error.message && error.message !== error.name ? ` (${error.message})` : ''}`;
+  return `the bucket could not be reached: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** Whether S3 answered that the object (or bucket) is not there. */
+export function isS3NotFound(error: unknown): boolean {
+  return error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+}
+
+/** Whether the bucket answers to these settings (HeadBucket): undefined when it does, else what went wrong. */
+export async function checkS3Bucket(settings: S3BucketSettings): Promise<string | undefined> {
+  const client = createS3Client(settings);
+  try {
+    await client.send(new HeadBucketCommand({ Bucket: settings.bucket }));
+    return undefined;
+  } catch (error) {
+    return describeS3Failure(error);
+  } finally {
+    client.destroy();
+  }
+}
