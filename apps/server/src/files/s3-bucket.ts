@@ -29,7 +29,11 @@ export function createS3Client(settings: S3BucketSettings): S3Client {
 
 /** What the bucket said, in words for staff and operators: the S3 error's code and message. */
 export function describeS3Failure(error: unknown): string {
-  if (error instanceof S3ServiceException) return `the bucket refused: ${error.name}${error.message && error.message !== error.name ? ` (${error.message})` : ''}`;
+  if (error instanceof S3ServiceException) {
+    // An answer without a body (HEAD) leaves the SDK only the status to go on.
+    const detail = error.message === 'UnknownError' ? `HTTP ${error.$metadata.httpStatusCode}` : error.message;
+    return `the bucket refused: ${error.name}${detail && detail !== error.name ? ` (${detail})` : ''}`;
+  }
   return `the bucket could not be reached: ${error instanceof Error ? error.message : String(error)}`;
 }
 
