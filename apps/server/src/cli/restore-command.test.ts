@@ -1,14 +1,17 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import { backupSchema } from '@cloud-classroom/shared/database';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
-import { sqliteFileOf } from '../db/database.js';
+import { openDatabase, sqliteFileOf } from '../db/database.js';
+import { seedIfEmpty } from '../db/seed/seed.js';
 import { call, loginAs, openTestDatabase, testConfig, type TestDatabase } from '../test/test-app.js';
 import { RESTORE_USAGE, restoreCommand } from './restore-command.js';
-import { MIGRATION_NAMES } from '../db/migrate.js';
+import { MIGRATION_NAMES, migrateToLatest } from '../db/migrate.js';
 
 /** The migration a backup of a database this version made holds last. */
 const NEWEST_MIGRATION = MIGRATION_NAMES.at(-1);
@@ -134,5 +137,74 @@ describe.skipIf(onPostgres)('npm run restore (SQLite)', () => {
     expect(restored.err).toBe('');
     expect(restored.code).toBe(0);
     expect(dictNames(live)).toContain('made_after_the_backup');
+  });
+});
+
+describe.runIf(onPostgres)('npm run restore (PostgreSQL)', () => {
+  // A database of its own: the restore refuses while any server session is connected to its
+  // database, and the other test files' servers are connected to the suite's.
+  const suiteUrl = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://localhost/unused');
+  const name = `restore_${crypto.randomBytes(5).toString('hex')}`;
+  const databaseUrl = Object.assign(new URL(suiteUrl), { pathname: `/${name}` }).toString();
+  let admin: pg.Client;
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: suiteUrl.toString() });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+  });
+  afterAll(async () => {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+
+  const dictsIn = async (schema: string) => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      return (await client.query<{ name: string }>(`select name from ${schema}.sys_dict`)).rows.map((row) => row.name);
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('refuses while a server is connected; once it is stopped, restores the pg_dump backup and keeps the schema it replaced', async () => {
+    const config = testConfig({ databaseUrl });
+    const database = await openDatabase(config);
+    await migrateToLatest(database);
+    await seedIfEmpty(database.db, config.adminPassword);
+    const app = await buildApp({ config, database });
+    const token = await loginAs(app, 'admin');
+    const made = await call(app, 'POST', '/api/database', token);
+    expect(made.statusCode, made.body).toBe(201);
+    const backup = backupSchema.parse(made.json());
+    expect(backup.name).toMatch(/\.dump$/);
+    expect((await call(app, 'POST', '/api/dict', token, { name: 'made_after_the_backup', description: 'x' })).statusCode).toBe(201);
+    const env = { DATABASE_URL: databaseUrl, DATA_DIR: config.dataDir, INIT_CWD: config.dataDir };
+
+    const refused = await run([backup.name], env);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/^A server is connected to the database \(\d+ sessions named cloud-classroom in pg_stat_activity\): stop it first/);
+    expect(await dictsIn('public')).toContain('made_after_the_backup');
+    await app.close();
+
+    const restored = await run([backup.name], env);
+    expect(restored.err).toBe('');
+    expect(restored.code).toBe(0);
+    expect(restored.out).toContain(`into the schema public.`);
+    const kept = /kept as (public_before_restore_\w+)/.exec(restored.out)?.[1];
+    expect(kept).toBeDefined();
+    expect(await dictsIn('public')).not.toContain('made_after_the_backup');
+    expect(await dictsIn(kept!)).toContain('made_after_the_backup');
+
+    // A server starts on it, and its people sign in.
+    const reopened = await buildApp({ config, database: await openDatabase(config) });
+    try {
+      const dicts = await call(reopened, 'GET', '/api/dict?size=100', await loginAs(reopened, 'admin'));
+      expect(dicts.statusCode).toBe(200);
+      expect(JSON.stringify(dicts.json())).not.toContain('made_after_the_backup');
+    } finally {
+      await reopened.close();
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
+    }
   });
 });
