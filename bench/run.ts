@@ -234,6 +234,11 @@ console.log(
     (canPin ? 'servers on core 0, load on core 1' : 'taskset not found: nothing pinned, figures are noisier'),
 );
 const selected = scenarios.filter((s) => options.only === undefined || s.name.includes(options.only));
+if (selected.length === 0) {
+  // Otherwise a misspelt --only (or a file name instead of a scenario's) "passes" having run nothing.
+  console.error(`--only ${JSON.stringify(options.only)} names no scenario; they are:\n${scenarios.map((s) => `  ${s.name}`).join('\n')}`);
+  process.exit(2);
+}
 const outcomes: Outcome[] = [];
 for (const scenario of selected) {
   process.stdout.write(`${scenario.name} `);
