@@ -75,7 +75,7 @@ describe('journeys: cloud storage', () => {
     const file = path.join(scratch, '课程表 2026.txt');
     fs.writeFileSync(file, 'Monday: lesson 1\n'.repeat(5000));
     await dialog.locator('input[type=file]').setInputFiles(file);
-    await dialog.locator('.cloud-picked-file').waitFor();
+    await dialog.locator('.picked-file').waitFor();
     await dialog.getByRole('button', { name: /^(ok|confirm)$/i }).click();
     await dialog.waitFor({ state: 'hidden' });
     const row = view().locator('.ant-table-row').filter({ hasText: '课程表 2026.txt' });

@@ -1,35 +1,11 @@
-import { PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
 import { CLOUD_FILE_MAX_MB, cloudConfigUpdateSchema, type CloudConfig, type CloudConfigInput, type CloudFile } from '@cloud-classroom/shared/cloud-storage';
-import { formatFileSize } from '@cloud-classroom/shared/file-size';
-import { Alert, Button, Flex, Form, Input, Progress, Switch, Typography, Upload } from 'antd';
+import { Alert, Form, Input, Progress, Switch } from 'antd';
 import { useState } from 'react';
+import { FilePicker } from '../../components/form/file-picker';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { saveCloudConfig, uploadCloudFile } from './cloud-storage-api';
 import type { CloudStorageTranslate } from './cloud-storage-messages';
-
-function FilePicker({ value, onChange, id, t }: { value?: File; onChange?: (file: File) => void; id?: string; t: CloudStorageTranslate }) {
-  return (
-    <Flex vertical gap={4} align="flex-start">
-      <Upload
-        showUploadList={false}
-        beforeUpload={(file) => {
-          onChange?.(file);
-          return Upload.LIST_IGNORE;
-        }}
-      >
-        <Button id={id} icon={<UploadOutlined />}>
-          {t('cloud.chooseFile')}
-        </Button>
-      </Upload>
-      {value && (
-        <Typography.Text className="cloud-picked-file">
-          <PaperClipOutlined /> {value.name} ({formatFileSize(value.size)})
-        </Typography.Text>
-      )}
-    </Flex>
-  );
-}
 
 /** Sends one file to the bucket; a progress bar shows how far its bytes have gone. */
 export function CloudUploadDialog({ open, onClose, onUploaded, t }: { open: boolean; onClose: () => void; onUploaded: (file: CloudFile) => void; t: CloudStorageTranslate }) {
@@ -65,7 +41,7 @@ export function CloudUploadDialog({ open, onClose, onUploaded, t }: { open: bool
           },
         ]}
       >
-        <FilePicker t={t} />
+        <FilePicker chooseLabel={t('cloud.chooseFile')} />
       </Form.Item>
       {percent !== undefined && (
         <Form.Item label={t('cloud.uploading')}>

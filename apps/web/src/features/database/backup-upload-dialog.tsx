@@ -1,8 +1,8 @@
-import { PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
 import { BACKUP_UPLOAD_MAX_BYTES, type Backup } from '@cloud-classroom/shared/database';
 import { formatFileSize } from '@cloud-classroom/shared/file-size';
-import { Alert, Button, Flex, Form, Progress, Typography, Upload } from 'antd';
+import { Alert, Flex, Form, Progress, Typography } from 'antd';
 import { useState } from 'react';
+import { FilePicker } from '../../components/form/file-picker';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { uploadBackup } from './database-api';
 import type { DatabaseTranslate } from './database-messages';
@@ -10,30 +10,6 @@ import type { DatabaseTranslate } from './database-messages';
 type UploadValues = { file?: File };
 
 const MAX_SIZE = formatFileSize(BACKUP_UPLOAD_MAX_BYTES);
-
-function FilePicker({ value, onChange, id, t }: { value?: File; onChange?: (file: File) => void; id?: string; t: DatabaseTranslate }) {
-  return (
-    <Flex vertical gap={4} align="flex-start">
-      <Upload
-        accept=".sqlite,.db,.dump,.sql,.backup"
-        showUploadList={false}
-        beforeUpload={(file) => {
-          onChange?.(file);
-          return Upload.LIST_IGNORE;
-        }}
-      >
-        <Button id={id} icon={<UploadOutlined />}>
-          {t('database.chooseFile')}
-        </Button>
-      </Upload>
-      {value && (
-        <Typography.Text style={{ wordBreak: 'break-all' }}>
-          <PaperClipOutlined /> {value.name} ({formatFileSize(value.size)})
-        </Typography.Text>
-      )}
-    </Flex>
-  );
-}
 
 /** Uploads a backup with a progress bar; the server answers only once it has checked the file. */
 export function BackupUploadDialog({ open, onClose, onUploaded, t }: { open: boolean; onClose: () => void; onUploaded: (backup: Backup) => void; t: DatabaseTranslate }) {
@@ -69,7 +45,7 @@ export function BackupUploadDialog({ open, onClose, onUploaded, t }: { open: boo
           },
         ]}
       >
-        <FilePicker t={t} />
+        <FilePicker chooseLabel={t('database.chooseFile')} accept=".sqlite,.db,.dump,.sql,.backup" />
       </Form.Item>
       {percent !== undefined && (
         <Flex vertical gap={4} className="backup-upload-progress">

@@ -1,4 +1,3 @@
-import { PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
 import {
   DEPLOY_EXTENSIONS,
   DEPLOY_NAME_MAX_LENGTH,
@@ -11,9 +10,9 @@ import {
   type DeployPackage,
   type DeployPlatform,
 } from '@cloud-classroom/shared/deploy';
-import { formatFileSize } from '@cloud-classroom/shared/file-size';
-import { Button, Flex, Form, Input, Progress, Select, Typography, Upload } from 'antd';
+import { Form, Input, Progress, Select } from 'antd';
 import { useState } from 'react';
+import { FilePicker } from '../../components/form/file-picker';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { updatePackage, uploadPackage } from './deploy-api';
@@ -31,30 +30,6 @@ export function fileProblem(file: File | undefined, t: DeployTranslate): string 
   if (file === undefined) return t('deploy.fileRequired');
   if (!(DEPLOY_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) return t('deploy.wrongType', { types: TYPES });
   return undefined;
-}
-
-function FilePicker({ value, onChange, id, t }: { value?: File; onChange?: (file: File) => void; id?: string; t: DeployTranslate }) {
-  return (
-    <Flex vertical gap={4} align="flex-start">
-      <Upload
-        accept={DEPLOY_EXTENSIONS.map((extension) => `.${extension}`).join(',')}
-        showUploadList={false}
-        beforeUpload={(file) => {
-          onChange?.(file);
-          return Upload.LIST_IGNORE;
-        }}
-      >
-        <Button id={id} icon={<UploadOutlined />}>
-          {t('deploy.chooseFile')}
-        </Button>
-      </Upload>
-      {value && (
-        <Typography.Text>
-          <PaperClipOutlined /> {value.name} ({formatFileSize(value.size)})
-        </Typography.Text>
-      )}
-    </Flex>
-  );
 }
 
 /** Name, version, platform and notes: what describes a version, in both dialogs. */
@@ -116,7 +91,7 @@ export function DeployUploadDialog({ open, onClose, onUploaded, t }: { open: boo
           },
         ]}
       >
-        <FilePicker t={t} />
+        <FilePicker chooseLabel={t('deploy.chooseFile')} accept={DEPLOY_EXTENSIONS.map((extension) => `.${extension}`).join(',')} />
       </Form.Item>
       {percent !== undefined && (
         <Form.Item label={t('deploy.uploading')}>

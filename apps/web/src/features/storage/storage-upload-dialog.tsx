@@ -1,4 +1,3 @@
-import { PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
 import { formatFileSize } from '@cloud-classroom/shared/file-size';
 import {
   localStorageUploadQuerySchema,
@@ -7,8 +6,9 @@ import {
   STORAGE_NAME_MAX_LENGTH,
   type LocalStorage,
 } from '@cloud-classroom/shared/storage';
-import { Alert, Button, Flex, Form, Input, Spin, Typography, Upload } from 'antd';
+import { Alert, Form, Input, Spin } from 'antd';
 import { useState } from 'react';
+import { FilePicker } from '../../components/form/file-picker';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { uploadFile } from './storage-api';
@@ -27,30 +27,6 @@ export function fileProblem(file: File | undefined, t: StorageTranslate): string
   if (!(STORABLE_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) return t('storage.wrongType', { types: TYPES });
   if (file.size > STORAGE_MAX_BYTES) return t('storage.tooLarge', { size: MAX_SIZE });
   return undefined;
-}
-
-function FilePicker({ value, onChange, id, t }: { value?: File; onChange?: (file: File) => void; id?: string; t: StorageTranslate }) {
-  return (
-    <Flex vertical gap={4} align="flex-start">
-      <Upload
-        accept={STORABLE_EXTENSIONS.map((extension) => `.${extension}`).join(',')}
-        showUploadList={false}
-        beforeUpload={(file) => {
-          onChange?.(file);
-          return Upload.LIST_IGNORE;
-        }}
-      >
-        <Button id={id} icon={<UploadOutlined />}>
-          {t('storage.chooseFile')}
-        </Button>
-      </Upload>
-      {value && (
-        <Typography.Text>
-          <PaperClipOutlined /> {value.name} ({formatFileSize(value.size)})
-        </Typography.Text>
-      )}
-    </Flex>
-  );
 }
 
 /** Upload with an optional display name; the OK button spins and a note shows while the bytes travel. */
@@ -97,7 +73,7 @@ export function StorageUploadDialog({
           },
         ]}
       >
-        <FilePicker t={t} />
+        <FilePicker chooseLabel={t('storage.chooseFile')} accept={STORABLE_EXTENSIONS.map((extension) => `.${extension}`).join(',')} />
       </Form.Item>
       <Form.Item name="name" label={t('storage.name')} rules={[zodRule(localStorageUploadQuerySchema.shape.name)]}>
         <Input allowClear maxLength={STORAGE_NAME_MAX_LENGTH} placeholder={t('storage.nameHint')} />
