@@ -1,27 +1,30 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import { Navigate, useRoutes, type RouteObject } from 'react-router';
 import { AuthGate, BackOfficeGate, GuestOnly } from '../features/auth/auth-gate';
+import { loadedComponent } from '../lib/loaded-component';
 import { NotFoundPage } from './pages/not-found-page';
 import { UnauthorizedPage } from './pages/unauthorized-page';
 import { RootLayout } from './root-layout';
 
-// Every page is React.lazy: the app runs React Router in its declarative mode (see AppRoutes).
-const LoginPage = lazy(async () => ({ default: (await import('../features/auth/login-page')).LoginPage }));
-const DownloadPage = lazy(async () => ({ default: (await import('../features/deploy/site/download-page')).DownloadPage }));
-const HomePage = lazy(async () => ({ default: (await import('../features/home/site/home-page')).HomePage }));
-const PreviewPage = lazy(async () => ({ default: (await import('../features/courses/site/preview-page')).PreviewPage }));
-const LearningPage = lazy(async () => ({ default: (await import('../features/courses/site/learning-page')).LearningPage }));
-const UserCenterPage = lazy(async () => ({ default: (await import('../features/users/site/user-center-page')).UserCenterPage }));
-const UserSettingPage = lazy(async () => ({ default: (await import('../features/users/site/user-setting-page')).UserSettingPage }));
-const PlayPage = lazy(async () => ({ default: (await import('../features/progress/site/play-page')).PlayPage }));
-const AnswerExamPage = lazy(async () => ({ default: (await import('../features/attempts/site/answer-exam-page')).AnswerExamPage }));
-const ViewCertPage = lazy(async () => ({ default: (await import('../features/certificates/site/view-cert-page')).ViewCertPage }));
-const VerifyCertPage = lazy(async () => ({ default: (await import('../features/certificates/site/verify-cert-page')).VerifyCertPage }));
-const NotificationsPage = lazy(async () => ({ default: (await import('../features/notifications/site/notifications-page')).NotificationsPage }));
-const AdminLayout = lazy(async () => ({ default: (await import('./admin-layout')).AdminLayout }));
-
 const pageLoading = <div className="page-loading" aria-busy="true" />;
 
+// Every page loads on first use, without Suspense (lib/loaded-component.ts): each would otherwise
+// wait out React's 300 ms reveal throttle. The app runs React Router in its declarative mode (see AppRoutes).
+const LoginPage = loadedComponent(async () => ({ default: (await import('../features/auth/login-page')).LoginPage }), pageLoading);
+const DownloadPage = loadedComponent(async () => ({ default: (await import('../features/deploy/site/download-page')).DownloadPage }), pageLoading);
+const HomePage = loadedComponent(async () => ({ default: (await import('../features/home/site/home-page')).HomePage }), pageLoading);
+const PreviewPage = loadedComponent(async () => ({ default: (await import('../features/courses/site/preview-page')).PreviewPage }), pageLoading);
+const LearningPage = loadedComponent(async () => ({ default: (await import('../features/courses/site/learning-page')).LearningPage }), pageLoading);
+const UserCenterPage = loadedComponent(async () => ({ default: (await import('../features/users/site/user-center-page')).UserCenterPage }), pageLoading);
+const UserSettingPage = loadedComponent(async () => ({ default: (await import('../features/users/site/user-setting-page')).UserSettingPage }), pageLoading);
+const PlayPage = loadedComponent(async () => ({ default: (await import('../features/progress/site/play-page')).PlayPage }), pageLoading);
+const AnswerExamPage = loadedComponent(async () => ({ default: (await import('../features/attempts/site/answer-exam-page')).AnswerExamPage }), pageLoading);
+const ViewCertPage = loadedComponent(async () => ({ default: (await import('../features/certificates/site/view-cert-page')).ViewCertPage }), pageLoading);
+const VerifyCertPage = loadedComponent(async () => ({ default: (await import('../features/certificates/site/verify-cert-page')).VerifyCertPage }), pageLoading);
+const NotificationsPage = loadedComponent(async () => ({ default: (await import('../features/notifications/site/notifications-page')).NotificationsPage }), pageLoading);
+const AdminLayout = loadedComponent(async () => ({ default: (await import('./admin-layout')).AdminLayout }), pageLoading);
+
+/** Around each page: what it loads itself (a chart, the editor, its catalogue) may still suspend. */
 function loading(page: ReactNode) {
   return <Suspense fallback={pageLoading}>{page}</Suspense>;
 }

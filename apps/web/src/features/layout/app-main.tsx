@@ -1,7 +1,8 @@
 import { Spin } from 'antd';
-import { createElement, lazy, memo, Suspense, useEffect, useMemo, type ComponentType, type LazyExoticComponent } from 'react';
+import { createElement, memo, Suspense, useEffect, useMemo, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
+import { loadedComponent, type LoadedComponent } from '../../lib/loaded-component';
 import { COURSE_PICKER_PATH, needsSelectedCourse, useSelectedCourseStore } from '../courses/selected-course-store';
 import { useTagsViewStore } from '../tags-view/tags-view-store';
 import { findPage, pagesOf, type ViewRoute } from './view-routes';
@@ -10,8 +11,8 @@ export type PageLoader = (component: string) => (() => Promise<{ default: Compon
 
 const REDIRECT_PREFIX = '/redirect';
 
-/** One lazy component per loader and page name, so a page keeps its identity across renders. */
-const lazyPages = new WeakMap<PageLoader, Map<string, LazyExoticComponent<ComponentType>>>();
+/** One component per loader and page name, so a page keeps its identity across renders. */
+const lazyPages = new WeakMap<PageLoader, Map<string, LoadedComponent<object>>>();
 
 function lazyPage(loadPage: PageLoader, name: string): ComponentType | undefined {
   let pages = lazyPages.get(loadPage);
@@ -23,7 +24,7 @@ function lazyPage(loadPage: PageLoader, name: string): ComponentType | undefined
   if (page === undefined) {
     const load = loadPage(name);
     if (load === undefined) return undefined;
-    page = lazy(load);
+    page = loadedComponent(load, <Spin className="app-main__loading" />);
     pages.set(name, page);
   }
   return page;
