@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectConsoleMessage, launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, apiLogin, baseUrl, waitForShell } from './session.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectConsoleMessage, launchBrowser, saveScreenshot, skipAfterAFailure } from './browser.js';
+import { apiLogin, baseUrl, englishContext, waitForShell } from './session.js';
 
 /**
  * Issue 16's database backups, as an administrator works them: back up now, download the file
@@ -29,22 +29,14 @@ describe('journeys: database backups', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     token = await apiLogin('admin');
-    context = await browser.newContext({ locale: 'en-US', viewport: DESKTOP, acceptDownloads: true });
-    await addTokenCookie(context, token);
-    await context.addCookies([{ name: 'language', value: 'en-US', url: baseUrl, sameSite: 'Lax' }]);
+    context = await englishContext(browser, token, { viewport: DESKTOP, acceptDownloads: true });
     page = await context.newPage();
   });
   afterAll(async () => {
     await browser?.close();
     fs.rmSync(scratch, { recursive: true, force: true });
   });
-  let failed = false;
-  beforeEach(({ skip, onTestFailed }) => {
-    skip(failed, 'an earlier step failed');
-    onTestFailed(() => {
-      failed = true;
-    });
-  });
+  skipAfterAFailure();
 
   const view = () => page.locator('.app-view:not([hidden])');
   const rowOf = (text: string) => view().locator('.ant-table-row').filter({ hasText: text });
@@ -108,9 +100,7 @@ describe('journeys: database backups', () => {
   });
 
   it('fits a phone', async () => {
-    const phone = await browser.newContext({ locale: 'en-US', viewport: PHONE });
-    await addTokenCookie(phone, token);
-    await phone.addCookies([{ name: 'language', value: 'en-US', url: baseUrl, sameSite: 'Lax' }]);
+    const phone = await englishContext(browser, token, { viewport: PHONE });
     const small = await phone.newPage();
     await small.goto(`${baseUrl}/sys-tools/database`);
     await small.locator('.app-view:not([hidden]) .ant-table-row').first().waitFor();

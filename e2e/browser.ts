@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { beforeEach } from 'vitest';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const screenshotDir = fileURLToPath(new URL('../artifacts/screenshots', import.meta.url));
@@ -89,4 +90,18 @@ export async function saveScreenshot(page: Page, name: string, { fullPage = true
   // Finished transitions: a screenshot shows the state a journey reached, not a frame of its animation.
   await page.screenshot({ path: file, fullPage, animations: 'disabled' });
   return file;
+}
+
+/**
+ * For a journey whose steps build on each other (call it inside its `describe`): once one step
+ * fails, the rest are skipped, as they would only fail again, slowly, for the same cause.
+ */
+export function skipAfterAFailure(): void {
+  let failed = false;
+  beforeEach(({ skip, onTestFailed }) => {
+    skip(failed, 'an earlier step failed');
+    onTestFailed(() => {
+      failed = true;
+    });
+  });
 }

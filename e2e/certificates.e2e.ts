@@ -2,9 +2,9 @@ import type { AttemptQuestion, AttemptResponse, AttemptStart, MarkingAttempt } f
 import { maskHolderName, type Certificate, type CertificateVerification, type MyCertificate } from '@cloud-classroom/shared/certificates';
 import type { Question } from '@cloud-classroom/shared/questions';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, api, apiLogin, baseUrl, createLearner, waitForShell } from './session.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, saveScreenshot, skipAfterAFailure } from './browser.js';
+import { api, apiLogin, baseUrl, createLearner, englishContext, waitForShell } from './session.js';
 
 /**
  * Issue 14's journey: a learner passes the demo exam, and the certificate its issue-when-passed
@@ -111,21 +111,7 @@ describe('journeys: passing the demo exam earns a certificate the learner sees; 
   afterAll(async () => {
     await browser?.close();
   });
-  // Each step builds on the one before: after a failure the rest would only fail again, slowly.
-  let failed = false;
-  beforeEach(({ skip, onTestFailed }) => {
-    skip(failed, 'an earlier step failed');
-    onTestFailed(() => {
-      failed = true;
-    });
-  });
-
-  async function englishContext(token: string | undefined, viewport: typeof DESKTOP): Promise<BrowserContext> {
-    const context = await browser.newContext({ locale: 'en-US', viewport });
-    if (token !== undefined) await addTokenCookie(context, token);
-    await context.addCookies([{ name: 'language', value: 'en-US', url: baseUrl, sameSite: 'Lax' }]);
-    return context;
-  }
+  skipAfterAFailure();
 
   it('the new learner of the rule’s department is assigned the demo exam', async () => {
     // A person who joins the rule's department is assigned by the `exams.applyRules` job, queued by the change.
@@ -135,7 +121,7 @@ describe('journeys: passing the demo exam earns a certificate the learner sees; 
   });
 
   it('the learner answers every question right and submits in the browser; the teacher marks the short answers, and the attempt passes', async () => {
-    const context = await englishContext(learner.token, DESKTOP);
+    const context = await englishContext(browser, learner.token, { viewport: DESKTOP });
     const page = await context.newPage();
     browserAgent = await page.evaluate(() => navigator.userAgent);
     const attempt = await api<AttemptStart>(learner.token, 'POST', `/api/site/exams/${examId}/attempts`, undefined, { userAgent: browserAgent });
@@ -173,7 +159,7 @@ describe('journeys: passing the demo exam earns a certificate the learner sees; 
     certificate = (await api<MyCertificate[]>(learner.token, 'GET', '/api/site/my/certificates')).find((one) => one.examId === examId)!;
     expect(certificate).toMatchObject({ holderName: LEARNER.nickName, title: EXAM_TITLE, status: 'valid' });
 
-    const context = await englishContext(learner.token, DESKTOP);
+    const context = await englishContext(browser, learner.token, { viewport: DESKTOP });
     const page = await context.newPage();
     await page.goto(`${baseUrl}/user-center`);
     const listed = page.getByRole('region', { name: 'My certificates' }).getByRole('link', { name: `${EXAM_TITLE}, certificate ${certificate.number}` });
@@ -207,7 +193,7 @@ describe('journeys: passing the demo exam earns a certificate the learner sees; 
   });
 
   it('signed out, the verification link says valid and masks the holder’s name', async () => {
-    publicContext = await englishContext(undefined, DESKTOP);
+    publicContext = await englishContext(browser, undefined, { viewport: DESKTOP });
     publicPage = await publicContext.newPage();
     await publicPage.goto(verificationLink);
     const verdict = publicPage.locator('.cert-site-verdict');
@@ -229,7 +215,7 @@ describe('journeys: passing the demo exam earns a certificate the learner sees; 
   });
 
   it('the teacher finds it in the back office and revokes it with a reason through the revoke dialog', async () => {
-    const context = await englishContext(teacherToken, DESKTOP);
+    const context = await englishContext(browser, teacherToken, { viewport: DESKTOP });
     const page = await context.newPage();
     await page.goto(`${baseUrl}/cert/certificate`);
     await waitForShell(page);

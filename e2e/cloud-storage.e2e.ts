@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import S3rver from 's3rver';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, apiLogin, baseUrl, waitForShell } from './session.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, saveScreenshot, skipAfterAFailure } from './browser.js';
+import { apiLogin, baseUrl, englishContext, waitForShell } from './session.js';
 
 /**
  * Issue 16's cloud storage, as an administrator works it: configure a bucket (an s3rver started
@@ -33,9 +33,7 @@ describe('journeys: cloud storage', () => {
     endpoint = `http://127.0.0.1:${port}`;
     browser = await launchBrowser();
     token = await apiLogin('admin');
-    context = await browser.newContext({ locale: 'en-US', viewport: DESKTOP, acceptDownloads: true });
-    await addTokenCookie(context, token);
-    await context.addCookies([{ name: 'language', value: 'en-US', url: baseUrl, sameSite: 'Lax' }]);
+    context = await englishContext(browser, token, { viewport: DESKTOP, acceptDownloads: true });
     page = await context.newPage();
   });
   afterAll(async () => {
@@ -43,13 +41,7 @@ describe('journeys: cloud storage', () => {
     await s3?.close();
     fs.rmSync(scratch, { recursive: true, force: true });
   });
-  let failed = false;
-  beforeEach(({ skip, onTestFailed }) => {
-    skip(failed, 'an earlier step failed');
-    onTestFailed(() => {
-      failed = true;
-    });
-  });
+  skipAfterAFailure();
 
   const view = () => page.locator('.app-view:not([hidden])');
 
@@ -90,9 +82,7 @@ describe('journeys: cloud storage', () => {
   });
 
   it('fits a phone', async () => {
-    const phone = await browser.newContext({ locale: 'en-US', viewport: PHONE });
-    await addTokenCookie(phone, token);
-    await phone.addCookies([{ name: 'language', value: 'en-US', url: baseUrl, sameSite: 'Lax' }]);
+    const phone = await englishContext(browser, token, { viewport: PHONE });
     const small = await phone.newPage();
     await small.goto(`${baseUrl}/sys-tools/cloud-storage`);
     await small.locator('.app-view:not([hidden]) .ant-table-row').first().waitFor();

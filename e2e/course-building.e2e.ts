@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, apiLogin, baseUrl, expectPath, waitForShell } from './session.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, saveScreenshot, skipAfterAFailure } from './browser.js';
+import { apiLogin, baseUrl, englishContext, expectPath, waitForShell } from './session.js';
 
 /**
  * A teacher builds a course from nothing in the back office, as the training department would:
@@ -31,23 +31,14 @@ describe('journeys: a teacher builds a course, publishes it, and a learner finds
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
-    await addTokenCookie(context, await apiLogin('teacher'));
-    await context.addCookies([{ name: 'language', value: 'en-US', url: baseUrl, sameSite: 'Lax' }]);
+    context = await englishContext(browser, await apiLogin('teacher'), { viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     learnerToken = await apiLogin('learner1');
   });
   afterAll(async () => {
     await browser?.close();
   });
-  // Each step builds on the one before: after a failure the rest would only fail again, slowly.
-  let failed = false;
-  beforeEach(({ skip, onTestFailed }) => {
-    skip(failed, 'an earlier step failed');
-    onTestFailed(() => {
-      failed = true;
-    });
-  });
+  skipAfterAFailure();
 
   const view = () => page.locator('.app-view:not([hidden])');
   const courseRow = () => view().locator('.ant-table-row').filter({ hasText: TITLE });

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, apiLogin, baseUrl, sharedAdminToken, waitForShell } from './session.js';
+import { apiLogin, baseUrl, englishContext, sharedAdminToken, waitForShell } from './session.js';
 
 /**
  * Issue 16, part 4: the database monitor at eladmin's address of Druid's, `/druid/index.html`.
@@ -19,10 +19,8 @@ describe('database monitor', () => {
   let contexts: BrowserContext[] = [];
 
   async function open(viewport: { width: number; height: number }, token: string): Promise<Page> {
-    const context = await browser.newContext({ locale: 'en-US', viewport });
+    const context = await englishContext(browser, token, { viewport });
     contexts.push(context);
-    await addTokenCookie(context, token);
-    await context.addCookies([{ name: 'language', value: 'en-US', url: baseUrl, sameSite: 'Lax' }]);
     return context.newPage();
   }
 

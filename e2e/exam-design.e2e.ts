@@ -1,8 +1,8 @@
 import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, api, apiLogin, baseUrl, waitForShell } from './session.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, saveScreenshot, skipAfterAFailure } from './browser.js';
+import { api, apiLogin, baseUrl, englishContext, waitForShell } from './session.js';
 
 /**
  * A teacher builds an exam from a question bank of their own: imports a workbook (a first upload
@@ -117,9 +117,7 @@ describe('journeys: a teacher imports questions, designs an exam, previews, assi
     learnerToken = await apiLogin(LEARNER.username);
     const onPhone = WITH_BAD.map((row) => ({ ...row, stem: `${row.stem} (phone)` }));
     [badFile, goodFile, phoneFile] = await Promise.all([workbookOf(teacherToken, WITH_BAD), workbookOf(teacherToken, GOOD), workbookOf(teacherToken, onPhone)]);
-    context = await browser.newContext({ locale: 'en-US', viewport: DESKTOP });
-    await addTokenCookie(context, teacherToken);
-    await context.addCookies([{ name: 'language', value: 'en-US', url: baseUrl, sameSite: 'Lax' }]);
+    context = await englishContext(browser, teacherToken, { viewport: DESKTOP });
     page = await context.newPage();
     page.on('response', (response: Response) => {
       if (response.url().includes('/api/exams') && response.status() >= 400) refusals.push(`${response.request().method()} ${response.url()} → ${response.status()}`);
@@ -128,14 +126,7 @@ describe('journeys: a teacher imports questions, designs an exam, previews, assi
   afterAll(async () => {
     await browser?.close();
   });
-  // Each step builds on the one before: after a failure the rest would only fail again, slowly.
-  let failed = false;
-  beforeEach(({ skip, onTestFailed }) => {
-    skip(failed, 'an earlier step failed');
-    onTestFailed(() => {
-      failed = true;
-    });
-  });
+  skipAfterAFailure();
 
   const view = (on: Page = page) => on.locator('.app-view:not([hidden])');
   /** The open dropdown's option with this text (antd keeps closed dropdowns in the page). */
@@ -356,10 +347,8 @@ describe('journeys: a teacher imports questions, designs an exam, previews, assi
   });
 
   it('fits a phone: the import check, the editor and the preview scroll only downwards', { timeout: 90_000 }, async () => {
-    const phone = await browser.newContext({ locale: 'en-US', viewport: PHONE, isMobile: true, hasTouch: true });
+    const phone = await englishContext(browser, teacherToken, { viewport: PHONE, isMobile: true, hasTouch: true });
     try {
-      await addTokenCookie(phone, teacherToken);
-      await phone.addCookies([{ name: 'language', value: 'en-US', url: baseUrl, sameSite: 'Lax' }]);
       const small = await phone.newPage();
 
       const card = await checkBadFile(small, phoneFile);

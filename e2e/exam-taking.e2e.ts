@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectConsoleMessage, launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, api, apiLogin, baseUrl, waitForShell } from './session.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectConsoleMessage, launchBrowser, saveScreenshot, skipAfterAFailure } from './browser.js';
+import { api, apiLogin, baseUrl, englishContext, waitForShell } from './session.js';
 
 /**
  * A learner takes the demo exam through a network drop: offline, two answers wait in the
@@ -94,26 +94,12 @@ describe('journeys: a learner takes an exam through a network drop and a second 
     if (exam === undefined) throw new Error(`${LEARNER.username} is not assigned ${EXAM_TITLE}: ${exams.map((one) => one.title).join(', ')}`);
     expect(exam.attemptsLeft).toBeGreaterThan(0);
     examId = exam.id;
-    learnerContext = await englishContext(learnerToken);
+    learnerContext = await englishContext(browser, learnerToken, { viewport: DESKTOP });
   });
   afterAll(async () => {
     await browser?.close();
   });
-  // Each step builds on the one before: after a failure the rest would only fail again, slowly.
-  let failed = false;
-  beforeEach(({ skip, onTestFailed }) => {
-    skip(failed, 'an earlier step failed');
-    onTestFailed(() => {
-      failed = true;
-    });
-  });
-
-  async function englishContext(token: string): Promise<BrowserContext> {
-    const context = await browser.newContext({ locale: 'en-US', viewport: DESKTOP });
-    await addTokenCookie(context, token);
-    await context.addCookies([{ name: 'language', value: 'en-US', url: baseUrl, sameSite: 'Lax' }]);
-    return context;
-  }
+  skipAfterAFailure();
 
   const paper = (on: Page) => on.getByRole('region', { name: 'Question', exact: true });
   const timer = (on: Page) => on.getByRole('timer');
@@ -176,7 +162,7 @@ describe('journeys: a learner takes an exam through a network drop and a second 
   });
 
   it('another device resumes the same attempt with the same time left and the same first question', async () => {
-    const otherDevice = await englishContext(await apiLogin(LEARNER.username));
+    const otherDevice = await englishContext(browser, await apiLogin(LEARNER.username), { viewport: DESKTOP });
     secondPage = await otherDevice.newPage();
     await secondPage.goto(`${baseUrl}/answer-exam?exam=${examId}`);
     await timer(secondPage).waitFor();
@@ -216,7 +202,7 @@ describe('journeys: a learner takes an exam through a network drop and a second 
   });
 
   it('the teacher marks the short answers by question, with the keyboard alone', async () => {
-    const context = await englishContext(teacherToken);
+    const context = await englishContext(browser, teacherToken, { viewport: DESKTOP });
     const marker = await context.newPage();
     await marker.goto(`${baseUrl}/edu/correct-exam?exam=${examId}`);
     await waitForShell(marker);
@@ -249,7 +235,7 @@ describe('journeys: a learner takes an exam through a network drop and a second 
 
   it('the report lists the attempt with its score', async () => {
     const { score } = await api<{ score: number }>(learnerToken, 'GET', `/api/site/attempts/${attemptId}`, undefined, { userAgent: browserAgent });
-    const context = await englishContext(teacherToken);
+    const context = await englishContext(browser, teacherToken, { viewport: DESKTOP });
     const reader = await context.newPage();
     await reader.goto(`${baseUrl}/edu/report-exam?exam=${examId}`);
     await waitForShell(reader);

@@ -5,7 +5,7 @@ import type { PublicPackage } from '@cloud-classroom/shared/deploy';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, baseUrl, sharedAdminToken, waitForShell } from './session.js';
+import { baseUrl, englishContext, sharedAdminToken, waitForShell } from './session.js';
 
 /**
  * Issue 16, part 1: staff publish an installation package through the back office (a real file,
@@ -43,10 +43,8 @@ describe('installation media', () => {
   let contexts: BrowserContext[] = [];
 
   async function open(viewport: { width: number; height: number }, token?: string): Promise<Page> {
-    const context = await browser.newContext({ locale: 'en-US', viewport, acceptDownloads: true });
+    const context = await englishContext(browser, token, { viewport, acceptDownloads: true });
     contexts.push(context);
-    if (token !== undefined) await addTokenCookie(context, token);
-    await context.addCookies([{ name: 'language', value: 'en-US', url: baseUrl, sameSite: 'Lax' }]);
     return context.newPage();
   }
 

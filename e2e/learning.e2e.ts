@@ -1,8 +1,8 @@
 import { CLOCK_TOLERANCE_SECONDS, PAGE_DWELL_SECONDS } from '@cloud-classroom/shared/progress-rules';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, api, apiLogin, baseUrl, createLearner, expectPath, pathOf, sharedAdminToken, waitForShell } from './session.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, saveScreenshot, skipAfterAFailure } from './browser.js';
+import { addTokenCookie, api, apiLogin, baseUrl, createLearner, englishContext, expectPath, pathOf, sharedAdminToken, waitForShell } from './session.js';
 
 /**
  * A learner finds a course, applies for a term that needs approval, is approved by a teacher in
@@ -139,22 +139,13 @@ describe('journeys: at 1440 px in English, a learner applies, is approved, studi
     learner = await newLearner('d', 'Desk Student');
     learnerContextOf = await learnerContext(browser, learner, 'en-US', DESKTOP);
     page = await learnerContextOf.newPage();
-    staffContext = await browser.newContext({ locale: 'en-US', viewport: DESKTOP });
-    await addTokenCookie(staffContext, await apiLogin('teacher'));
-    await staffContext.addCookies([{ name: 'language', value: 'en-US', url: baseUrl, sameSite: 'Lax' }]);
+    staffContext = await englishContext(browser, await apiLogin('teacher'), { viewport: DESKTOP });
     staff = await staffContext.newPage();
   });
   afterAll(async () => {
     await browser?.close();
   });
-  // Each step builds on the one before: after a failure the rest would only fail again, slowly.
-  let failed = false;
-  beforeEach(({ skip, onTestFailed }) => {
-    skip(failed, 'an earlier step failed');
-    onTestFailed(() => {
-      failed = true;
-    });
-  });
+  skipAfterAFailure();
 
   const view = () => staff.locator('.app-view:not([hidden])');
   const applicantRow = () => view().locator('.ant-table-row').filter({ hasText: learner.username });
@@ -362,13 +353,7 @@ describe('journeys: at 375 px in Chinese, every learner page fits the phone', ()
   afterAll(async () => {
     await browser?.close();
   });
-  let failed = false;
-  beforeEach(({ skip, onTestFailed }) => {
-    skip(failed, 'an earlier step failed');
-    onTestFailed(() => {
-      failed = true;
-    });
-  });
+  skipAfterAFailure();
 
   it('searches, applies and waits for approval on a phone', async () => {
     await page.goto(`${baseUrl}/home`);

@@ -1,4 +1,4 @@
-import type { BrowserContext, Cookie, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Cookie, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 
 /** The cookie names are part of the contract with eladmin's clients, spelling mistake included. */
@@ -174,4 +174,12 @@ export async function createLearner(username: string, nickName: string, deptName
   });
   const { token } = await api<{ token: string }>(undefined, 'POST', '/auth/login', { username, password });
   return { username, nickName, password, token };
+}
+
+/** A context in English (the browser's locale and the `language` cookie), signed in with `token` when one is given. */
+export async function englishContext(browser: Browser, token: string | undefined, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ locale: 'en-US', ...options });
+  if (token !== undefined) await addTokenCookie(context, token);
+  await context.addCookies([{ name: 'language', value: 'en-US', url: baseUrl, sameSite: 'Lax' }]);
+  return context;
 }
