@@ -36,6 +36,7 @@ import {
   insertNotifications,
   markRead,
   savePreferences,
+  type AssigneeFacts,
   type NotificationRow,
 } from './notifications.repo.js';
 
@@ -55,7 +56,8 @@ export const RESULT_RELEASED_JOB = 'notifications.resultReleased';
 export const CERTIFICATE_EXPIRING_JOB = 'notifications.certificateExpiring';
 
 type DueSoonPayload = { applicantId?: number; assigneeId?: number; dueAt: number };
-type ExamOpenPayload = { examId: number; openAt: number };
+/** The exam's own opening, or (with `assigneeId`) one person's window of their own. */
+type ExamOpenPayload = { examId: number; openAt: number; assigneeId?: number };
 type ResultPayload = { attemptId: number };
 type ExpiringPayload = { certificateId: number; expiresAt: number };
 
@@ -263,12 +265,15 @@ export class NotificationsService {
           })),
       );
     }
-    if (!saved) {
-      const now = this.now();
-      for (const assignee of assignees) {
-        if (assignee.dueAt === null || assignee.dueAt <= now) continue;
-        await this.later(DUE_SOON_JOB, { assigneeId: assignee.id, dueAt: assignee.dueAt } satisfies DueSoonPayload, assignee.dueAt - DUE_SOON_BEFORE_MS, `${DUE_SOON_JOB}:assignee:${assignee.id}:${assignee.dueAt}`);
+    const now = this.now();
+    for (const assignee of assignees) {
+      // A window of their own opens for them alone; the job checks the exam is published by then.
+      if (assignee.ownOpenAt !== null && assignee.ownOpenAt > now) {
+        const payload: ExamOpenPayload = { examId, openAt: assignee.ownOpenAt, assigneeId: assignee.id };
+        await this.later(EXAM_OPEN_JOB, payload, assignee.ownOpenAt, `${EXAM_OPEN_JOB}:assignee:${assignee.id}:${assignee.ownOpenAt}`);
       }
+      if (saved || assignee.dueAt === null || assignee.dueAt <= now) continue;
+      await this.later(DUE_SOON_JOB, { assigneeId: assignee.id, dueAt: assignee.dueAt } satisfies DueSoonPayload, assignee.dueAt - DUE_SOON_BEFORE_MS, `${DUE_SOON_JOB}:assignee:${assignee.id}:${assignee.dueAt}`);
     }
     if (saved || assigned) await this.examSaved(examId);
   }
@@ -280,17 +285,28 @@ export class NotificationsService {
     await this.later(EXAM_OPEN_JOB, { examId, openAt: exam.openAt } satisfies ExamOpenPayload, exam.openAt, `${EXAM_OPEN_JOB}:${examId}:${exam.openAt}`);
   }
 
-  /** The job at an exam's opening: tells its assignees (those without a window of their own) if it is published and still opens then. */
-  async examOpens({ examId, openAt }: ExamOpenPayload): Promise<void> {
+  /**
+   * The job at an exam's opening: tells its assignees without a window of their own, if it is
+   * published and still opens then; at a personal window's opening, that person, if the window
+   * still opens then and the exam is published.
+   */
+  async examOpens({ examId, openAt, assigneeId }: ExamOpenPayload): Promise<void> {
     await this.transaction(async (trx) => {
-      const exam = await findExamOpening(trx, examId);
-      if (exam === undefined || exam.openAt !== openAt || exam.status !== 'published') return;
-      const assignees = (await findAssigneeFacts(trx, examId)).filter((assignee) => assignee.ownOpenAt === null);
+      let assignees: AssigneeFacts[];
+      if (assigneeId === undefined) {
+        const exam = await findExamOpening(trx, examId);
+        if (exam === undefined || exam.openAt !== openAt || exam.status !== 'published') return;
+        assignees = (await findAssigneeFacts(trx, examId)).filter((assignee) => assignee.ownOpenAt === null);
+      } else {
+        const assignee = await findAssigneeFactsById(trx, assigneeId);
+        if (assignee === undefined || assignee.ownOpenAt !== openAt || assignee.examStatus !== 'published') return;
+        assignees = [assignee];
+      }
       await this.within(trx).tell(
         assignees.map((assignee) => ({
           userId: assignee.userId,
           kind: 'exam_open',
-          params: { title: exam.title },
+          params: { title: assignee.examTitle },
           link: examLink(examId),
           dedupeKey: `exam_open:assignee:${assignee.id}:${openAt}`,
         })),

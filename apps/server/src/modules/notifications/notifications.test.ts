@@ -241,6 +241,29 @@ describe('notifications of events', () => {
     expect(released).toMatchObject({ kind: 'result_released', params: { title: 'Fire drill' }, link: `/answer-exam?exam=${examId}` });
   });
 
+  it('tells a person with a window of their own when that window opens, and no one else then', async () => {
+    const [questionId] = await addQuestions(app, admin, 1);
+    const examId = await publishedExam(app, admin, [questionId as number], ['learner2', 'learner3'], { title: 'Makeup exam' });
+    const own = clock.now() + 2 * DAY_MS;
+    const [row] = await db(app).selectFrom('edu_exam_assignee').select('id').where('exam_id', '=', examId).where('user_id', '=', ids.learner3 as number).execute();
+    // Moved once, then again: only the window in force opens.
+    for (const openAt of [own - DAY_MS, own]) {
+      const response = await call(app, 'PUT', `/api/exams/${examId}/assignees`, admin, { ids: [row?.id], openAt: formatDateTime(openAt), closeAt: formatDateTime(own + DAY_MS) });
+      expect(response.statusCode, response.body).toBe(204);
+    }
+    const opened = async (token: string) => (await listOf(app, token)).content.filter((notification) => notification.params.title === 'Makeup exam' && notification.kind === 'exam_open');
+    await moveTo(own - DAY_MS + 1000);
+    await app.services.jobs.runDue();
+    expect(await opened(await loginAs(app, 'learner3'))).toEqual([]);
+    await moveTo(own + 1000);
+    await app.services.jobs.runDue();
+    const learner3 = await loginAs(app, 'learner3');
+    expect((await opened(learner3)).map((notification) => notification.link)).toEqual([`/answer-exam?exam=${examId}`]);
+    expect(await opened(learner2)).toEqual([]);
+    await app.services.jobs.runDue();
+    expect(await opened(learner3)).toHaveLength(1);
+  });
+
   it('tells of an exam assigned as a draft once it is published', async () => {
     const [questionId] = await addQuestions(app, admin, 1);
     const paper = fixedPaper([questionId as number]);
