@@ -1,4 +1,4 @@
-import { Suspense, useState, type ReactNode } from 'react';
+import { Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import { Navigate, useRoutes, type RouteObject } from 'react-router';
 import { AuthGate, BackOfficeGate, GuestOnly } from '../features/auth/auth-gate';
 import { loadedComponent } from '../lib/loaded-component';
@@ -10,23 +10,27 @@ const pageLoading = <div className="page-loading" aria-busy="true" />;
 
 // Every page loads on first use, without Suspense (lib/loaded-component.ts): each would otherwise
 // wait out React's 300 ms reveal throttle. The app runs React Router in its declarative mode (see AppRoutes).
-const LoginPage = loadedComponent(async () => ({ default: (await import('../features/auth/login-page')).LoginPage }), pageLoading);
-const DownloadPage = loadedComponent(async () => ({ default: (await import('../features/deploy/site/download-page')).DownloadPage }), pageLoading);
-const HomePage = loadedComponent(async () => ({ default: (await import('../features/home/site/home-page')).HomePage }), pageLoading);
-const PreviewPage = loadedComponent(async () => ({ default: (await import('../features/courses/site/preview-page')).PreviewPage }), pageLoading);
-const LearningPage = loadedComponent(async () => ({ default: (await import('../features/courses/site/learning-page')).LearningPage }), pageLoading);
-const UserCenterPage = loadedComponent(async () => ({ default: (await import('../features/users/site/user-center-page')).UserCenterPage }), pageLoading);
-const UserSettingPage = loadedComponent(async () => ({ default: (await import('../features/users/site/user-setting-page')).UserSettingPage }), pageLoading);
-const PlayPage = loadedComponent(async () => ({ default: (await import('../features/progress/site/play-page')).PlayPage }), pageLoading);
-const AnswerExamPage = loadedComponent(async () => ({ default: (await import('../features/attempts/site/answer-exam-page')).AnswerExamPage }), pageLoading);
-const ViewCertPage = loadedComponent(async () => ({ default: (await import('../features/certificates/site/view-cert-page')).ViewCertPage }), pageLoading);
-const VerifyCertPage = loadedComponent(async () => ({ default: (await import('../features/certificates/site/verify-cert-page')).VerifyCertPage }), pageLoading);
-const NotificationsPage = loadedComponent(async () => ({ default: (await import('../features/notifications/site/notifications-page')).NotificationsPage }), pageLoading);
-const AdminLayout = loadedComponent(async () => ({ default: (await import('./admin-layout')).AdminLayout }), pageLoading);
+function page<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
+  return loadedComponent(async () => ({ default: (await load())[name] }), pageLoading);
+}
+
+const LoginPage = page(() => import('../features/auth/login-page'), 'LoginPage');
+const DownloadPage = page(() => import('../features/deploy/site/download-page'), 'DownloadPage');
+const HomePage = page(() => import('../features/home/site/home-page'), 'HomePage');
+const PreviewPage = page(() => import('../features/courses/site/preview-page'), 'PreviewPage');
+const LearningPage = page(() => import('../features/courses/site/learning-page'), 'LearningPage');
+const UserCenterPage = page(() => import('../features/users/site/user-center-page'), 'UserCenterPage');
+const UserSettingPage = page(() => import('../features/users/site/user-setting-page'), 'UserSettingPage');
+const PlayPage = page(() => import('../features/progress/site/play-page'), 'PlayPage');
+const AnswerExamPage = page(() => import('../features/attempts/site/answer-exam-page'), 'AnswerExamPage');
+const ViewCertPage = page(() => import('../features/certificates/site/view-cert-page'), 'ViewCertPage');
+const VerifyCertPage = page(() => import('../features/certificates/site/verify-cert-page'), 'VerifyCertPage');
+const NotificationsPage = page(() => import('../features/notifications/site/notifications-page'), 'NotificationsPage');
+const AdminLayout = page(() => import('./admin-layout'), 'AdminLayout');
 
 /** Around each page: what it loads itself (a chart, the editor, its catalogue) may still suspend. */
-function loading(page: ReactNode) {
-  return <Suspense fallback={pageLoading}>{page}</Suspense>;
+function loading(content: ReactNode) {
+  return <Suspense fallback={pageLoading}>{content}</Suspense>;
 }
 
 /**
