@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot, skipAfterAFailure } from './browser.js';
-import { apiLogin, baseUrl, englishContext, expectPath, waitForShell } from './session.js';
+import { apiLogin, baseUrl, confirmDialog, englishContext, expectPath, waitForShell } from './session.js';
 
 /**
  * A teacher builds a course from nothing in the back office, as the training department would:
@@ -184,7 +184,7 @@ describe('journeys: a teacher builds a course, publishes it, and a learner finds
     await waitForShell(page);
     await courseRow().waitFor();
     await courseRow().getByRole('button', { name: 'Publish', exact: true }).click();
-    const confirm = page.locator('.ant-modal-confirm').filter({ hasText: TITLE });
+    const confirm = confirmDialog(page, TITLE);
     await confirm.getByRole('button', { name: /^confirm$/i }).click();
     await confirm.waitFor({ state: 'hidden' });
     await expect.poll(() => courseRow().locator('.ant-tag').allInnerTexts()).toContain('Published');

@@ -2,7 +2,7 @@ import { CLOCK_TOLERANCE_SECONDS, PAGE_DWELL_SECONDS } from '@cloud-classroom/sh
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot, skipAfterAFailure } from './browser.js';
-import { addTokenCookie, api, apiLogin, baseUrl, createLearner, englishContext, expectPath, pathOf, sharedAdminToken, waitForShell } from './session.js';
+import { addTokenCookie, api, apiLogin, baseUrl, confirmDialog, createLearner, englishContext, expectPath, pathOf, sharedAdminToken, waitForShell } from './session.js';
 
 /**
  * A learner finds a course, applies for a term that needs approval, is approved by a teacher in
@@ -199,7 +199,7 @@ describe('journeys: at 1440 px in English, a learner applies, is approved, studi
 
     await applicantRow().locator('.ant-checkbox-input').check();
     await view().getByRole('button', { name: /Approve$/ }).click();
-    const confirm = staff.locator('.ant-modal-confirm').filter({ hasText: 'Approve the selected enrolment?' });
+    const confirm = confirmDialog(staff, 'Approve the selected enrolment?');
     await confirm.getByRole('button', { name: /^confirm$/i }).click();
     await confirm.waitFor({ state: 'hidden' });
     await expect.poll(() => applicantRow().locator('.ant-tag').allInnerTexts()).toContain('Approved');

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, BrowserContextOptions, Cookie, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Cookie, Locator, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 
 /** The cookie names are part of the contract with eladmin's clients, spelling mistake included. */
@@ -65,6 +65,14 @@ export async function chooseMenuItem(page: Page, name: string): Promise<void> {
     .filter({ has: page.getByRole('menuitem', { name }) });
   await settled.waitFor();
   await settled.getByRole('menuitem', { name }).click();
+}
+
+/**
+ * antd's confirm dialog holding `text`, once its opening zoom is over: a click while it still
+ * scales can land beside the moving button and do nothing (a loaded CI machine met this).
+ */
+export function confirmDialog(page: Page, text: string): Locator {
+  return page.locator('.ant-modal-confirm:not([class*="-appear"]):not([class*="-enter"])').filter({ hasText: text });
 }
 
 /** The back office has drawn its frame (menu loaded) and the page's tab is there. */
