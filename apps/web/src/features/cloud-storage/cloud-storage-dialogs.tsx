@@ -1,7 +1,7 @@
 import { CLOUD_FILE_MAX_MB, cloudConfigUpdateSchema, type CloudConfig, type CloudConfigInput, type CloudFile } from '@cloud-classroom/shared/cloud-storage';
-import { Alert, Form, Input, Progress, Switch } from 'antd';
-import { useState } from 'react';
+import { Alert, Form, Input, Switch } from 'antd';
 import { FilePicker } from '../../components/form/file-picker';
+import { UploadProgressBar, useUploadProgress } from '../../components/form/upload-progress';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { saveCloudConfig, uploadCloudFile } from './cloud-storage-api';
@@ -9,21 +9,14 @@ import type { CloudStorageTranslate } from './cloud-storage-messages';
 
 /** Sends one file to the bucket; a progress bar shows how far its bytes have gone. */
 export function CloudUploadDialog({ open, onClose, onUploaded, t }: { open: boolean; onClose: () => void; onUploaded: (file: CloudFile) => void; t: CloudStorageTranslate }) {
-  const [percent, setPercent] = useState<number>();
+  const { percent, track } = useUploadProgress();
   return (
     <FormDialog<{ file?: File }, CloudFile>
       open={open}
       title={t('cloud.uploadTitle')}
       successMessage={t('cloud.uploaded')}
       width={520}
-      onSubmit={async ({ file }, request) => {
-        setPercent(0);
-        try {
-          return await uploadCloudFile(file as File, { ...request, onProgress: (progress) => setPercent(progress.percent) });
-        } finally {
-          setPercent(undefined);
-        }
-      }}
+      onSubmit={({ file }, request) => track((onProgress) => uploadCloudFile(file as File, { ...request, onProgress }))}
       onSuccess={onUploaded}
       onClose={onClose}
     >
@@ -43,11 +36,7 @@ export function CloudUploadDialog({ open, onClose, onUploaded, t }: { open: bool
       >
         <FilePicker chooseLabel={t('cloud.chooseFile')} />
       </Form.Item>
-      {percent !== undefined && (
-        <Form.Item label={t('cloud.uploading')}>
-          <Progress percent={percent} status="active" aria-label={t('cloud.uploading')} />
-        </Form.Item>
-      )}
+      <UploadProgressBar percent={percent} label={t('cloud.uploading')} />
     </FormDialog>
   );
 }

@@ -1,8 +1,8 @@
 import { BACKUP_UPLOAD_MAX_BYTES, type Backup } from '@cloud-classroom/shared/database';
 import { formatFileSize } from '@cloud-classroom/shared/file-size';
-import { Alert, Flex, Form, Progress, Typography } from 'antd';
-import { useState } from 'react';
+import { Alert, Form } from 'antd';
 import { FilePicker } from '../../components/form/file-picker';
+import { UploadProgressBar, useUploadProgress } from '../../components/form/upload-progress';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { uploadBackup } from './database-api';
 import type { DatabaseTranslate } from './database-messages';
@@ -13,21 +13,14 @@ const MAX_SIZE = formatFileSize(BACKUP_UPLOAD_MAX_BYTES);
 
 /** Uploads a backup with a progress bar; the server answers only once it has checked the file. */
 export function BackupUploadDialog({ open, onClose, onUploaded, t }: { open: boolean; onClose: () => void; onUploaded: (backup: Backup) => void; t: DatabaseTranslate }) {
-  const [percent, setPercent] = useState<number>();
+  const { percent, track } = useUploadProgress();
   return (
     <FormDialog<UploadValues, Backup>
       open={open}
       title={t('database.uploadTitle')}
       successMessage={t('database.uploaded')}
-      onSubmit={async ({ file }, request) => {
-        setPercent(0);
-        try {
-          // The file rule has already refused an empty field.
-          return await uploadBackup(file as File, { ...request, onProgress: (progress) => setPercent(progress.percent) });
-        } finally {
-          setPercent(undefined);
-        }
-      }}
+      // The file rule has already refused an empty field.
+      onSubmit={({ file }, request) => track((onProgress) => uploadBackup(file as File, { ...request, onProgress }))}
       onSuccess={onUploaded}
       onClose={onClose}
     >
@@ -47,12 +40,7 @@ export function BackupUploadDialog({ open, onClose, onUploaded, t }: { open: boo
       >
         <FilePicker chooseLabel={t('database.chooseFile')} accept=".sqlite,.db,.dump,.sql,.backup" />
       </Form.Item>
-      {percent !== undefined && (
-        <Flex vertical gap={4} className="backup-upload-progress">
-          <Progress percent={percent} status="active" />
-          <Typography.Text type="secondary">{t('database.uploading')}</Typography.Text>
-        </Flex>
-      )}
+      <UploadProgressBar percent={percent} label={t('database.uploading')} />
     </FormDialog>
   );
 }

@@ -10,9 +10,9 @@ import {
   type DeployPackage,
   type DeployPlatform,
 } from '@cloud-classroom/shared/deploy';
-import { Form, Input, Progress, Select } from 'antd';
-import { useState } from 'react';
+import { Form, Input, Select } from 'antd';
 import { FilePicker } from '../../components/form/file-picker';
+import { UploadProgressBar, useUploadProgress } from '../../components/form/upload-progress';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { updatePackage, uploadPackage } from './deploy-api';
@@ -55,7 +55,7 @@ function DescriptionFields({ t }: { t: DeployTranslate }) {
 
 /** Publishes a version: its description and file; a progress bar shows how far the bytes have gone. */
 export function DeployUploadDialog({ open, onClose, onUploaded, t }: { open: boolean; onClose: () => void; onUploaded: (published: DeployPackage) => void; t: DeployTranslate }) {
-  const [percent, setPercent] = useState<number>();
+  const { percent, track } = useUploadProgress();
   return (
     <FormDialog<UploadValues, DeployPackage>
       open={open}
@@ -63,16 +63,10 @@ export function DeployUploadDialog({ open, onClose, onUploaded, t }: { open: boo
       initialValues={{ platform: 'windows' }}
       successMessage={t('deploy.uploaded')}
       width={600}
-      onSubmit={async ({ file, ...values }, request) => {
-        setPercent(0);
-        try {
-          const fields = deployUploadFieldsSchema.parse(values);
-          // The file rule has already refused an empty field.
-          return await uploadPackage(fields, file as File, { ...request, onProgress: (progress) => setPercent(progress.percent) });
-        } finally {
-          setPercent(undefined);
-        }
-      }}
+      onSubmit={({ file, ...values }, request) =>
+        // The file rule has already refused an empty field.
+        track((onProgress) => uploadPackage(deployUploadFieldsSchema.parse(values), file as File, { ...request, onProgress }))
+      }
       onSuccess={onUploaded}
       onClose={onClose}
     >
@@ -93,11 +87,7 @@ export function DeployUploadDialog({ open, onClose, onUploaded, t }: { open: boo
       >
         <FilePicker chooseLabel={t('deploy.chooseFile')} accept={DEPLOY_EXTENSIONS.map((extension) => `.${extension}`).join(',')} />
       </Form.Item>
-      {percent !== undefined && (
-        <Form.Item label={t('deploy.uploading')}>
-          <Progress percent={percent} status="active" aria-label={t('deploy.uploading')} />
-        </Form.Item>
-      )}
+      <UploadProgressBar percent={percent} label={t('deploy.uploading')} />
     </FormDialog>
   );
 }
