@@ -17,6 +17,7 @@ import {
   furthestFromStart,
   MAX_STUDY_SECONDS_PER_REPORT,
   percentOf,
+  startingTolerance,
   type Interval,
 } from '@cloud-classroom/shared/progress-rules';
 import Database from 'better-sqlite3';
@@ -52,7 +53,7 @@ type Lesson = {
   duration_seconds: number | null;
   enrolled: number;
 };
-type Playback = { id: number; lesson_id: number; last_report_at: number; superseded: number };
+type Playback = { id: number; lesson_id: number; started_at: number; last_report_at: number; superseded: number; credited_seconds: number; tolerance_seconds: number };
 type Progress = { id: number; intervals: string; covered_seconds: number; pages_read: string; percent: number; position: number; completed_at: number | null };
 type Report = { sessionId: string; intervals: Interval[]; position: number };
 
@@ -66,8 +67,9 @@ const findLesson = db.prepare(
 );
 const findPlayback = db.prepare('select * from edu_playback where user_id = ? and session_key = ?');
 const insertPlayback = db.prepare(
-  'insert into edu_playback (session_key, user_id, lesson_id, started_at, last_report_at, page, page_since, superseded) values (?, ?, ?, ?, ?, null, null, 0) on conflict do nothing',
+  'insert into edu_playback (session_key, user_id, lesson_id, started_at, last_report_at, page, page_since, superseded, tolerance_seconds) values (?, ?, ?, ?, ?, null, null, 0, ?) on conflict do nothing',
 );
+const lastReportAt = db.prepare('select max(last_report_at) as last from edu_playback where user_id = ?');
 const supersede = db.prepare('update edu_playback set superseded = 1 where user_id = ? and session_key <> ? and superseded = 0');
 const findProgress = db.prepare('select * from edu_lesson_progress where user_id = ? and lesson_id = ?');
 const insertProgress = db.prepare(
@@ -77,7 +79,7 @@ const insertProgress = db.prepare(
 const updateProgress = db.prepare(
   'update edu_lesson_progress set intervals = ?, covered_seconds = ?, pages_read = ?, percent = ?, position = ?, completed_at = ?, updated_at = ? where id = ?',
 );
-const updatePlayback = db.prepare('update edu_playback set lesson_id = ?, last_report_at = ?, page = null, page_since = null where id = ?');
+const updatePlayback = db.prepare('update edu_playback set lesson_id = ?, last_report_at = ?, page = null, page_since = null, credited_seconds = credited_seconds + ? where id = ?');
 const addStudy = db.prepare(
   'insert into edu_study_day (user_id, day, seconds) values (?, ?, ?) on conflict (user_id, day) do update set seconds = edu_study_day.seconds + excluded.seconds',
 );
@@ -104,7 +106,8 @@ const reportVideo = db.transaction((userId: number, lessonId: number, report: Re
   let playback = findPlayback.get(userId, report.sessionId) as Playback | undefined;
   const first = playback === undefined;
   if (playback === undefined) {
-    insertPlayback.run(report.sessionId, userId, lessonId, now, now);
+    const { last } = lastReportAt.get(userId) as { last: number | null };
+    insertPlayback.run(report.sessionId, userId, lessonId, now, now, startingTolerance(last === null ? null : (now - last) / 1000, lesson.max_playback_rate));
     supersede.run(userId, report.sessionId);
     playback = findPlayback.get(userId, report.sessionId) as Playback;
   }
@@ -124,16 +127,21 @@ const reportVideo = db.transaction((userId: number, lessonId: number, report: Re
     covered,
     claimed: report.intervals,
     durationSeconds: duration,
-    allowance: allowedSeconds(elapsed, lesson.max_playback_rate),
+    allowance: allowedSeconds({
+      elapsedSeconds: (now - playback.started_at) / 1000,
+      maxPlaybackRate: lesson.max_playback_rate,
+      tolerance: playback.tolerance_seconds,
+      credited: playback.credited_seconds,
+    }),
     allowSkip: lesson.allow_skip === 1,
     furthest: furthestFromStart(covered),
   });
-  const seconds = coveredSeconds(accepted.covered);
+  const seconds = Math.min(coveredSeconds(accepted.covered), duration);
   const percent = percentOf(seconds, duration);
   const position = Math.min(Math.max(0, report.position), duration);
   const completedAt = current.completed_at ?? (percent >= lesson.completion_percent ? now : null);
   updateProgress.run(JSON.stringify(accepted.covered), seconds, current.pages_read, percent, position, completedAt, now, current.id);
-  updatePlayback.run(lessonId, now, playback.id);
+  updatePlayback.run(lessonId, now, accepted.accepted, playback.id);
   if (report.intervals.length > 0) {
     const studied = Math.round(Math.min(elapsed, MAX_STUDY_SECONDS_PER_REPORT));
     if (studied > 0) addStudy.run(userId, formatDateTime(now, '{y}-{m}-{d}'), studied);

@@ -5,9 +5,12 @@ import {
   CLOCK_TOLERANCE_SECONDS,
   coveredSeconds,
   furthestFromStart,
+  MAX_STORED_PIECES,
   mergeIntervals,
   percentOf,
   SKIP_TOLERANCE_SECONDS,
+  startingTolerance,
+  toWholeSeconds,
   uncoveredParts,
   type CoverageInput,
   type Interval,
@@ -75,14 +78,60 @@ describe('furthestFromStart', () => {
 });
 
 describe('allowedSeconds', () => {
-  it.each<[number, number, number]>([
-    [0, 2, CLOCK_TOLERANCE_SECONDS],
-    [10, 2, 20 + CLOCK_TOLERANCE_SECONDS],
-    [10, 1, 10 + CLOCK_TOLERANCE_SECONDS],
-    [7.5, 1.5, 11.25 + CLOCK_TOLERANCE_SECONDS],
-    [-30, 2, CLOCK_TOLERANCE_SECONDS],
-  ])('%d s elapsed at rate %d allow %d s', (elapsed, rate, allowed) => {
-    expect(allowedSeconds(elapsed, rate)).toBe(allowed);
+  const playback = { elapsedSeconds: 0, maxPlaybackRate: 2, tolerance: CLOCK_TOLERANCE_SECONDS, credited: 0 };
+  it.each<[string, Partial<typeof playback>, number]>([
+    ['a playback just started: its tolerance', {}, CLOCK_TOLERANCE_SECONDS],
+    ['10 s at rate 2', { elapsedSeconds: 10 }, 20 + CLOCK_TOLERANCE_SECONDS],
+    ['10 s at rate 1', { elapsedSeconds: 10, maxPlaybackRate: 1 }, 10 + CLOCK_TOLERANCE_SECONDS],
+    ['7.5 s at rate 1.5', { elapsedSeconds: 7.5, maxPlaybackRate: 1.5 }, 11.25 + CLOCK_TOLERANCE_SECONDS],
+    ['a clock that went back counts no time', { elapsedSeconds: -30 }, CLOCK_TOLERANCE_SECONDS],
+    ['less what was credited', { elapsedSeconds: 10, credited: 15 }, 5 + CLOCK_TOLERANCE_SECONDS],
+    ['the tolerance is spent once, not per report', { elapsedSeconds: 1, credited: 4 }, 0],
+    ['never below nothing', { elapsedSeconds: 1, credited: 100 }, 0],
+    ['a playback that started with less tolerance', { elapsedSeconds: 10, tolerance: 0.5 }, 20.5],
+  ])('%s', (_, input, allowed) => {
+    expect(allowedSeconds({ ...playback, ...input })).toBe(allowed);
+  });
+
+  it('300 reports sent back to back within 2.2 s are together allowed what 2.2 s allow, not 300 tolerances', () => {
+    let credited = 0;
+    for (let report = 1; report <= 300; report += 1) {
+      const elapsedSeconds = (2.2 * report) / 300;
+      const { accepted } = acceptCoverage({
+        covered: [[0, credited]],
+        claimed: [[credited, credited + 5]],
+        durationSeconds: 600,
+        allowance: allowedSeconds({ elapsedSeconds, maxPlaybackRate: 2, tolerance: CLOCK_TOLERANCE_SECONDS, credited }),
+        allowSkip: false,
+        furthest: credited,
+      });
+      credited += accepted;
+    }
+    expect(credited).toBeLessThanOrEqual(2.2 * 2 + CLOCK_TOLERANCE_SECONDS);
+  });
+});
+
+describe('startingTolerance', () => {
+  it.each<[string, number | null, number, number]>([
+    ['a first playback ever', null, 2, CLOCK_TOLERANCE_SECONDS],
+    ['another playback reported long ago', 3600, 2, CLOCK_TOLERANCE_SECONDS],
+    ['another playback reported just now', 0, 2, 0],
+    ['another playback reported half a second ago, at rate 2', 0.5, 2, 1],
+    ['a clock that went back', -10, 2, 0],
+  ])('%s', (_, since, rate, tolerance) => {
+    expect(startingTolerance(since, rate)).toBe(tolerance);
+  });
+});
+
+describe('toWholeSeconds', () => {
+  it.each<[string, Interval[], Interval[]]>([
+    ['whole already', [[0, 10]], [[0, 10]]],
+    ['ends rounded to the nearest second', [[0.4, 9.6]], [[0, 10]]],
+    ['reports that end and start mid-second join', [[0, 9.7], [9.7, 19.6]], [[0, 20]]],
+    ['a microsecond is nothing', [[41, 41.000001]], []],
+    ['200 microsecond slivers are nothing', Array.from({ length: 200 }, (_, i): Interval => [i * 3 + 0.1, i * 3 + 0.100001]), []],
+  ])('%s', (_, input, output) => {
+    expect(toWholeSeconds(input)).toEqual(output);
   });
 });
 
@@ -145,7 +194,13 @@ describe('acceptCoverage', () => {
   });
 
   it.each<[string, Partial<CoverageInput>, Interval[], number]>([
-    ['an hour claimed after 10 s at rate 2', { claimed: [[0, 3600]], durationSeconds: 7200, allowance: allowedSeconds(10, 2) }, [[0, 22]], 22],
+    [
+      'an hour claimed after 10 s at rate 2',
+      { claimed: [[0, 3600]], durationSeconds: 7200, allowance: allowedSeconds({ elapsedSeconds: 10, maxPlaybackRate: 2, tolerance: CLOCK_TOLERANCE_SECONDS, credited: 0 }) },
+      [[0, 22]],
+      22,
+    ],
+    ['a fraction of a second of budget is kept for later', { claimed: [[0, 10]], allowance: 3.9 }, [[0, 3]], 3],
     ['no allowance, nothing', { claimed: [[0, 10]], allowance: 0 }, [], 0],
     ['a negative allowance is none', { claimed: [[0, 10]], allowance: -5 }, [], 0],
     ['cut in playing order, whatever order they were sent in', { claimed: [[20, 30], [0, 10]], allowance: 15, allowSkip: true }, [[0, 10], [20, 25]], 15],
@@ -153,6 +208,39 @@ describe('acceptCoverage', () => {
     ['the budget runs out mid-stretch', { claimed: [[0, 10], [14, 20]], allowance: 8 }, [[0, 8]], 8],
   ])('the clock’s budget: %s', (_, input, covered, accepted) => {
     expect(accept(input)).toEqual({ covered, accepted });
+  });
+
+  it.each<[string, Partial<CoverageInput>, Interval[], number]>([
+    ['fractions of a second are rounded', { claimed: [[0.2, 9.8]] }, [[0, 10]], 10],
+    ['a video of a fraction over whole seconds can be covered to its end', { durationSeconds: 8.4, claimed: [[0, 8.4]] }, [[0, 9]], 9],
+    ['stored coverage in fractions is made whole', { covered: [[0, 4.6]], furthest: 4.6, claimed: [[4.6, 10]] }, [[0, 10]], 5],
+  ])('whole seconds: %s', (_, input, covered, accepted) => {
+    expect(accept(input)).toEqual({ covered, accepted });
+  });
+
+  describe('the pieces kept of a lesson are bounded', () => {
+    const full: Interval[] = Array.from({ length: MAX_STORED_PIECES }, (_, i): Interval => [i * 3, i * 3 + 1]);
+
+    it('a piece apart from the rest earns nothing once the lesson has the most pieces', () => {
+      const result = accept({ allowSkip: true, covered: full, claimed: [[MAX_STORED_PIECES * 3 + 10, MAX_STORED_PIECES * 3 + 20]], durationSeconds: 10_000 });
+      expect(result).toEqual({ covered: full, accepted: 0 });
+    });
+
+    it('a part joining coverage still counts, and one filling a gap joins two pieces', () => {
+      const result = accept({ allowSkip: true, covered: full, claimed: [[1, 3], [7, 7.4]], durationSeconds: 10_000 });
+      expect(result.accepted).toBe(2);
+      expect(result.covered).toHaveLength(MAX_STORED_PIECES - 1);
+      expect(result.covered[0]).toEqual([0, 4]);
+    });
+
+    it('a report of 200 slivers a second apart makes no more pieces than the bound', () => {
+      let covered: Interval[] = [];
+      for (let report = 0; report < 10; report += 1) {
+        const claimed = Array.from({ length: 200 }, (_, i): Interval => [(report * 200 + i) * 2, (report * 200 + i) * 2 + 0.6]);
+        covered = accept({ allowSkip: true, covered, claimed, durationSeconds: 100_000, allowance: 10_000 }).covered;
+      }
+      expect(covered.length).toBeLessThanOrEqual(MAX_STORED_PIECES);
+    });
   });
 
   it('leaves the coverage it was given as it was', () => {

@@ -23,6 +23,7 @@ import * as installationMedia from './migrations/0021-installation-media.js';
 import * as databaseBackups from './migrations/0022-database-backups.js';
 import * as cloudStorage from './migrations/0023-cloud-storage.js';
 import * as databaseMonitor from './migrations/0024-database-monitor.js';
+import * as playbackCredit from './migrations/0025-playback-credit.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -56,6 +57,7 @@ const migrations = {
   '0022-database-backups': databaseBackups,
   '0023-cloud-storage': cloudStorage,
   '0024-database-monitor': databaseMonitor,
+  '0025-playback-credit': playbackCredit,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

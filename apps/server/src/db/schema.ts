@@ -341,6 +341,10 @@ export interface PlaybackTable {
   page: number | null;
   page_since: number | null;
   superseded: Flag;
+  /** Seconds of coverage this playback has been credited, over all its reports. */
+  credited_seconds: Generated<number>;
+  /** The slack on the clock it started with (`startingTolerance`). */
+  tolerance_seconds: Generated<number>;
 }
 
 export interface StudyDayTable {

@@ -362,6 +362,8 @@ function playbackOf(row: Selectable<PlaybackTable>): PlaybackRow {
   return {
     ...row,
     started_at: Number(row.started_at),
+    credited_seconds: Number(row.credited_seconds),
+    tolerance_seconds: Number(row.tolerance_seconds),
     last_report_at: Number(row.last_report_at),
     page_since: row.page_since === null ? null : Number(row.page_since),
     superseded: row.superseded === 1,
@@ -374,7 +376,7 @@ function playbackOf(row: Selectable<PlaybackTable>): PlaybackRow {
  */
 export async function startPlayback(
   db: Kysely<Database>,
-  playback: { userId: number; sessionKey: string; lessonId: number; page: number | null },
+  playback: { userId: number; sessionKey: string; lessonId: number; page: number | null; toleranceSeconds: number },
   now: number,
 ): Promise<PlaybackRow> {
   await db
@@ -388,6 +390,7 @@ export async function startPlayback(
       page: playback.page,
       page_since: playback.page === null ? null : now,
       superseded: 0,
+      tolerance_seconds: playback.toleranceSeconds,
     })
     .onConflict((conflict) => conflict.columns(['user_id', 'session_key']).doNothing())
     .execute();
@@ -403,19 +406,31 @@ export async function startPlayback(
   return row;
 }
 
-const playbackUpdate = new ReusableQuery(5, (db, [id, lessonId, lastReportAt, page, pageSince]) =>
+/** When the user's playbacks last reported, the newest of them (undefined before any). */
+export async function findLastReportAt(db: Kysely<Database>, userId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('edu_playback').select((eb) => eb.fn.max('last_report_at').as('last')).where('user_id', '=', userId).executeTakeFirst();
+  return row?.last === null || row?.last === undefined ? undefined : Number(row.last);
+}
+
+const playbackUpdate = new ReusableQuery(6, (db, [id, lessonId, lastReportAt, page, pageSince, credited]) =>
   db
     .updateTable('edu_playback')
-    .set({ lesson_id: lessonId, last_report_at: lastReportAt, page: page, page_since: pageSince })
+    .set((eb) => ({
+      lesson_id: lessonId,
+      last_report_at: lastReportAt,
+      page: page,
+      page_since: pageSince,
+      credited_seconds: eb('credited_seconds', '+', credited),
+    }))
     .where('id', '=', id),
 );
 
 export async function updatePlayback(
   db: Kysely<Database>,
   id: number,
-  values: { lessonId: number; lastReportAt: number; page: number | null; pageSince: number | null },
+  values: { lessonId: number; lastReportAt: number; page: number | null; pageSince: number | null; creditedSeconds: number },
 ): Promise<void> {
-  await playbackUpdate.run(db, [id, values.lessonId, values.lastReportAt, values.page, values.pageSince]);
+  await playbackUpdate.run(db, [id, values.lessonId, values.lastReportAt, values.page, values.pageSince, values.creditedSeconds]);
 }
 
 // ---- Study days ---------------------------------------------------------------------------------

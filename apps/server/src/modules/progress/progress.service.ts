@@ -18,6 +18,7 @@ import {
   MAX_STUDY_SECONDS_PER_REPORT,
   PAGE_DWELL_SECONDS,
   percentOf,
+  startingTolerance,
 } from '@cloud-classroom/shared/progress-rules';
 import { addDays, dayInZone, mondayOf } from '@cloud-classroom/shared/calendar-day';
 import type { Kysely } from 'kysely';
@@ -29,6 +30,7 @@ import {
   addStudySeconds,
   findChapters,
   findCourseCompletion,
+  findLastReportAt,
   findLessonOrder,
   findMyEnrolments,
   findOutlineLessons,
@@ -228,7 +230,8 @@ export class ProgressService {
 
   /**
    * A progress report of one playback of mine. A video's claimed intervals count only as far as
-   * the wall clock since this playback's previous report allows at the course's fastest rate, and
+   * the wall clock since this playback started allows at the course's fastest rate, less what its
+   * earlier reports were credited (`allowedSeconds`), and
    * (unless the course allows it) never past a skip; a document's page counts once it has stayed
    * on screen for the dwell. My newest playback alone counts: an older one's report changes
    * nothing. Everything the report changes is written in one transaction.
@@ -240,7 +243,7 @@ export class ProgressService {
       requireMatchingReport(lesson, report);
       const now = this.options.clock.now();
       const known = await findPlayback(trx, userId, report.sessionId);
-      const playback = known ?? (await startPlayback(trx, { userId, sessionKey: report.sessionId, lessonId, page }, now));
+      const playback = known ?? (await this.startPlayback(trx, { userId, sessionKey: report.sessionId, lessonId, page }, lesson, now));
       if (playback.superseded) {
         return { ...lessonProgressOf(lesson, await findProgress(trx, userId, lessonId)), acceptedSeconds: 0, superseded: true };
       }
@@ -261,13 +264,19 @@ export class ProgressService {
           covered: current.intervals,
           claimed: report.intervals,
           durationSeconds: duration,
-          allowance: allowedSeconds(elapsedSeconds, lesson.max_playback_rate),
+          allowance: allowedSeconds({
+            elapsedSeconds: (now - playback.started_at) / 1000,
+            maxPlaybackRate: lesson.max_playback_rate,
+            tolerance: playback.tolerance_seconds,
+            credited: playback.credited_seconds,
+          }),
           allowSkip: lesson.allow_skip,
           furthest: furthestFromStart(current.intervals),
         });
         intervals = accepted.covered;
         acceptedSeconds = accepted.accepted;
-        const covered = coveredSeconds(intervals);
+        // Whole seconds may run a fraction past a video's end.
+        const covered = Math.min(coveredSeconds(intervals), duration);
         next = {
           coveredSeconds: covered,
           percent: percentOf(covered, duration),
@@ -286,7 +295,7 @@ export class ProgressService {
       }
       const completedAt = current.completed_at ?? (next.percent >= lesson.completion_percent ? now : null);
       await updateProgress(trx, current.id, { ...next, intervals, completedAt }, now);
-      await updatePlayback(trx, playback.id, { lessonId, lastReportAt: now, page, pageSince });
+      await updatePlayback(trx, playback.id, { lessonId, lastReportAt: now, page, pageSince, creditedSeconds: acceptedSeconds });
       if (lesson.enrolled && current.completed_at === null && completedAt !== null) await this.options.onLessonCompleted?.(userId, lesson.course_id, trx);
       if (active) {
         const studied = Math.round(Math.min(elapsedSeconds, MAX_STUDY_SECONDS_PER_REPORT));
@@ -298,6 +307,18 @@ export class ProgressService {
       }
       return { ...next, completed: completedAt !== null, acceptedSeconds, superseded: false };
     });
+  }
+
+  /** A new playback of mine, with the slack on the clock it may start with (`startingTolerance`). */
+  private async startPlayback(
+    trx: Kysely<Database>,
+    playback: { userId: number; sessionKey: string; lessonId: number; page: number | null },
+    lesson: ReportedLessonRow,
+    now: number,
+  ) {
+    const lastReportAt = await findLastReportAt(trx, playback.userId);
+    const toleranceSeconds = startingTolerance(lastReportAt === undefined ? null : (now - lastReportAt) / 1000, lesson.max_playback_rate);
+    return startPlayback(trx, { ...playback, toleranceSeconds }, now);
   }
 
   /** My progress row of the lesson, made blank on a first report, locked for the rest of the transaction. */

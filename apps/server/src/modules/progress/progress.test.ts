@@ -6,7 +6,7 @@ import {
   siteLessonSchema,
   type ProgressResult,
 } from '@cloud-classroom/shared/progress';
-import { CLOCK_TOLERANCE_SECONDS, MAX_STUDY_SECONDS_PER_REPORT, PAGE_DWELL_SECONDS } from '@cloud-classroom/shared/progress-rules';
+import { CLOCK_TOLERANCE_SECONDS, MAX_STORED_PIECES, MAX_STUDY_SECONDS_PER_REPORT, PAGE_DWELL_SECONDS } from '@cloud-classroom/shared/progress-rules';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SettableClock } from '../../clock.js';
@@ -272,9 +272,11 @@ describe('progress: trusted video coverage', () => {
     return id;
   }
 
-  it('cuts a forged hour of coverage after 10 s of wall clock to 10 s × the course’s rate + tolerance', async () => {
+  it('cuts a forged hour of coverage after 10 s of wall clock to 10 s × the course’s rate + one tolerance for the playback', async () => {
     for (const rate of [2, 1]) {
       const id = await video(7200, { maxPlaybackRate: rate });
+      // A while after the learner's previous playback reported, so this one starts with the full tolerance.
+      clock.advance(10_000);
       const sessionId = newSession();
       // The opening report of a playback earns only the tolerance.
       expect(await report(app, learner, id, { sessionId, intervals: [[0, 3600]], position: 3600 })).toMatchObject({
@@ -283,8 +285,9 @@ describe('progress: trusted video coverage', () => {
       });
       clock.advance(10_000);
       const forged = await report(app, learner, id, { sessionId, intervals: [[0, 3600]], position: 3600 });
-      expect(forged.acceptedSeconds).toBe(10 * rate + CLOCK_TOLERANCE_SECONDS);
-      expect(forged.coveredSeconds).toBe(10 * rate + 2 * CLOCK_TOLERANCE_SECONDS);
+      // The tolerance was spent on the opening report: it is not granted again.
+      expect(forged.acceptedSeconds).toBe(10 * rate);
+      expect(forged.coveredSeconds).toBe(10 * rate + CLOCK_TOLERANCE_SECONDS);
       expect(forged).toMatchObject({ completed: false, percent: 0, superseded: false });
       // The resume position is kept as sent, for the player, but earns nothing.
       expect(forged.position).toBe(3600);
@@ -360,7 +363,7 @@ describe('progress: trusted video coverage', () => {
   });
 
   it('merges reports sent at once, a playback’s first ones included, into one row without losing either', async () => {
-    const id = await video(300, { allowSkip: true });
+    const id = await video(300, { allowSkip: true, maxPlaybackRate: 1 });
     const [a, b] = [newSession(), newSession()];
     const opened = await Promise.all([a, a, b].map((sessionId) => call(app, 'POST', `/api/site/lessons/${id}/progress`, learner, { sessionId, intervals: [], position: 0 })));
     expect(opened.map((response) => response.statusCode)).toEqual([200, 200, 200]);
@@ -374,8 +377,10 @@ describe('progress: trusted video coverage', () => {
     ]);
     const rows = (await progressRows(app, 'learner1')).filter((row) => row.lesson_id === id);
     expect(rows).toHaveLength(1);
-    // The second report of the pair saw the first one's time: it had no clock left but the tolerance.
-    expect(Number(rows[0]?.covered_seconds)).toBe(10 + CLOCK_TOLERANCE_SECONDS);
+    // The second report of the pair saw the first one's credit: it had no clock left but the
+    // playback's tolerance, and a playback opened the instant another reported starts with none.
+    expect((await playbackRows(app, 'learner1')).find((row) => row.session_key === current)).toMatchObject({ tolerance_seconds: 0, credited_seconds: 10 });
+    expect(Number(rows[0]?.covered_seconds)).toBe(10);
   });
 
   it('resumes where the player stopped, within the video', async () => {
@@ -401,6 +406,100 @@ describe('progress: trusted video coverage', () => {
     await app.auditLogSettled();
     expect(await count()).toBe(before);
     expect(await db(app).selectFrom('sys_log').select('id').where('description', 'like', '%progress%').execute()).toEqual([]);
+  });
+});
+
+// The attacks of issue 28 (items 1 and 2), replayed through the API as a hostile learner would.
+describe('progress: forged and flooding reports', () => {
+  let app: FastifyInstance;
+  let clock: SettableClock;
+  let teacher: string;
+  let learner: string;
+  beforeAll(async () => {
+    clock = new SettableClock(START);
+    app = await buildTestApp({}, { clock });
+    teacher = await loginAs(app, 'teacher');
+    learner = await loginAs(app, 'learner1');
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  /** A video lesson of a course learner1 is enrolled in, and the enrolment's term. */
+  async function video(durationSeconds: number, course: Record<string, unknown> = {}) {
+    const { chapter, term } = await publishedCourse(app, teacher, { maxPlaybackRate: 2, ...course });
+    const id = await createVideoLesson(app, teacher, chapter, durationSeconds);
+    await insertApplicant(app, term, 'learner1', 'approved');
+    return { id, term };
+  }
+
+  const enrolmentStatus = async (term: number) =>
+    (await db(app).selectFrom('edu_applicant').select('status').where('term_id', '=', term).where('user_id', '=', await userId(app, 'learner1')).executeTakeFirstOrThrow()).status;
+
+  it('credits 300 reports sent back to back in 2.1 s no more than 2.1 s of clock × the rate + one tolerance', async () => {
+    clock.advance(60_000);
+    const { id, term } = await video(600);
+    const sessionId = newSession();
+    let last: ProgressResult | undefined;
+    for (let index = 0; index < 300; index += 1) {
+      const from = Math.min(index * 2, 595);
+      last = await report(app, learner, id, { sessionId, intervals: [[from, from + 5]], position: from + 5 });
+      clock.advance(7);
+    }
+    expect(last?.coveredSeconds).toBeLessThanOrEqual(Math.floor(2.1 * 2 + CLOCK_TOLERANCE_SECONDS));
+    expect(last).toMatchObject({ completed: false });
+    expect(await enrolmentStatus(term)).toBe('in_progress');
+  });
+
+  it('gives a playback made for each report no tolerance of its own', async () => {
+    clock.advance(60_000);
+    const { id, term } = await video(600);
+    let last: ProgressResult | undefined;
+    for (let index = 0; index < 300; index += 1) {
+      const from = Math.min(index * 2, 595);
+      last = await report(app, learner, id, { sessionId: newSession(), intervals: [[from, from + 5]], position: from + 5 });
+      clock.advance(7);
+    }
+    expect(last?.coveredSeconds).toBeLessThanOrEqual(Math.floor(2.1 * 2 + CLOCK_TOLERANCE_SECONDS));
+    expect(await enrolmentStatus(term)).toBe('in_progress');
+  });
+
+  const storedPieces = async (lessonId: number) => {
+    const rows = (await progressRows(app, 'learner1')).filter((row) => row.lesson_id === lessonId);
+    return (JSON.parse(rows[0]?.intervals ?? '[]') as unknown[]).length;
+  };
+
+  it('keeps no pieces of a microsecond: 150 reports of 200 of them store nothing', async () => {
+    clock.advance(60_000);
+    const { id } = await video(600);
+    const sessionId = newSession();
+    await report(app, learner, id, { sessionId, intervals: [], position: 0 });
+    for (let index = 0; index < 150; index += 1) {
+      clock.advance(1000);
+      const base = index * 0.002;
+      const intervals = Array.from({ length: 200 }, (_, k): [number, number] => [base + k * 0.00001, base + k * 0.00001 + 0.000001]);
+      await report(app, learner, id, { sessionId, intervals, position: 0 });
+    }
+    expect(await storedPieces(id)).toBe(0);
+  });
+
+  it('stores at most MAX_STORED_PIECES pieces of a lesson however it is reported, and coverage joining them still counts', async () => {
+    clock.advance(60_000);
+    const { id } = await video(100_000, { allowSkip: true });
+    const sessionId = newSession();
+    await report(app, learner, id, { sessionId, intervals: [], position: 0 });
+    for (let index = 0; index < 150; index += 1) {
+      // Enough clock for every second claimed: only the cap on pieces stands in the way.
+      clock.advance(200_000);
+      const intervals = Array.from({ length: 200 }, (_, k): [number, number] => [(index * 200 + k) * 3, (index * 200 + k) * 3 + 1]);
+      await report(app, learner, id, { sessionId, intervals, position: 0 });
+    }
+    expect(await storedPieces(id)).toBe(MAX_STORED_PIECES);
+    clock.advance(10_000);
+    // Watching on from the end of a stored piece joins it: it counts, and makes no piece of its own.
+    const on = await report(app, learner, id, { sessionId, intervals: [[1, 3]], position: 3 });
+    expect(on.acceptedSeconds).toBe(2);
+    expect(await storedPieces(id)).toBe(MAX_STORED_PIECES - 1);
   });
 });
 
