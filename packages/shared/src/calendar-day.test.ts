@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, dayInZone, daysBetween, isTimeZone, mondayOf, startOfDay } from './calendar-day.js';
+import { addDays, dayInZone, daysBetween, endOfValidity, isTimeZone, lastDayBefore, mondayOf, startOfDay } from './calendar-day.js';
 
 describe('calendar days', () => {
   it('takes the day of an instant in the zone asked, not the machine’s', () => {
@@ -33,5 +33,17 @@ describe('calendar days', () => {
     expect(startOfDay('2026-01-01', 'Europe/Paris')).toBe(Date.UTC(2025, 11, 31, 23));
     expect(dayInZone(startOfDay('2026-03-29', 'Europe/Paris'), 'Europe/Paris')).toBe('2026-03-29');
     expect(dayInZone(startOfDay('2026-03-29', 'Europe/Paris') - 1, 'Europe/Paris')).toBe('2026-03-28');
+  });
+
+  it.each([
+    ['Asia/Shanghai', Date.UTC(2028, 11, 7, 16)],
+    ['UTC', Date.UTC(2028, 11, 8)],
+    ['America/New_York', Date.UTC(2028, 11, 8, 5)],
+    ['Europe/Paris', Date.UTC(2028, 11, 7, 23)],
+  ])('ends a validity through 2028-12-07 at the next day’s start in %s, and reads that day back', (timeZone, end) => {
+    expect(endOfValidity('2028-12-07', timeZone)).toBe(end);
+    expect(lastDayBefore(end, timeZone)).toBe('2028-12-07');
+    expect(dayInZone(end - 1, timeZone)).toBe('2028-12-07');
+    expect(dayInZone(end, timeZone)).toBe('2028-12-08');
   });
 });

@@ -73,3 +73,16 @@ export function startOfDay(day: string, timeZone: string): number {
   // A change of offset (summer time) between the guess and the day's start moves it once more.
   return midnightUtc - offsetAt(guess, timeZone);
 }
+
+/**
+ * The instant something valid through the calendar day `lastDay` (a certificate's "valid until")
+ * stops being valid: the start of the next day in `timeZone`.
+ */
+export function endOfValidity(lastDay: string, timeZone: string): number {
+  return startOfDay(addDays(lastDay, 1), timeZone);
+}
+
+/** The last calendar day in `timeZone` before the instant `ms`: the printed "valid until" of `endOfValidity`. */
+export function lastDayBefore(ms: number, timeZone: string): string {
+  return dayInZone(ms - 1, timeZone);
+}

@@ -126,7 +126,8 @@ export const censusCertificateSchema = z.object({
   number: z.string(),
   title: z.string(),
   issuedAt: z.string(),
-  expiresAt: z.string().nullable(),
+  /** The last day it is valid (yyyy-MM-dd, the organisation's calendar), as the certificate prints it; null when it never expires. */
+  expiresOn: z.string().nullable(),
   /** 'valid' | 'expired' | 'revoked' | 'superseded', now. */
   status: z.string(),
 });

@@ -1,14 +1,14 @@
 import { countingAttempt, type CountsRule } from '@cloud-classroom/shared/attempt-rules';
+import { dayInZone, endOfValidity } from '@cloud-classroom/shared/calendar-day';
 import {
   addMonthsToDate,
-  calendarDateOf,
   certificateLayoutSchema,
   certificateSnapshotSchema,
   DEFAULT_CERTIFICATE_NUMBER_PATTERN,
   formatCertificateNumber,
 } from '@cloud-classroom/shared/certificates';
 import { sql, type Transaction } from 'kysely';
-import { expiryMoment, randomCertificateCode, sequenceScope } from '../../modules/certificates/certificates.service.js';
+import { randomCertificateCode, sequenceScope } from '../../modules/certificates/certificates.service.js';
 import { created } from '../audit-columns.js';
 import type { Database } from '../schema.js';
 import { DEMO_EXAM } from './demo-exams.js';
@@ -53,7 +53,7 @@ type DemoIssue = {
 };
 
 /** Inserts the template, its rule on the demo exam and the demo certificates; inside the seed's transaction, after the demo attempts. */
-export async function insertDemoCertificates(trx: Transaction<Database>, examId: number, now: number): Promise<void> {
+export async function insertDemoCertificates(trx: Transaction<Database>, examId: number, now: number, timeZone: string): Promise<void> {
   // Rows inserted directly, as the certificates module would have written them.
   const audit = created('system', now);
   const { id: templateId } = await trx
@@ -114,7 +114,7 @@ export async function insertDemoCertificates(trx: Transaction<Database>, examId:
   for (const issue of issues) {
     const user = users.get(issue.username);
     if (user === undefined) continue;
-    const issuedOn = calendarDateOf(issue.issuedAt);
+    const issuedOn = dayInZone(issue.issuedAt, timeZone);
     const expiresOn = addMonthsToDate(issuedOn, DEMO_CERT_TEMPLATE.validityMonths);
     const number = formatCertificateNumber(DEFAULT_CERTIFICATE_NUMBER_PATTERN, issue.issuedAt, await nextSequence(sequenceScope(DEFAULT_CERTIFICATE_NUMBER_PATTERN, issuedOn)));
     const snapshot = certificateSnapshotSchema.parse({ holderName: user.nick_name, title: issue.title, score: issue.score, issuedOn, expiresOn, number });
@@ -134,7 +134,7 @@ export async function insertDemoCertificates(trx: Transaction<Database>, examId:
         exam_id: issue.examId,
         term_id: null,
         issued_at: issue.issuedAt,
-        expires_at: expiryMoment(expiresOn),
+        expires_at: endOfValidity(expiresOn, timeZone),
         revoked_at: revoked ? now - 10 * DAY_MS : null,
         revoked_by: revoked ? 'admin' : null,
         revoke_reason: revoked ? '培训记录有误，待核实后重新颁发' : null,

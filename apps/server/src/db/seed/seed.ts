@@ -225,7 +225,7 @@ async function seedDemo(trx: Transaction<Database>, passwordHash: string, files:
     await insertDemoCourses(trx, await storeDemoMedia(trx, files, now), teacher?.id ?? null, now, timeZone);
     const examId = await insertDemoExams(trx, now);
     await insertDemoAttempts(trx, examId, now);
-    await insertDemoCertificates(trx, examId, now);
+    await insertDemoCertificates(trx, examId, now, timeZone);
     // The demo's enrolments and progress were inserted directly: the census counts them as its writers' recount would.
     await recountEveryone(trx, now);
     // And the notifications those writers would have sent, with their reminders queued.

@@ -1,4 +1,4 @@
-import { addDays, dayInZone, startOfDay } from '@cloud-classroom/shared/calendar-day';
+import { addDays, dayInZone, lastDayBefore, startOfDay } from '@cloud-classroom/shared/calendar-day';
 import { CENSUS_LOGINS_SHOWN, type CensusListQuery, type CensusRow, type CensusUser, type CensusUserQuery } from '@cloud-classroom/shared/census';
 import { certificateStatusAt } from '@cloud-classroom/shared/certificates';
 import { formatDateTime } from '@cloud-classroom/shared/display';
@@ -186,7 +186,7 @@ export class CensusService {
         number: certificate.number,
         title: certificate.title,
         issuedAt: formatDateTime(certificate.issued_at),
-        expiresAt: time(certificate.expires_at),
+        expiresOn: certificate.expires_at === null ? null : lastDayBefore(certificate.expires_at, this.options.timeZone),
         status: certificateStatusAt({ expiresAt: certificate.expires_at, revokedAt: certificate.revoked_at, supersededAt: certificate.superseded_at }, now),
       })),
       logins: logins.map((login) => ({ at: formatDateTime(login.at), ip: login.ip, browser: login.browser })),
@@ -231,7 +231,7 @@ export class CensusService {
       {
         name: '证书',
         headers: ['证书编号', '名称', '颁发时间', '到期时间', '状态'],
-        rows: record.certificates.map((certificate) => [certificate.number, certificate.title, certificate.issuedAt, certificate.expiresAt, certificate.status]),
+        rows: record.certificates.map((certificate) => [certificate.number, certificate.title, certificate.issuedAt, certificate.expiresOn, certificate.status]),
       },
       { name: '登录', headers: ['登录时间', 'IP', '浏览器'], rows: record.logins.map((login) => [login.at, login.ip, login.browser]) },
     ]);

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SettableClock } from '../../clock.js';
 import { deptId, insertPeople } from '../../test/applicant-fixtures.js';
-import { createChapter, createCourse, createTerm, createTextLesson, db, userId } from '../../test/course-fixtures.js';
+import { createChapter, createCourse, createTerm, createTextLesson, created, db, userId } from '../../test/course-fixtures.js';
 import { itRefusesOutsiders } from '../../test/guarded-routes.js';
 import { insertExamWith } from '../../test/question-fixtures.js';
 import { migrateUpTo } from '../../db/migrate.js';
@@ -542,6 +542,33 @@ describe('census: days in the organisation’s zone', () => {
         const found = await record(app, admin, learner);
         expect(found.to).toBe(day);
         expect(found.days.at(-1)).toEqual({ day, seconds: PAGE_DWELL_SECONDS + 5 });
+      } finally {
+        await app.close();
+      }
+    }
+  });
+
+  it('shows a certificate valid until the day it prints, the one the certificate list and the public check name, in either zone', async () => {
+    // 02:00 UTC on 7 December is 10:00 that day in Shanghai and 21:00 on the 6th in New York.
+    const issuedAt = Date.UTC(2026, 11, 7, 2, 0, 0);
+    for (const [timeZone, lastDay] of [
+      ['Asia/Shanghai', '2028-12-07'],
+      ['America/New_York', '2028-12-06'],
+    ] as const) {
+      const clock = new SettableClock(issuedAt);
+      const app = await buildTestApp({ timeZone }, { clock });
+      try {
+        const admin = await loginAs(app, 'admin');
+        const learner = await userId(app, 'learner1');
+        const layout = { fields: [{ kind: 'holderName', x: 20, y: 70, width: 257, fontSize: 36, align: 'center' }] };
+        const templateId = await created(app, admin, '/api/cert-templates', { name: 'Zones', layout, validityMonths: 24 });
+        const issued = await call(app, 'POST', '/api/certificates/issue', admin, { templateId, userIds: [learner] });
+        expect(issued.statusCode, issued.body).toBe(201);
+        const [certificate] = (issued.json() as { certificates: { id: number }[] }).certificates;
+        const read = await call(app, 'GET', `/api/certificates/${certificate?.id}`, admin);
+        expect(read.json()).toMatchObject({ expiresOn: lastDay });
+        const [held] = (await record(app, admin, learner)).certificates;
+        expect(held).toMatchObject({ expiresOn: lastDay, status: 'valid' });
       } finally {
         await app.close();
       }

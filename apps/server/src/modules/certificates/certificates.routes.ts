@@ -1,5 +1,5 @@
+import { dayInZone } from '@cloud-classroom/shared/calendar-day';
 import {
-  calendarDateOf,
   certificateBackgroundQuerySchema,
   CERTIFICATE_IMPORT_COLUMNS,
   certificateImportQuerySchema,
@@ -178,7 +178,7 @@ export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     { config: { access: { permissions: ['cert:list'] }, sessionCookie: true, audit: '下载证书' }, schema: { querystring: certificateQuerySchema } },
     async (request, reply) => {
       const { zip } = await certificates.download(principalOf(request), request.query, siteOrigin(request));
-      const day = calendarDateOf(services.clock.now()).replaceAll('-', '');
+      const day = dayInZone(services.clock.now(), services.config.timeZone).replaceAll('-', '');
       return reply
         .header('content-type', 'application/zip')
         .header('content-disposition', contentDisposition('attachment', `certificates-${day}.zip`))

@@ -4,7 +4,6 @@ import { countingAttempt, type CountsRule } from '@cloud-classroom/shared/attemp
 import { certificateVerificationPath } from '@cloud-classroom/shared/certificate-links';
 import {
   addMonthsToDate,
-  calendarDateOf,
   certificateNumberSchema,
   certificateSnapshotSchema,
   CERTIFICATE_IMPORT_COLUMNS,
@@ -35,6 +34,7 @@ import {
   type MyCertificate,
 } from '@cloud-classroom/shared/certificates';
 import { ENROLLED_STATUSES, type ImportResult } from '@cloud-classroom/shared/applicants';
+import { dayInZone, endOfValidity } from '@cloud-classroom/shared/calendar-day';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import { mapPage, type Page } from '@cloud-classroom/shared/http';
 import { checkPermission } from '@cloud-classroom/shared/permission';
@@ -103,6 +103,8 @@ export type CertificatesOptions = {
   files: FileStore;
   access: AccessService;
   jobs: JobRunner;
+  /** The organisation's zone (config `TZ`): certificates are dated, and expire, by its calendar days. */
+  timeZone: string;
   /** Shared by the service and its `within` copies; filled by `onIssued`. */
   issuedListeners?: IssuedListener[];
 };
@@ -141,14 +143,6 @@ function codeMatches(stored: string, given: string): boolean {
   return a.length === b.length && crypto.timingSafeEqual(a, b);
 }
 
-/**
- * The moment a certificate printed "valid until `expiresOn`" expires: the start of the next day in
- * the server's zone (the zone its dates are read in), so it is valid through the printed day.
- */
-export function expiryMoment(expiresOn: string): number {
-  const [year, month, day] = expiresOn.split('-').map(Number) as [number, number, number];
-  return new Date(year, month - 1, day + 1).getTime();
-}
 
 /**
  * The sequence a pattern counts in on a day: the pattern with its date placeholders filled in, so
@@ -211,6 +205,11 @@ export class CertificatesService {
 
   private now(): number {
     return this.options.clock.now();
+  }
+
+  /** The calendar day of the instant in the organisation's zone. */
+  private dayOf(ms: number): string {
+    return dayInZone(ms, this.options.timeZone);
   }
 
   private transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
@@ -293,7 +292,7 @@ export class CertificatesService {
     const layoutVersion = await findVersion(this.db, version === undefined ? { id: head.currentVersionId } : { templateId: id, version });
     if (layoutVersion === undefined) throw notFound(`version: template ${id} has no version ${version}`);
     const now = this.now();
-    const issuedOn = calendarDateOf(now);
+    const issuedOn = this.dayOf(now);
     const snapshot: CertificateSnapshot = {
       holderName: SAMPLE_HOLDER,
       title: head.name,
@@ -312,7 +311,7 @@ export class CertificatesService {
   async uploadBackground(upload: Upload): Promise<{ key: string }> {
     if (upload.empty) throw invalidInput(`${upload.field}: is empty`);
     const extension = upload.type === 'png' ? 'png' : 'jpg';
-    const key = `${BACKGROUND_FOLDER}/${calendarDateOf(this.now()).slice(0, 7).replace('-', '')}/${crypto.randomBytes(16).toString('hex')}.${extension}`;
+    const key = `${BACKGROUND_FOLDER}/${this.dayOf(this.now()).slice(0, 7).replace('-', '')}/${crypto.randomBytes(16).toString('hex')}.${extension}`;
     await this.options.files.put(key, upload.content);
     return { key };
   }
@@ -399,7 +398,7 @@ export class CertificatesService {
     }
     title = what.title ?? title;
     const now = this.now();
-    const issuedOn = calendarDateOf(now);
+    const issuedOn = this.dayOf(now);
     const expiresOn = template.validityMonths === null ? null : addMonthsToDate(issuedOn, template.validityMonths);
     const issued: CertificatesIssued['certificates'] = [];
     for (const person of people) {
@@ -418,7 +417,7 @@ export class CertificatesService {
           examId,
           termId,
           issuedAt: now,
-          expiresAt: expiresOn === null ? null : expiryMoment(expiresOn),
+          expiresAt: expiresOn === null ? null : endOfValidity(expiresOn, this.options.timeZone),
           supersedes: null,
           ruleId: what.ruleId,
         },
@@ -525,7 +524,7 @@ export class CertificatesService {
             examId: null,
             termId: null,
             issuedAt: dayStart(snapshot.issuedOn),
-            expiresAt: snapshot.expiresOn === null ? null : expiryMoment(snapshot.expiresOn),
+            expiresAt: snapshot.expiresOn === null ? null : endOfValidity(snapshot.expiresOn, this.options.timeZone),
             supersedes: null,
           },
           caller.username,
@@ -549,7 +548,7 @@ export class CertificatesService {
 
   /** The template's next free number for a certificate issued at `issuedAt` (an imported certificate may hold one the sequence reaches). */
   private async nextNumber(trx: Kysely<Database>, template: TemplateHead, issuedAt: number): Promise<string> {
-    const scope = sequenceScope(template.numberPattern, calendarDateOf(issuedAt));
+    const scope = sequenceScope(template.numberPattern, this.dayOf(issuedAt));
     for (;;) {
       const number = formatCertificateNumber(template.numberPattern, issuedAt, await nextSequence(trx, scope));
       if (!(await numberTaken(trx, number))) return number;
@@ -598,7 +597,7 @@ export class CertificatesService {
           examId: old.examId,
           termId: old.termId,
           issuedAt,
-          expiresAt: snapshot.expiresOn === null ? null : expiryMoment(snapshot.expiresOn),
+          expiresAt: snapshot.expiresOn === null ? null : endOfValidity(snapshot.expiresOn, this.options.timeZone),
           supersedes: old.id,
         },
         caller.username,

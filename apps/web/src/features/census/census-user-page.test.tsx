@@ -53,7 +53,7 @@ const RECORD: CensusUser = {
     { attemptId: 11, examId: 5, examTitle: 'Fire drill', number: 1, state: 'graded', startedAt: '2026-03-03 09:00:00', submittedAt: '2026-03-03 09:20:00', score: 86, totalScore: 100, passed: true },
     { attemptId: 12, examId: 6, examTitle: 'First aid quiz', number: 2, state: 'marking', startedAt: '2026-03-03 10:00:00', submittedAt: '2026-03-03 10:30:00', score: null, totalScore: 50, passed: null },
   ],
-  certificates: [{ id: 21, number: 'CC-2026-000021', title: 'Fire safety certificate', issuedAt: '2026-03-02 17:00:00', expiresAt: null, status: 'valid' }],
+  certificates: [{ id: 21, number: 'CC-2026-000021', title: 'Fire safety certificate', issuedAt: '2026-03-02 17:00:00', expiresOn: null, status: 'valid' }],
   logins: [{ at: '2026-03-03 08:00:00', ip: '10.0.0.8', browser: 'Chrome 140' }],
 };
 

@@ -94,7 +94,7 @@ export default function CensusUserPage() {
     { key: 'title', title: t('census.certTitle'), dataIndex: 'title', ellipsis: true, width: 200 },
     { key: 'status', title: t('census.certStatus'), dataIndex: 'status', width: 100, render: (status: CertificateStatus) => <CertificateStatusTag status={status} /> },
     { key: 'issuedAt', title: t('census.issuedAt'), dataIndex: 'issuedAt', width: 165 },
-    { key: 'expiresAt', title: t('census.expiresAt'), dataIndex: 'expiresAt', width: 165, render: (at: string | null) => at ?? '' },
+    { key: 'expiresOn', title: t('census.expiresOn'), dataIndex: 'expiresOn', width: 110, render: (day: string | null) => day ?? '' },
   ];
   const loginColumns: TableColumnsType<CensusLogin> = [
     { key: 'at', title: t('census.loginAt'), dataIndex: 'at', width: 165 },
