@@ -51,12 +51,18 @@ export class AccessService {
   }
 
   /**
-   * The data scope of a record's author by their username (an assignment rule's, which enrols
-   * people long after it was written); [] (no bound) for an author no longer there, or 'system'.
+   * The data scope of a record's author by their username (an assignment rule's, which reaches
+   * people long after it was written). An author no longer there (or 'system') bounds nothing
+   * ([]): the rule was theirs to make, and the people it covers keep being reached.
    */
   async dataScopeOfAuthor(username: string | null): Promise<number[]> {
     const userId = username === null ? undefined : await findUserIdByName(this.db, username);
     return userId === undefined ? [] : this.dataScopeOf(userId);
+  }
+
+  /** Many records' authors' data scopes, each read once (rules applied together). */
+  authorScopes(): AuthorScopes {
+    return new AuthorScopes(this);
   }
 
   /**
@@ -168,6 +174,18 @@ export class AccessService {
       if (target.isAdmin) throw forbidden(`${target.username} is an administrator; only an administrator may change them`);
       throw forbidden(`${target.username} has a role of level ${target.level}, more powerful than your level ${levelText(me)}`);
     }
+  }
+}
+
+/** Authors' data scopes by username (see `dataScopeOfAuthor`), each read once. */
+export class AuthorScopes {
+  private readonly byAuthor = new Map<string | null, Promise<number[]>>();
+  constructor(private readonly access: AccessService) {}
+
+  of(author: string | null): Promise<number[]> {
+    let scope = this.byAuthor.get(author);
+    if (scope === undefined) this.byAuthor.set(author, (scope = this.access.dataScopeOfAuthor(author)));
+    return scope;
   }
 }
 

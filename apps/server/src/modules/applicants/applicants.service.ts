@@ -552,9 +552,9 @@ export class ApplicantsService {
     const scope = await access.dataScopeOf(caller.userId);
     if (scope.length === 0) return;
     const within = (depts: readonly number[]) => depts.every((id) => scope.includes(id));
-    const reaches = new Reaches(access);
+    const reaches = access.authorScopes();
     for (const rule of await findTermRules(trx, ids)) {
-      const reach = await reaches.of(rule);
+      const reach = await reaches.of(rule.author);
       let fits: boolean;
       if (rule.target === 'users') {
         fits = (await findMemberships(trx, rule.ids)).every((member) => isInScope(scope, member.deptId));
@@ -596,11 +596,11 @@ export class ApplicantsService {
     const links = rules.some((rule) => rule.target === 'dept') ? await findDeptLinks(trx) : [];
     // Matching the few changed people against each rule is cheaper than listing everyone a rule covers.
     const members = only === undefined ? undefined : await findMemberships(trx, [...only]);
-    const reaches = new Reaches(this.options.access.within(trx));
+    const reaches = this.options.access.within(trx).authorScopes();
     // Terms are locked in id order, as bulk approvals lock them, so that the two never deadlock.
     for (const rule of [...rules].sort((a, b) => (a.termId ?? 0) - (b.termId ?? 0) || a.id - b.id)) {
       if (rule.termId === null) continue;
-      const covered = await coveredBy(trx, rule, links, members, await reaches.of(rule));
+      const covered = await coveredBy(trx, rule, links, members, await reaches.of(rule.author));
       if (covered.length === 0) continue;
       const term = await lockTerm(trx, rule.termId);
       if (term === undefined) continue;
@@ -720,18 +720,4 @@ async function coveredBy(
     people = [...(await findExistingUserIds(trx, rule.ids, bound))];
   }
   return [...new Set(people)].sort((a, b) => a - b);
-}
-
-/** Each rule's author's data scope (see `AccessService.dataScopeOfAuthor`), read once per author. */
-class Reaches {
-  private readonly byAuthor = new Map<string | null, number[]>();
-  constructor(private readonly access: AccessService) {}
-
-  async of(rule: RuleRow): Promise<number[]> {
-    const known = this.byAuthor.get(rule.author);
-    if (known !== undefined) return known;
-    const scope = await this.access.dataScopeOfAuthor(rule.author);
-    this.byAuthor.set(rule.author, scope);
-    return scope;
-  }
 }
