@@ -115,7 +115,7 @@ export async function createServices(
   const cloudStorage = new CloudStorageService({ db, clock, log, secretKey: config.storageSecretKey, spoolDir: path.join(config.dataDir, 'cloud-spool') });
   const media = new MediaService({ db, files, clock, log, access, usage: (): MediaUsage => courses.mediaUsage });
   const courses = new CoursesService({ db, media, clock });
-  const applicants = new ApplicantsService({ db, clock, jobs });
+  const applicants = new ApplicantsService({ db, clock, jobs, access });
   applicants.registerJobs();
   // People who join a department or get a role are enrolled by the assignment rules covering them.
   users.onMembershipChange((userIds) => applicants.membershipChanged(userIds));

@@ -93,3 +93,14 @@ export async function findUserStandings(db: Kysely<Database>, ids: readonly numb
     level: levelOf.get(user.id) ?? null,
   }));
 }
+
+/** The users among `ids` that exist, with their department, by id. */
+export async function findPeople(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, { id: number; username: string; deptId: number | null }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('sys_user').select(['id', 'username', 'dept_id']).where('id', 'in', [...ids]).execute();
+  return new Map(rows.map((row) => [row.id, { id: row.id, username: row.username, deptId: row.dept_id }]));
+}
+
+export async function findUserIdByName(db: Kysely<Database>, username: string): Promise<number | undefined> {
+  return (await db.selectFrom('sys_user').select('id').where('username', '=', username).executeTakeFirst())?.id;
+}

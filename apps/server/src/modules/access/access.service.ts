@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { forbidden } from '../../domain-error.js';
 import type { Principal } from '../auth/session.service.js';
-import { findDeptParents, findMenuPermissions, findScopeOfRoles, findUserStandings, isAdminUser, type UserStanding } from './access.repo.js';
+import { findDeptParents, findMenuPermissions, findPeople, findScopeOfRoles, findUserIdByName, findUserStandings, isAdminUser, type UserStanding } from './access.repo.js';
 
 /**
  * Who may do what to whom: permissions granted through menus, data scopes (which departments'
@@ -48,6 +48,37 @@ export class AccessService {
     for (const id of await this.deptSubtrees(of.chosenDeptIds)) ids.add(id);
     // A user whose roles grant no department at all still sees nobody, not everybody.
     return ids.size === 0 ? [-1] : [...ids].sort((a, b) => a - b);
+  }
+
+  /**
+   * The data scope of a record's author by their username (an assignment rule's, which reaches
+   * people long after it was written). An author no longer there (or 'system') bounds nothing
+   * ([]): the rule was theirs to make, and the people it covers keep being reached.
+   */
+  async dataScopeOfAuthor(username: string | null): Promise<number[]> {
+    const userId = username === null ? undefined : await findUserIdByName(this.db, username);
+    return userId === undefined ? [] : this.dataScopeOf(userId);
+  }
+
+  /** Many records' authors' data scopes, each read once (rules applied together). */
+  authorScopes(): AuthorScopes {
+    return new AuthorScopes(this);
+  }
+
+  /**
+   * Acting on people (enrolling them, changing what is theirs): each must be within the caller's
+   * data scope, else 403 naming `field` and the first one outside. Ids naming nobody are passed
+   * over, for the caller to refuse as it sees fit.
+   */
+  async requireUsersInScope(caller: Principal, userIds: readonly number[], field: string): Promise<void> {
+    if (caller.isAdmin || userIds.length === 0) return;
+    this.requirePeopleInScope(await this.dataScopeOf(caller.userId), [...(await findPeople(this.db, [...new Set(userIds)])).values()], field);
+  }
+
+  /** The same for people read already with their department, against a scope read already. */
+  requirePeopleInScope(scope: readonly number[], people: readonly { username: string; deptId: number | null }[], field: string): void {
+    const outside = people.find((person) => !isInScope(scope, person.deptId));
+    if (outside !== undefined) throw forbidden(`${field}: ${outside.username} is outside the departments you manage`);
   }
 
   /** The given departments and every department below them. */
@@ -145,6 +176,21 @@ export class AccessService {
     }
   }
 }
+
+/** Authors' data scopes by username (see `dataScopeOfAuthor`), each read once. */
+export class AuthorScopes {
+  private readonly byAuthor = new Map<string | null, Promise<number[]>>();
+  constructor(private readonly access: AccessService) {}
+
+  of(author: string | null): Promise<number[]> {
+    let scope = this.byAuthor.get(author);
+    if (scope === undefined) this.byAuthor.set(author, (scope = this.access.dataScopeOfAuthor(author)));
+    return scope;
+  }
+}
+
+/** Whether a person of the department is within the data scope ([]: everyone; no department: only within []). */
+export const isInScope = (scope: readonly number[], deptId: number | null): boolean => scope.length === 0 || (deptId !== null && scope.includes(deptId));
 
 /** A caller without roles has no level and outranks nobody; the messages have always called that Infinity. */
 const levelText = (standing: Standing): string => String(standing.level ?? Number.POSITIVE_INFINITY);

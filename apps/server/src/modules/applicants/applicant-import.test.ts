@@ -26,22 +26,25 @@ async function multipart(content: Buffer, field = 'file'): Promise<Pick<InjectOp
 describe('importing enrolments from a spreadsheet', () => {
   let app: FastifyInstance;
   let teacher: string;
+  let admin: string;
   let course: number;
   beforeAll(async () => {
     app = await buildTestApp();
     teacher = await loginAs(app, 'teacher');
+    admin = await loginAs(app, 'admin');
     course = await createCourse(app, teacher, { title: 'Imported', status: 'published' });
   });
   afterAll(async () => {
     await app.close();
   });
 
-  const send = async (query: string, content: Buffer, field = 'file') => {
+  // The administrator by default: these files name learner2, outside the teacher's departments.
+  const send = async (query: string, content: Buffer, field = 'file', token = admin) => {
     const { headers, payload } = await multipart(content, field);
-    return app.inject({ method: 'POST', url: `/api/applicants/import${query}`, headers: { ...headers, authorization: teacher }, payload });
+    return app.inject({ method: 'POST', url: `/api/applicants/import${query}`, headers: { ...headers, authorization: token }, payload });
   };
-  const imported = async (query: string, content: Buffer): Promise<ImportResult> => {
-    const response = await send(query, content);
+  const imported = async (query: string, content: Buffer, token = admin): Promise<ImportResult> => {
+    const response = await send(query, content, 'file', token);
     expect(response.statusCode, response.body).toBe(200);
     return importResultSchema.parse(response.json());
   };
@@ -138,6 +141,25 @@ describe('importing enrolments from a spreadsheet', () => {
       ],
     });
     expect((await termRows(app, term)).map((row) => row.username)).toEqual(['teacher']);
+  });
+
+  it('refuses the rows of people outside the importer’s departments, writing nothing', async () => {
+    // The teacher manages 培训部 and 研发部: learner1 and learner3, not learner2 (市场部) nor admin.
+    const term = await createTerm(app, teacher, course, { name: 'Scoped import' });
+    const file = await workbook([['learner1'], ['learner2'], ['learner3'], ['admin']]);
+    const expected: ImportResult = {
+      total: 4,
+      valid: 2,
+      created: 0,
+      errors: [
+        { row: 3, column: 'username', message: "'learner2' is outside the departments you manage" },
+        { row: 5, column: 'username', message: "'admin' is outside the departments you manage" },
+      ],
+    };
+    expect(await imported(`?termId=${term}&dryRun=true`, file, teacher)).toEqual(expected);
+    expect(await imported(`?termId=${term}&dryRun=false`, file, teacher)).toEqual(expected);
+    expect(await termRows(app, term)).toEqual([]);
+    expect(await imported(`?termId=${term}&dryRun=false`, await workbook([['learner1'], ['learner3']]), teacher)).toMatchObject({ created: 2, errors: [] });
   });
 
   it('refuses what is not the template’s spreadsheet, naming the field', async () => {

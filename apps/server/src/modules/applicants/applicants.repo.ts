@@ -26,6 +26,8 @@ export type ApplicantFilter = {
   /** Only those past their due date and neither completed nor rejected, as of `now`. */
   overdue?: boolean | undefined;
   ids?: readonly number[] | undefined;
+  /** Only the people of these departments (a data scope); all when absent. */
+  deptIds?: readonly number[] | undefined;
 };
 
 /** The statuses a due date no longer applies to. */
@@ -54,6 +56,7 @@ function filtered(db: Kysely<Database>, filter: ApplicantFilter, now: number) {
     query = query.where('a.due_at', 'is not', null).where('a.due_at', '<', now).where('a.status', 'not in', SETTLED_STATUSES);
   }
   if (filter.ids) query = query.where('a.id', 'in', filter.ids.length > 0 ? filter.ids : [-1]);
+  if (filter.deptIds) query = query.where('u.dept_id', 'in', filter.deptIds.length > 0 ? filter.deptIds : [-1]);
   return query;
 }
 
@@ -160,10 +163,20 @@ export async function countSeatsTaken(db: Kysely<Database>, termId: number): Pro
 
 export type ApplicantHead = { id: number; termId: number; userId: number; status: string };
 
-export async function findApplicantHeads(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, ApplicantHead>> {
+/** An enrolment with its person's name and department, for the data scope. */
+export type ApplicantWithPerson = ApplicantHead & { username: string; deptId: number | null };
+
+export async function findApplicantHeads(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, ApplicantWithPerson>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('edu_applicant').select(['id', 'term_id', 'user_id', 'status']).where('id', 'in', ids).execute();
-  return new Map(rows.map((row) => [row.id, { id: row.id, termId: row.term_id, userId: row.user_id, status: row.status }]));
+  const rows = await db
+    .selectFrom('edu_applicant as a')
+    .innerJoin('sys_user as u', 'u.id', 'a.user_id')
+    .select(['a.id', 'a.term_id', 'a.user_id', 'a.status', 'u.username', 'u.dept_id'])
+    .where('a.id', 'in', ids)
+    .execute();
+  return new Map(
+    rows.map((row) => [row.id, { id: row.id, termId: row.term_id, userId: row.user_id, status: row.status, username: row.username, deptId: row.dept_id }]),
+  );
 }
 
 /** The term's applicants among these people, by user id. */
@@ -279,16 +292,21 @@ export async function isPublishedCourse(db: Kysely<Database>, id: number): Promi
 
 // ---- People -------------------------------------------------------------------------------------
 
-/** Those of the ids that name a user. */
-export async function findExistingUserIds(db: Kysely<Database>, ids: readonly number[]): Promise<Set<number>> {
+/** Those of the ids that name a user; only users of `deptIds` when given (a data scope). */
+export async function findExistingUserIds(db: Kysely<Database>, ids: readonly number[], deptIds?: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('sys_user').select('id').where('id', 'in', ids).execute();
+  const rows = await db
+    .selectFrom('sys_user')
+    .select('id')
+    .where('id', 'in', ids)
+    .$if(deptIds !== undefined, (query) => query.where('dept_id', 'in', deptIds !== undefined && deptIds.length > 0 ? deptIds : [-1]))
+    .execute();
   return new Set(rows.map((row) => row.id));
 }
 
-/** User ids by username (compared exactly, as logins are). */
-export async function findUserIdsByName(db: Kysely<Database>, usernames: readonly string[]): Promise<Map<string, number>> {
+/** Users with their department by username (compared exactly, as logins are). */
+export async function findUsersByName(db: Kysely<Database>, usernames: readonly string[]): Promise<Map<string, { id: number; deptId: number | null }>> {
   if (usernames.length === 0) return new Map();
-  const rows = await db.selectFrom('sys_user').select(['id', 'username']).where('username', 'in', usernames).execute();
-  return new Map(rows.map((row) => [row.username, row.id]));
+  const rows = await db.selectFrom('sys_user').select(['id', 'username', 'dept_id']).where('username', 'in', usernames).execute();
+  return new Map(rows.map((row) => [row.username, { id: row.id, deptId: row.dept_id }]));
 }

@@ -84,33 +84,33 @@ export const applicantRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
   app.get(
     '/api/applicants',
     { config: { access: { permissions: ['applicant:list'] } }, schema: { querystring: applicantQuerySchema, response: { 200: pageOf(applicantSchema) } } },
-    async (request) => applicants.list(request.query),
+    async (request) => applicants.list(principalOf(request), request.query),
   );
 
   app.get(
     '/api/applicants/download',
     { config: { access: { permissions: ['applicant:list'] }, audit: '导出学员数据' }, schema: { querystring: applicantQuerySchema } },
-    async (request, reply) => sendXlsx(reply, '学员数据', applicantColumns, await applicants.exportRows(request.query)),
+    async (request, reply) => sendXlsx(reply, '学员数据', applicantColumns, await applicants.exportRows(principalOf(request), request.query)),
   );
 
   // After the download, so that 'download' is not read as an id.
   app.get(
     '/api/applicants/:id',
     { config: { access: { permissions: ['applicant:list'] } }, schema: { params: idParamsSchema, response: { 200: applicantSchema } } },
-    async (request) => applicants.one(request.params.id),
+    async (request) => applicants.one(principalOf(request), request.params.id),
   );
 
   app.post(
     '/api/applicants',
     { config: { access: { permissions: ['applicant:add'] }, audit: '新增学员' }, schema: { body: applicantCreateSchema, response: { 201: applicantsCreatedSchema } } },
-    async (request, reply) => reply.code(201).send(await applicants.enrol(request.body, principalOf(request).username)),
+    async (request, reply) => reply.code(201).send(await applicants.enrol(principalOf(request), request.body)),
   );
 
   app.put(
     '/api/applicants',
     { config: { access: { permissions: ['applicant:edit'] }, audit: '修改学员' }, schema: { body: applicantUpdateSchema } },
     async (request, reply) => {
-      await applicants.update(request.body, principalOf(request).username);
+      await applicants.update(principalOf(request), request.body);
       return reply.code(204).send();
     },
   );
@@ -119,7 +119,7 @@ export const applicantRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     '/api/applicants',
     { config: { access: { permissions: ['applicant:del'] }, audit: '删除学员' }, schema: { body: applicantIdsSchema } },
     async (request, reply) => {
-      await applicants.delete(request.body);
+      await applicants.delete(principalOf(request), request.body);
       return reply.code(200).send();
     },
   );
@@ -128,7 +128,7 @@ export const applicantRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     '/api/applicants/approve',
     { config: { access: { permissions: ['applicant:edit'] }, audit: '审核通过报名' }, schema: { body: applicantIdsSchema } },
     async (request, reply) => {
-      await applicants.approve(request.body, principalOf(request).username);
+      await applicants.approve(principalOf(request), request.body);
       return reply.code(204).send();
     },
   );
@@ -137,7 +137,7 @@ export const applicantRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     '/api/applicants/reject',
     { config: { access: { permissions: ['applicant:edit'] }, audit: '驳回报名' }, schema: { body: applicantRejectSchema } },
     async (request, reply) => {
-      await applicants.reject(request.body, principalOf(request).username);
+      await applicants.reject(principalOf(request), request.body);
       return reply.code(204).send();
     },
   );
@@ -155,9 +155,9 @@ export const applicantRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
       schema: { consumes: ['multipart/form-data'], querystring: applicantImportQuerySchema, body: sheetUploadBody, response: { 200: importResultSchema } },
     },
     async (request) => {
-      const by = principalOf(request).username;
+      const caller = principalOf(request);
       const { termId, dryRun } = request.query;
-      return withUpload(request, SHEET_UPLOAD, (upload) => applicants.import(termId, dryRun, upload, by));
+      return withUpload(request, SHEET_UPLOAD, (upload) => applicants.import(caller, termId, dryRun, upload));
     },
   );
 
@@ -175,14 +175,14 @@ export const applicantRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
   app.post(
     '/api/assignment-rules',
     { config: { access: { permissions: ['applicant:add'] }, audit: '新增分配规则' }, schema: { body: assignmentRuleCreateSchema, response: { 201: createdSchema } } },
-    async (request, reply) => reply.code(201).send({ id: await applicants.createRule(request.body, principalOf(request).username) }),
+    async (request, reply) => reply.code(201).send({ id: await applicants.createRule(principalOf(request), request.body) }),
   );
 
   app.put(
     '/api/assignment-rules',
     { config: { access: { permissions: ['applicant:edit'] }, audit: '修改分配规则' }, schema: { body: assignmentRuleUpdateSchema } },
     async (request, reply) => {
-      await applicants.updateRule(request.body, principalOf(request).username);
+      await applicants.updateRule(principalOf(request), request.body);
       return reply.code(204).send();
     },
   );
@@ -191,7 +191,7 @@ export const applicantRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     '/api/assignment-rules',
     { config: { access: { permissions: ['applicant:del'] }, audit: '删除分配规则' }, schema: { body: idsSchema } },
     async (request, reply) => {
-      await applicants.deleteRules(request.body);
+      await applicants.deleteRules(principalOf(request), request.body);
       return reply.code(200).send();
     },
   );

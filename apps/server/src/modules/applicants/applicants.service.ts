@@ -24,6 +24,8 @@ import type { Database } from '../../db/schema.js';
 import { conflict, forbidden, invalidInput, notFound } from '../../domain-error.js';
 import type { Upload } from '../../files/upload.js';
 import type { JobRunner } from '../../jobs/job-runner.js';
+import { isInScope, type AccessService } from '../access/access.service.js';
+import type { Principal } from '../auth/session.service.js';
 import { parseDueAt, readApplicantSheet } from './applicant-sheet.js';
 import {
   countSeatsTaken,
@@ -33,13 +35,14 @@ import {
   findApplicantsInTerm,
   findEnrolmentsInCourse,
   findExistingUserIds,
-  findUserIdsByName,
+  findUsersByName,
   insertApplicants,
   isPublishedCourse,
   lockTerm,
   updateApplicants,
   type ApplicantFilter,
   type ApplicantHead,
+  type ApplicantWithPerson,
   type EnrolmentTerm,
   deleteApplicantsOfPeople,
 } from './applicants.repo.js';
@@ -63,6 +66,7 @@ export type ApplicantsOptions = {
   db: Kysely<Database>;
   clock: Clock;
   jobs: JobRunner;
+  access: AccessService;
 };
 
 /** The job that enrols people in the terms whose assignment rules now cover them. */
@@ -102,6 +106,11 @@ const isEnrolled = (status: string) => (ENROLLED_STATUSES as readonly string[]).
  * respect it, each inside a transaction that holds the term (`lockTerm`), so that parallel
  * requests cannot overbook. Assignment rules ignore it: a mandatory course must reach everyone
  * it is assigned to, and staff who assign more people than the term seats see it in the count.
+ *
+ * Data scope: staff see, enrol and change only the enrolments of people within their data scope
+ * (`access.service`), as they do the people themselves; another's enrolment reads as none (404)
+ * and writes to it are refused (403). A rule reaches no further than the scope of whoever last
+ * wrote it, now and for people who join later.
  */
 export class ApplicantsService {
   constructor(
@@ -187,20 +196,25 @@ export class ApplicantsService {
 
   // ---- The back office's list -------------------------------------------------------------------
 
-  async list(query: ApplicantQuery): Promise<Page<Applicant>> {
-    return findApplicants(this.db, filterOf(query), this.now(), query);
+  async list(caller: Principal, query: ApplicantQuery): Promise<Page<Applicant>> {
+    return findApplicants(this.db, { ...filterOf(query), ...(await this.scopeFilter(caller)) }, this.now(), query);
   }
 
-  /** One enrolment, as the list shows it (edit-applicant opened from a bookmark or a reload). */
-  async one(id: number): Promise<Applicant> {
-    const [applicant] = (await findApplicants(this.db, { ids: [id] }, this.now())).content;
+  /** One enrolment, as the list shows it (edit-applicant opened from a bookmark or a reload); outside the caller's scope, as none. */
+  async one(caller: Principal, id: number): Promise<Applicant> {
+    const [applicant] = (await findApplicants(this.db, { ids: [id], ...(await this.scopeFilter(caller)) }, this.now())).content;
     if (applicant === undefined) throw notFound(`id: no applicant ${id}`);
     return applicant;
   }
 
-  /** Every applicant the filters match, in the asked order, for the download. */
-  async exportRows(query: ApplicantQuery): Promise<Applicant[]> {
-    return (await findApplicants(this.db, filterOf(query), this.now(), { sort: query.sort })).content;
+  /** Every applicant the filters match within the caller's scope, in the asked order, for the download. */
+  async exportRows(caller: Principal, query: ApplicantQuery): Promise<Applicant[]> {
+    return (await findApplicants(this.db, { ...filterOf(query), ...(await this.scopeFilter(caller)) }, this.now(), { sort: query.sort })).content;
+  }
+
+  private async scopeFilter(caller: Principal): Promise<Pick<ApplicantFilter, 'deptIds'>> {
+    const scope = await this.options.access.within(this.db).dataScopeOf(caller.userId);
+    return scope.length === 0 ? {} : { deptIds: scope };
   }
 
   // ---- Staff enrol, edit, approve, reject, delete -----------------------------------------------
@@ -210,7 +224,7 @@ export class ApplicantsService {
    * is counted as existing and left as they are; someone who applied or was rejected is enrolled
    * (their row becomes approved). The term's seats must hold everyone newly enrolled.
    */
-  async enrol(body: ApplicantCreate, by: string): Promise<ApplicantsCreated> {
+  async enrol(caller: Principal, body: ApplicantCreate): Promise<ApplicantsCreated> {
     const userIds = [...new Set(body.userIds)];
     return this.transaction(async (trx) => {
       const term = await lockTerm(trx, body.termId);
@@ -218,7 +232,8 @@ export class ApplicantsService {
       const known = await findExistingUserIds(trx, userIds);
       const unknown = userIds.find((id) => !known.has(id));
       if (unknown !== undefined) throw invalidInput(`userIds: user ${unknown} does not exist`);
-      const { created, existing } = await this.enrolIn(trx, term, userIds, { source: 'staff', dueAt: body.dueAt }, by, 'userIds');
+      await this.options.access.within(trx).requireUsersInScope(caller, userIds, 'userIds');
+      const { created, existing } = await this.enrolIn(trx, term, userIds, { source: 'staff', dueAt: body.dueAt }, caller.username, 'userIds');
       return { created, existing };
     });
   }
@@ -228,10 +243,12 @@ export class ApplicantsService {
    * rejected takes a seat, so the term must have one; completing sets the completion time, and
    * leaving completed clears it.
    */
-  async update(body: ApplicantUpdate, by: string): Promise<void> {
+  async update(caller: Principal, body: ApplicantUpdate): Promise<void> {
+    const by = caller.username;
     await this.transaction(async (trx) => {
       const current = (await findApplicantHeads(trx, [body.id])).get(body.id);
       if (current === undefined) throw notFound(`id: no applicant ${body.id}`);
+      await this.requireInScope(trx, caller, [current], 'id');
       const term = await lockTerm(trx, current.termId);
       if (term !== undefined && !isEnrolled(current.status) && isEnrolled(body.status)) {
         await requireSeats(trx, term, 1, 'status');
@@ -249,14 +266,12 @@ export class ApplicantsService {
   }
 
   /** Deletes the enrolments; what the people studied (their lesson progress) stays theirs. */
-  async delete(ids: readonly number[]): Promise<void> {
+  async delete(caller: Principal, ids: readonly number[]): Promise<void> {
     const unique = [...new Set(ids)];
     await this.transaction(async (trx) => {
-      const heads = await findApplicantHeads(trx, unique);
-      const missing = unique.find((id) => !heads.has(id));
-      if (missing !== undefined) throw notFound(`ids: no applicant ${missing}`);
+      const heads = await this.requireApplicants(trx, caller, unique, 'ids');
       await deleteApplicants(trx, unique);
-      await this.written(trx, [...heads.values()]);
+      await this.written(trx, heads);
     });
   }
 
@@ -265,10 +280,10 @@ export class ApplicantsService {
    * (`applied`; anything else is a 409 naming those ids), and each term must have seats for
    * everyone approved in it.
    */
-  async approve(ids: readonly number[], by: string): Promise<void> {
+  async approve(caller: Principal, ids: readonly number[]): Promise<void> {
     const unique = [...new Set(ids)];
     await this.transaction(async (trx) => {
-      const heads = await this.requireApplicants(trx, unique);
+      const heads = await this.requireApplicants(trx, caller, unique, 'ids');
       requireStatuses(heads, ['applied'], 'approved');
       const byTerm = new Map<number, number>();
       for (const head of heads) byTerm.set(head.termId, (byTerm.get(head.termId) ?? 0) + 1);
@@ -277,7 +292,7 @@ export class ApplicantsService {
         const term = await lockTerm(trx, termId);
         if (term !== undefined) await requireSeats(trx, term, byTerm.get(termId) ?? 0, 'ids');
       }
-      await updateApplicants(trx, unique, { status: 'approved', reason: null }, by, this.now());
+      await updateApplicants(trx, unique, { status: 'approved', reason: null }, caller.username, this.now());
       await this.written(trx, heads);
       await this.enrolled(
         trx,
@@ -291,22 +306,29 @@ export class ApplicantsService {
    * Rejects applications or enrolments that have not started (`applied` or `approved`), all or
    * none: any other status is a 409 naming those ids. A rejected approval frees its seat.
    */
-  async reject(body: ApplicantReject, by: string): Promise<void> {
+  async reject(caller: Principal, body: ApplicantReject): Promise<void> {
     const unique = [...new Set(body.ids)];
     await this.transaction(async (trx) => {
-      const heads = await this.requireApplicants(trx, unique);
+      const heads = await this.requireApplicants(trx, caller, unique, 'ids');
       requireStatuses(heads, ['applied', 'approved'], 'rejected');
-      await updateApplicants(trx, unique, { status: 'rejected', reason: body.reason }, by, this.now());
+      await updateApplicants(trx, unique, { status: 'rejected', reason: body.reason }, caller.username, this.now());
       await this.written(trx, heads);
       await this.changed(trx, 'rejected', unique);
     });
   }
 
-  private async requireApplicants(trx: Kysely<Database>, ids: readonly number[]): Promise<ApplicantHead[]> {
+  /** The enrolments must exist (404) and their people be within the caller's data scope (403), each naming `field`. */
+  private async requireApplicants(trx: Kysely<Database>, caller: Principal, ids: readonly number[], field: string): Promise<ApplicantWithPerson[]> {
     const heads = await findApplicantHeads(trx, ids);
     const missing = ids.find((id) => !heads.has(id));
-    if (missing !== undefined) throw notFound(`ids: no applicant ${missing}`);
+    if (missing !== undefined) throw notFound(`${field}: no applicant ${missing}`);
+    await this.requireInScope(trx, caller, [...heads.values()], field);
     return [...heads.values()];
+  }
+
+  private async requireInScope(trx: Kysely<Database>, caller: Principal, heads: readonly ApplicantWithPerson[], field: string): Promise<void> {
+    const access = this.options.access.within(trx);
+    access.requirePeopleInScope(await access.dataScopeOf(caller.userId), heads, field);
   }
 
   // ---- Import -----------------------------------------------------------------------------------
@@ -314,14 +336,15 @@ export class ApplicantsService {
   /**
    * Enrols the people a spreadsheet names (APPLICANT_IMPORT_COLUMNS: username, due date) into
    * the term, source `import`, approved. Every row is checked first, and each problem answered as
-   * `{ row, column, message }`: an empty or unknown username, a username listed twice, a due date
-   * that is not a time, a row beyond the term's free seats. Someone already enrolled in the term
+   * `{ row, column, message }`: an empty or unknown username, a person outside the importer's
+   * data scope, a username listed twice, a due date that is not a time, a row beyond the term's
+   * free seats. Someone already enrolled in the term
    * is not a problem: the row is valid and left as it is (not counted in `created`).
    *
    * All or nothing: a dry run writes nothing, and neither does a real run with any problem, so a
    * file is corrected and sent again whole rather than half taken.
    */
-  async import(termId: number, dryRun: boolean, upload: Upload, by: string): Promise<ImportResult> {
+  async import(caller: Principal, termId: number, dryRun: boolean, upload: Upload): Promise<ImportResult> {
     const rows = await readApplicantSheet(upload.content, upload.field);
     if (rows === null) {
       return { total: 0, valid: 0, created: 0, errors: [{ row: 1, column: 'username', message: 'the first row must be the headers username, dueAt' }] };
@@ -330,14 +353,17 @@ export class ApplicantsService {
       const term = await lockTerm(trx, termId);
       if (term === undefined) throw invalidInput(`termId: term ${termId} does not exist`);
       const errors: ImportResult['errors'] = [];
-      const ids = await findUserIdsByName(trx, [...new Set(rows.map((row) => row.username).filter((name) => name !== ''))]);
+      const users = await findUsersByName(trx, [...new Set(rows.map((row) => row.username).filter((name) => name !== ''))]);
+      const scope = await this.options.access.within(trx).dataScopeOf(caller.userId);
       const firstRowOf = new Map<string, number>();
       const people: { row: number; userId: number; dueAt: number | null }[] = [];
       for (const row of rows) {
         const rowErrors: ImportResult['errors'] = [];
-        const userId = ids.get(row.username);
+        const user = users.get(row.username);
+        const userId = user?.id;
         if (row.username === '') rowErrors.push({ row: row.row, column: 'username', message: 'is required' });
-        else if (userId === undefined) rowErrors.push({ row: row.row, column: 'username', message: `no user named '${row.username}'` });
+        else if (user === undefined) rowErrors.push({ row: row.row, column: 'username', message: `no user named '${row.username}'` });
+        else if (!isInScope(scope, user.deptId)) rowErrors.push({ row: row.row, column: 'username', message: `'${row.username}' is outside the departments you manage` });
         const seen = firstRowOf.get(row.username);
         if (row.username !== '' && seen !== undefined) rowErrors.push({ row: row.row, column: 'username', message: `'${row.username}' is already listed in row ${seen}` });
         else if (row.username !== '') firstRowOf.set(row.username, row.row);
@@ -366,7 +392,7 @@ export class ApplicantsService {
       }
       let created = 0;
       for (const [dueAt, userIds] of byDueAt) {
-        created += (await this.enrolIn(trx, term, userIds, { source: 'import', dueAt }, by, 'file')).created;
+        created += (await this.enrolIn(trx, term, userIds, { source: 'import', dueAt }, caller.username, 'file')).created;
       }
       return { total: rows.length, valid, created, errors };
     });
@@ -456,13 +482,16 @@ export class ApplicantsService {
 
   /**
    * A new rule enrols everyone it covers at once (see `materialise`); a department rule also
-   * enrols the people who join the department's subtree later (`applyRulesTo`).
+   * enrols the people who join the department's subtree later (`applyRulesTo`). Departments and
+   * people outside the author's data scope are refused (403); a role's holders outside it are
+   * left out, as a training department enrols only its own people however widely a role is held.
    */
-  async createRule(rule: AssignmentRuleCreate, by: string): Promise<number> {
+  async createRule(caller: Principal, rule: AssignmentRuleCreate): Promise<number> {
     return this.transaction(async (trx) => {
       await requireRuleTargets(trx, rule);
-      const id = await insertRule(trx, rule, by, this.now());
-      await this.materialise(trx, [{ id, target: rule.target, ids: rule.ids, termId: rule.termId, dueAt: rule.dueAt }], undefined, by);
+      await this.requireTargetsInScope(trx, caller, rule);
+      const id = await insertRule(trx, rule, caller.username, this.now());
+      await this.materialise(trx, [{ id, target: rule.target, ids: rule.ids, termId: rule.termId, dueAt: rule.dueAt, author: caller.username }], undefined, caller.username);
       return id;
     });
   }
@@ -470,29 +499,73 @@ export class ApplicantsService {
   /**
    * Changes a rule and enrols whoever it covers now. The people it enrolled before stay enrolled
    * (they may have studied already), and its new due date applies to its enrolments in its term
-   * that are not completed.
+   * that are not completed. The rule must reach no further than the caller's data scope, before
+   * and after (403); it reaches then as far as the caller's.
    */
-  async updateRule(rule: AssignmentRuleUpdate, by: string): Promise<void> {
+  async updateRule(caller: Principal, rule: AssignmentRuleUpdate): Promise<void> {
+    const by = caller.username;
     await this.transaction(async (trx) => {
       if (!(await findRuleIds(trx, [rule.id])).has(rule.id)) throw notFound(`id: no assignment rule ${rule.id}`);
       await requireRuleTargets(trx, rule);
+      await this.requireRulesWithin(trx, caller, [rule.id], 'id');
+      await this.requireTargetsInScope(trx, caller, rule);
       const now = this.now();
       await updateRule(trx, rule.id, rule, by, now);
       const dated = await setRuleDueDate(trx, rule.id, rule.termId, rule.dueAt, by, now);
       if (rule.dueAt !== null) await this.changed(trx, 'due_changed', dated);
-      await this.materialise(trx, [{ id: rule.id, target: rule.target, ids: rule.ids, termId: rule.termId, dueAt: rule.dueAt }], undefined, by);
+      await this.materialise(trx, [{ id: rule.id, target: rule.target, ids: rule.ids, termId: rule.termId, dueAt: rule.dueAt, author: by }], undefined, by);
     });
   }
 
-  /** Deletes the rules. The enrolments they made stay (with their progress), no longer linked to a rule. */
-  async deleteRules(ids: readonly number[]): Promise<void> {
+  /**
+   * Deletes the rules, each reaching no further than the caller's data scope (403). The enrolments
+   * they made stay (with their progress), no longer linked to a rule.
+   */
+  async deleteRules(caller: Principal, ids: readonly number[]): Promise<void> {
     const unique = [...new Set(ids)];
     await this.transaction(async (trx) => {
       const found = await findRuleIds(trx, unique);
       const missing = unique.find((id) => !found.has(id));
       if (missing !== undefined) throw notFound(`ids: no assignment rule ${missing}`);
+      await this.requireRulesWithin(trx, caller, unique, 'ids');
       await deleteRules(trx, unique);
     });
+  }
+
+  /** A rule's departments and named people must be within the caller's data scope (403 naming `ids`); roles are bounded when applied. */
+  private async requireTargetsInScope(trx: Kysely<Database>, caller: Principal, rule: AssignmentRuleCreate): Promise<void> {
+    const access = this.options.access.within(trx);
+    if (rule.target === 'users') return access.requireUsersInScope(caller, rule.ids, 'ids');
+    if (rule.target !== 'dept') return;
+    const scope = await access.dataScopeOf(caller.userId);
+    const outside = rule.ids.find((id) => !isInScope(scope, id));
+    if (outside !== undefined) throw forbidden(`ids: the department ${(await findTargetNames(trx, 'dept', [outside])).get(outside)} is outside the departments you manage`);
+  }
+
+  /**
+   * Changing or deleting a rule someone else wrote: whatever it may enrol must be within the
+   * caller's data scope (its departments' subtrees or its role's holders, bounded by its author's
+   * scope; its named people), else 403 naming `field`.
+   */
+  private async requireRulesWithin(trx: Kysely<Database>, caller: Principal, ids: readonly number[], field: string): Promise<void> {
+    const access = this.options.access.within(trx);
+    const scope = await access.dataScopeOf(caller.userId);
+    if (scope.length === 0) return;
+    const within = (depts: readonly number[]) => depts.every((id) => scope.includes(id));
+    const reaches = access.authorScopes();
+    for (const rule of await findTermRules(trx, ids)) {
+      const reach = await reaches.of(rule.author);
+      let fits: boolean;
+      if (rule.target === 'users') {
+        fits = (await findMemberships(trx, rule.ids)).every((member) => isInScope(scope, member.deptId));
+      } else if (rule.target === 'dept') {
+        const depts = await access.deptSubtrees(rule.ids);
+        fits = within(reach.length === 0 ? depts : depts.filter((id) => reach.includes(id)));
+      } else {
+        fits = reach.length > 0 && within(reach);
+      }
+      if (!fits) throw forbidden(`${field}: the assignment rule ${rule.id} reaches people outside the departments you manage`);
+    }
   }
 
   /**
@@ -507,14 +580,14 @@ export class ApplicantsService {
     await this.options.jobs.enqueue(APPLY_RULES_JOB, { userIds: [...userIds] } satisfies ApplyRulesPayload);
   }
 
-  /** Enrols these people in every term whose rules cover them now; answers how many enrolments it made. */
+  /** Enrols these people in every term whose rules cover them now, each rule within its author's data scope; answers how many enrolments it made. */
   async applyRulesTo(userIds: readonly number[]): Promise<number> {
     return this.transaction(async (trx) => this.materialise(trx, await findTermRules(trx), new Set(userIds), 'system'));
   }
 
   /**
-   * Enrols the people the rules cover (only those in `only`, when given) in the rules' terms:
-   * source `rule`, approved, the rule's id and due date. Someone already enrolled in the term is
+   * Enrols the people the rules cover (only those in `only`, when given) within their authors'
+   * data scopes in the rules' terms: source `rule`, approved, the rule's id and due date. Someone already enrolled in the term is
    * left as they are; someone who applied or was rejected is enrolled by the rule. Capacity is not
    * checked (see the class comment). Answers how many enrolments it made.
    */
@@ -523,10 +596,11 @@ export class ApplicantsService {
     const links = rules.some((rule) => rule.target === 'dept') ? await findDeptLinks(trx) : [];
     // Matching the few changed people against each rule is cheaper than listing everyone a rule covers.
     const members = only === undefined ? undefined : await findMemberships(trx, [...only]);
+    const reaches = this.options.access.within(trx).authorScopes();
     // Terms are locked in id order, as bulk approvals lock them, so that the two never deadlock.
     for (const rule of [...rules].sort((a, b) => (a.termId ?? 0) - (b.termId ?? 0) || a.id - b.id)) {
       if (rule.termId === null) continue;
-      const covered = await coveredBy(trx, rule, links, members);
+      const covered = await coveredBy(trx, rule, links, members, await reaches.of(rule.author));
       if (covered.length === 0) continue;
       const term = await lockTerm(trx, rule.termId);
       if (term === undefined) continue;
@@ -613,13 +687,18 @@ async function requireRuleTargets(trx: Kysely<Database>, rule: AssignmentRuleCre
 
 type Membership = Awaited<ReturnType<typeof findMemberships>>[number];
 
-/** The people a rule covers now (a department rule: everyone in the departments' subtrees), among `members` when given. */
+/**
+ * The people a rule covers now (a department rule: everyone in the departments' subtrees) within
+ * `reach` (its author's data scope; [] bounds nothing), among `members` when given.
+ */
 async function coveredBy(
   trx: Kysely<Database>,
   rule: RuleRow,
   links: readonly { id: number; pid: number | null }[],
   members: readonly Membership[] | undefined,
+  reach: readonly number[],
 ): Promise<number[]> {
+  const bound = reach.length === 0 ? undefined : reach;
   let people: number[];
   if (members !== undefined) {
     const depts = rule.target === 'dept' ? new Set(descendantIds(links, rule.ids)) : undefined;
@@ -631,13 +710,14 @@ async function coveredBy(
             ? member.roleIds.some((id) => rule.ids.includes(id))
             : rule.ids.includes(member.userId),
       )
+      .filter((member) => isInScope(reach, member.deptId))
       .map((member) => member.userId);
   } else if (rule.target === 'dept') {
-    people = await findUserIdsInDepts(trx, descendantIds(links, rule.ids));
+    people = await findUserIdsInDepts(trx, descendantIds(links, rule.ids).filter((id) => isInScope(reach, id)));
   } else if (rule.target === 'role') {
-    people = await findUserIdsWithRoles(trx, rule.ids);
+    people = await findUserIdsWithRoles(trx, rule.ids, bound);
   } else {
-    people = [...(await findExistingUserIds(trx, rule.ids))];
+    people = [...(await findExistingUserIds(trx, rule.ids, bound))];
   }
   return [...new Set(people)].sort((a, b) => a - b);
 }

@@ -34,11 +34,14 @@ describe('applicants and assignment rules: access', () => {
 describe('applicants', () => {
   let app: FastifyInstance;
   let teacher: string;
+  // The administrator, whose scope is everyone: these tests enrol learner2, outside the teacher's departments ('data scope' below).
+  let staff: string;
   let course: number;
   let lessons: number[];
   beforeAll(async () => {
     app = await buildTestApp();
     teacher = await loginAs(app, 'teacher');
+    staff = await loginAs(app, 'admin');
     course = await createCourse(app, teacher, { title: 'Fire safety', status: 'published' });
     const chapter = await createChapter(app, teacher, course);
     lessons = [];
@@ -49,8 +52,8 @@ describe('applicants', () => {
     await app.close();
   });
 
-  const enrol = (body: Record<string, unknown>) => call(app, 'POST', '/api/applicants', teacher, body);
-  const idsOf = async (termId: number) => new Map((await listApplicants(app, teacher, `?termId=${termId}`)).content.map((row) => [row.username, row.id]));
+  const enrol = (body: Record<string, unknown>, token = staff) => call(app, 'POST', '/api/applicants', token, body);
+  const idsOf = async (termId: number) => new Map((await listApplicants(app, staff, `?termId=${termId}`)).content.map((row) => [row.username, row.id]));
 
   it('lets the enrollers read the people, departments and roles they pick from; learners still may not', async () => {
     const learner = await loginAs(app, 'learner1');
@@ -130,7 +133,7 @@ describe('applicants', () => {
     }
     const ids = await idsOf(term);
     const setDue = async (username: string, dueAt: string, status: string) => {
-      const response = await call(app, 'PUT', '/api/applicants', teacher, { id: ids.get(username), status, dueAt });
+      const response = await call(app, 'PUT', '/api/applicants', staff, { id: ids.get(username), status, dueAt });
       expect(response.statusCode, response.body).toBe(204);
     };
     await setDue('learner1', '2020-01-01 00:00:00', 'completed');
@@ -160,7 +163,7 @@ describe('applicants', () => {
     // Not required: counts for nothing.
     await progress('learner3', optional, true);
 
-    const page = await listApplicants(app, teacher, `?termId=${term}&sort=id,asc`);
+    const page = await listApplicants(app, staff, `?termId=${term}&sort=id,asc`);
     expect(page.totalElements).toBe(4);
     expect(page.content).toMatchObject([
       { username: 'learner1', nickName: '李明', deptName: '研发部', termId: term, termName: 'Listed', courseId: course, courseTitle: 'Fire safety', status: 'completed', source: 'staff', percent: 100, overdue: false, dueAt: '2020-01-01 00:00:00' },
@@ -170,7 +173,7 @@ describe('applicants', () => {
     ]);
     expect(page.content[0]?.completedAt).not.toBeNull();
 
-    const usernames = async (query: string) => (await listApplicants(app, teacher, `?termId=${term}&${query}`)).content.map((row) => row.username);
+    const usernames = async (query: string) => (await listApplicants(app, staff, `?termId=${term}&${query}`)).content.map((row) => row.username);
     expect(await usernames('overdue=true')).toEqual(['learner2']);
     expect(await usernames('q=王')).toEqual(['learner2']);
     expect(await usernames('q=LEARNER3')).toEqual(['learner3']);
@@ -178,24 +181,24 @@ describe('applicants', () => {
     expect(await usernames('source=rule')).toEqual([]);
     expect(await usernames('sort=dueAt,asc&sort=id,asc')).toEqual(['teacher', 'learner1', 'learner2', 'learner3']);
     expect(await usernames('page=1&size=3&sort=id,asc')).toEqual(['teacher']);
-    const everyTerm = await listApplicants(app, teacher, `?courseId=${course}`);
+    const everyTerm = await listApplicants(app, staff, `?courseId=${course}`);
     expect(everyTerm.content.every((row) => row.courseId === course)).toBe(true);
     expect(everyTerm.totalElements).toBeGreaterThan(4);
-    expect((await listApplicants(app, teacher, '?courseId=99999')).totalElements).toBe(0);
+    expect((await listApplicants(app, staff, '?courseId=99999')).totalElements).toBe(0);
 
     // One of them, as the list shows it (the editor's address holds only its id).
-    const single = await call(app, 'GET', `/api/applicants/${ids.get('learner2')}`, teacher);
+    const single = await call(app, 'GET', `/api/applicants/${ids.get('learner2')}`, staff);
     expect(single.statusCode, single.body).toBe(200);
     expect(single.json()).toEqual(page.content[1]);
-    expectRefusal(await call(app, 'GET', '/api/applicants/99999', teacher), 404, 'id');
-    expectRefusal(await call(app, 'GET', '/api/applicants/x', teacher), 400, 'id');
-    expectRefusal(await call(app, 'GET', '/api/applicants/99999999999', teacher), 400, 'id');
+    expectRefusal(await call(app, 'GET', '/api/applicants/99999', staff), 404, 'id');
+    expectRefusal(await call(app, 'GET', '/api/applicants/x', staff), 400, 'id');
+    expectRefusal(await call(app, 'GET', '/api/applicants/99999999999', staff), 400, 'id');
   });
 
   it('downloads the filtered list as a real .xlsx', async () => {
     const term = await createTerm(app, teacher, course, { name: 'Downloaded' });
     await insertApplicant(app, term, 'learner2', 'applied');
-    const response = await call(app, 'GET', `/api/applicants/download?termId=${term}`, teacher);
+    const response = await call(app, 'GET', `/api/applicants/download?termId=${term}`, staff);
     expect(response.statusCode, response.body).toBe(200);
     const rows = await sheetRows(response.rawPayload);
     expect(rows[0]).toEqual(['用户名', '姓名', '部门', '课程', '开课', '状态', '来源', '截止时间', '逾期', '进度(%)', '完成时间', '驳回原因', '报名时间']);
@@ -208,7 +211,7 @@ describe('applicants', () => {
     await insertApplicant(app, term, 'learner1', 'approved');
     await insertApplicant(app, term, 'learner2', 'rejected');
     const ids = await idsOf(term);
-    const edit = (username: string, body: Record<string, unknown>) => call(app, 'PUT', '/api/applicants', teacher, { id: ids.get(username), ...body });
+    const edit = (username: string, body: Record<string, unknown>) => call(app, 'PUT', '/api/applicants', staff, { id: ids.get(username), ...body });
 
     expect((await edit('learner1', { status: 'completed', dueAt: '2026-06-30 18:00:00' })).statusCode).toBe(204);
     let rows = await termRows(app, term);
@@ -222,7 +225,7 @@ describe('applicants', () => {
       { username: 'learner1', status: 'in_progress', completed_at: null, due_at: null },
       { username: 'learner2', status: 'rejected', reason: 'Not this time' },
     ]);
-    expectRefusal(await call(app, 'PUT', '/api/applicants', teacher, { id: 99_999, status: 'approved' }), 404, 'id');
+    expectRefusal(await call(app, 'PUT', '/api/applicants', staff, { id: 99_999, status: 'approved' }), 404, 'id');
   });
 
   it('approves applications in bulk within the seats, and refuses ids that are not awaiting approval', async () => {
@@ -233,22 +236,22 @@ describe('applicants', () => {
     const id = (username: string) => ids.get(username) as number;
 
     // One seat left, two asked for: nothing changes.
-    expect(expectConflict(await call(app, 'PUT', '/api/applicants/approve', teacher, [id('learner1'), id('learner2')]))).toBe('ids: the term has 1 seat left');
-    expect(expectConflict(await call(app, 'PUT', '/api/applicants/approve', teacher, [id('learner1'), id('teacher')]))).toBe(
+    expect(expectConflict(await call(app, 'PUT', '/api/applicants/approve', staff, [id('learner1'), id('learner2')]))).toBe('ids: the term has 1 seat left');
+    expect(expectConflict(await call(app, 'PUT', '/api/applicants/approve', staff, [id('learner1'), id('teacher')]))).toBe(
       `ids: only applied applicants can be approved; not ${id('teacher')} (completed)`,
     );
     expect((await termRows(app, term)).map((row) => row.status)).toEqual(['applied', 'applied', 'applied', 'completed']);
-    expect((await call(app, 'PUT', '/api/applicants/approve', teacher, [id('learner1')])).statusCode).toBe(204);
-    expect(expectConflict(await call(app, 'PUT', '/api/applicants/approve', teacher, [id('learner2')]))).toBe('ids: the term is full');
-    expectRefusal(await call(app, 'PUT', '/api/applicants/approve', teacher, [99_999]), 404, 'ids');
+    expect((await call(app, 'PUT', '/api/applicants/approve', staff, [id('learner1')])).statusCode).toBe(204);
+    expect(expectConflict(await call(app, 'PUT', '/api/applicants/approve', staff, [id('learner2')]))).toBe('ids: the term is full');
+    expectRefusal(await call(app, 'PUT', '/api/applicants/approve', staff, [99_999]), 404, 'ids');
 
     // Rejecting: applied or approved only, all or none; a rejected approval frees its seat.
-    expect(expectConflict(await call(app, 'PUT', '/api/applicants/reject', teacher, { ids: [id('learner1'), id('teacher')], reason: 'No' }))).toBe(
+    expect(expectConflict(await call(app, 'PUT', '/api/applicants/reject', staff, { ids: [id('learner1'), id('teacher')], reason: 'No' }))).toBe(
       `ids: only applied or approved applicants can be rejected; not ${id('teacher')} (completed)`,
     );
-    const rejected = await call(app, 'PUT', '/api/applicants/reject', teacher, { ids: [id('learner1'), id('learner3')], reason: 'Full this time' });
+    const rejected = await call(app, 'PUT', '/api/applicants/reject', staff, { ids: [id('learner1'), id('learner3')], reason: 'Full this time' });
     expect(rejected.statusCode, rejected.body).toBe(204);
-    expect((await call(app, 'PUT', '/api/applicants/approve', teacher, [id('learner2')])).statusCode).toBe(204);
+    expect((await call(app, 'PUT', '/api/applicants/approve', staff, [id('learner2')])).statusCode).toBe(204);
     expect(await termRows(app, term)).toMatchObject([
       { username: 'learner1', status: 'rejected', reason: 'Full this time' },
       { username: 'learner2', status: 'approved', reason: null },
@@ -262,9 +265,9 @@ describe('applicants', () => {
     await insertApplicant(app, term, 'learner1', 'approved');
     await insertApplicant(app, term, 'learner2', 'applied');
     const ids = [...(await idsOf(term)).values()];
-    expectRefusal(await call(app, 'DELETE', '/api/applicants', teacher, [...ids, 99_999]), 404, 'ids');
+    expectRefusal(await call(app, 'DELETE', '/api/applicants', staff, [...ids, 99_999]), 404, 'ids');
     expect(await termRows(app, term)).toHaveLength(2);
-    expect((await call(app, 'DELETE', '/api/applicants', teacher, ids)).statusCode).toBe(200);
+    expect((await call(app, 'DELETE', '/api/applicants', staff, ids)).statusCode).toBe(200);
     expect(await termRows(app, term)).toEqual([]);
   });
 
@@ -297,6 +300,58 @@ describe('applicants', () => {
     // Inside a caller's transaction too.
     await app.services.database.db.transaction().execute((trx) => applicants.within(trx).recordProgress(learner1, other, { completed: true }));
     expect(await statusOf(elsewhere, 'learner1')).toMatchObject({ status: 'completed' });
+  });
+
+  describe('data scope', () => {
+    // The teacher manages 培训部 (讲师组, 学员服务组) and 研发部: learner1, learner3 and themselves;
+    // not learner2 (市场部) nor admin (云课堂, the root).
+    it('lists, reads and exports only the enrolments of people within the staff’s departments', async () => {
+      const term = await createTerm(app, teacher, course, { name: 'Scoped list' });
+      for (const username of ['learner1', 'learner2', 'learner3', 'admin']) await insertApplicant(app, term, username, 'approved');
+      const page = await listApplicants(app, teacher, `?termId=${term}&sort=id,asc`);
+      expect(page.content.map((row) => row.username)).toEqual(['learner1', 'learner3']);
+      expect(page.totalElements).toBe(2);
+      expect((await listApplicants(app, teacher, `?courseId=${course}&q=learner2`)).totalElements).toBe(0);
+      expect((await listApplicants(app, staff, `?termId=${term}&sort=id,asc`)).content.map((row) => row.username)).toEqual(['learner1', 'learner2', 'learner3', 'admin']);
+
+      const all = new Map((await listApplicants(app, staff, `?termId=${term}`)).content.map((row) => [row.username, row.id]));
+      expect((await call(app, 'GET', `/api/applicants/${all.get('learner1')}`, teacher)).statusCode).toBe(200);
+      // Someone else's enrolment reads as none, as a certificate outside the scope does.
+      expect(expectRefusal(await call(app, 'GET', `/api/applicants/${all.get('learner2')}`, teacher), 404, 'id')).toBe(`id: no applicant ${all.get('learner2')}`);
+      expectRefusal(await call(app, 'GET', `/api/applicants/${all.get('admin')}`, teacher), 404, 'id');
+
+      const download = await call(app, 'GET', `/api/applicants/download?termId=${term}&sort=id,asc`, teacher);
+      expect(download.statusCode, download.body).toBe(200);
+      expect((await sheetRows(download.rawPayload)).slice(1).map((cells) => cells[0])).toEqual(['learner1', 'learner3']);
+    });
+
+    it('refuses to enrol, edit, approve, reject or delete people outside them, changing nothing', async () => {
+      const term = await createTerm(app, teacher, course, { name: 'Scoped writes', enrolMode: 'approval' });
+      await insertApplicant(app, term, 'learner1', 'applied');
+      await insertApplicant(app, term, 'learner2', 'applied');
+      const all = await db(app).selectFrom('edu_applicant').select('id').where('term_id', '=', term).orderBy('id').execute();
+      const [inside, outside] = all.map((row) => row.id) as [number, number];
+      const before = await termRows(app, term);
+
+      const enrolled = await enrol({ termId: term, userIds: [await userId(app, 'learner3'), await userId(app, 'learner2')] }, teacher);
+      expect(expectRefusal(enrolled, 403, 'userIds')).toBe('userIds: learner2 is outside the departments you manage');
+      expectRefusal(await enrol({ termId: term, userIds: [await userId(app, 'admin')] }, teacher), 403, 'userIds');
+      const edited = await call(app, 'PUT', '/api/applicants', teacher, { id: outside, status: 'approved', dueAt: '2099-01-01 00:00:00' });
+      expect(expectRefusal(edited, 403, 'id')).toBe('id: learner2 is outside the departments you manage');
+      expectRefusal(await call(app, 'PUT', '/api/applicants/approve', teacher, [inside, outside]), 403, 'ids');
+      expectRefusal(await call(app, 'PUT', '/api/applicants/reject', teacher, { ids: [outside], reason: 'No' }), 403, 'ids');
+      expect(expectRefusal(await call(app, 'DELETE', '/api/applicants', teacher, [inside, outside]), 403, 'ids')).toBe('ids: learner2 is outside the departments you manage');
+      expect(await termRows(app, term)).toEqual(before);
+
+      // Within them, all as before.
+      expect((await call(app, 'PUT', '/api/applicants/approve', teacher, [inside])).statusCode).toBe(204);
+      expect((await enrol({ termId: term, userIds: [await userId(app, 'learner3')] }, teacher)).json()).toEqual({ created: 1, existing: 0 });
+      expect((await termRows(app, term)).map((row) => [row.username, row.status])).toEqual([
+        ['learner1', 'approved'],
+        ['learner2', 'applied'],
+        ['learner3', 'approved'],
+      ]);
+    });
   });
 
   it('refuses bad queries and bodies naming the field', async () => {

@@ -79,14 +79,22 @@ export async function findTargetNames(db: Kysely<Database>, target: RuleTarget, 
   return new Map(rows.map((row) => [row.id, row.name]));
 }
 
-export type RuleRow = { id: number; target: RuleTarget; ids: number[]; termId: number | null; dueAt: number | null };
+/** `author`: whoever last wrote the rule, whose data scope bounds it. */
+export type RuleRow = { id: number; target: RuleTarget; ids: number[]; termId: number | null; dueAt: number | null; author: string | null };
 
 /** Every rule that assigns a term (the ones for exams are the exams' business). */
 export async function findTermRules(db: Kysely<Database>, ids?: readonly number[]): Promise<RuleRow[]> {
-  let query = db.selectFrom('edu_assignment_rule').select(['id', 'target', 'target_ids', 'term_id', 'due_at']).where('term_id', 'is not', null);
+  let query = db.selectFrom('edu_assignment_rule').select(['id', 'target', 'target_ids', 'term_id', 'due_at', 'update_by']).where('term_id', 'is not', null);
   if (ids !== undefined) query = query.where('id', 'in', ids.length > 0 ? ids : [-1]);
   const rows = await query.orderBy('id').execute();
-  return rows.map((row) => ({ id: row.id, target: row.target as RuleTarget, ids: parseTargetIds(row.target_ids), termId: row.term_id, dueAt: row.due_at }));
+  return rows.map((row) => ({
+    id: row.id,
+    target: row.target as RuleTarget,
+    ids: parseTargetIds(row.target_ids),
+    termId: row.term_id,
+    dueAt: row.due_at,
+    author: row.update_by,
+  }));
 }
 
 export async function findRuleIds(db: Kysely<Database>, ids: readonly number[]): Promise<Set<number>> {
@@ -151,9 +159,18 @@ export async function findUserIdsInDepts(db: Kysely<Database>, deptIds: readonly
   return (await db.selectFrom('sys_user').select('id').where('dept_id', 'in', deptIds).execute()).map((row) => row.id);
 }
 
-export async function findUserIdsWithRoles(db: Kysely<Database>, roleIds: readonly number[]): Promise<number[]> {
+/** The holders of these roles; only those of `deptIds` when given (a data scope). */
+export async function findUserIdsWithRoles(db: Kysely<Database>, roleIds: readonly number[], deptIds?: readonly number[]): Promise<number[]> {
   if (roleIds.length === 0) return [];
-  const rows = await db.selectFrom('sys_users_roles').select('user_id').distinct().where('role_id', 'in', roleIds).execute();
+  const rows = await db
+    .selectFrom('sys_users_roles as ur')
+    .select('ur.user_id')
+    .distinct()
+    .where('ur.role_id', 'in', roleIds)
+    .$if(deptIds !== undefined, (query) =>
+      query.innerJoin('sys_user as u', 'u.id', 'ur.user_id').where('u.dept_id', 'in', deptIds !== undefined && deptIds.length > 0 ? deptIds : [-1]),
+    )
+    .execute();
   return rows.map((row) => row.user_id);
 }
 

@@ -21,7 +21,7 @@ describe('assignment rules', () => {
     await app.close();
   });
 
-  const createRule = (body: Record<string, unknown>) => created(app, teacher, '/api/assignment-rules', body);
+  const createRule = (body: Record<string, unknown>, token = teacher) => created(app, token, '/api/assignment-rules', body);
   const rules = async (query: string): Promise<AssignmentRule[]> => {
     const response = await call(app, 'GET', `/api/assignment-rules${query}`, teacher);
     expect(response.statusCode, response.body).toBe(200);
@@ -113,7 +113,8 @@ describe('assignment rules', () => {
     expect((await people(byRole)).map(([username]) => username)).toEqual([newTeacher, 'teacher']);
 
     const named = await createTerm(app, teacher, course, { name: 'Named' });
-    await createRule({ target: 'users', ids: [await userId(app, 'learner2'), await userId(app, 'admin')], termId: named });
+    // By the administrator: learner2 and admin are outside the teacher's departments ('data scope' below).
+    await createRule({ target: 'users', ids: [await userId(app, 'learner2'), await userId(app, 'admin')], termId: named }, admin);
     expect(await people(named)).toEqual([
       ['admin', 'approved', 'rule'],
       ['learner2', 'approved', 'rule'],
@@ -124,18 +125,18 @@ describe('assignment rules', () => {
     const term = await createTerm(app, teacher, course, { name: 'Updated rule' });
     const learner2 = await userId(app, 'learner2');
     const learner3 = await userId(app, 'learner3');
-    const rule = await createRule({ target: 'users', ids: [learner2, learner3], termId: term, dueAt: '2099-01-01 00:00:00' });
+    const rule = await createRule({ target: 'users', ids: [learner2, learner3], termId: term, dueAt: '2099-01-01 00:00:00' }, admin);
     await db(app).updateTable('edu_applicant').set({ status: 'completed' }).where('term_id', '=', term).where('user_id', '=', learner3).execute();
 
     const admin1 = await userId(app, 'admin');
-    const response = await call(app, 'PUT', '/api/assignment-rules', teacher, { id: rule, target: 'users', ids: [learner2, admin1], termId: term, dueAt: '2099-02-01 00:00:00' });
+    const response = await call(app, 'PUT', '/api/assignment-rules', admin, { id: rule, target: 'users', ids: [learner2, admin1], termId: term, dueAt: '2099-02-01 00:00:00' });
     expect(response.statusCode, response.body).toBe(204);
     expect(await termRows(app, term)).toMatchObject([
       { username: 'admin', status: 'approved', rule_id: rule, due_at: new Date(2099, 1, 1).getTime() },
       { username: 'learner2', status: 'approved', rule_id: rule, due_at: new Date(2099, 1, 1).getTime() },
       { username: 'learner3', status: 'completed', rule_id: rule, due_at: new Date(2099, 0, 1).getTime() },
     ]);
-    expect((await rules(`?termId=${term}`))[0]).toMatchObject({ names: ['王芳', '管理员'], applicantCount: 3, dueAt: '2099-02-01 00:00:00', updateBy: 'teacher' });
+    expect((await rules(`?termId=${term}`))[0]).toMatchObject({ names: ['王芳', '管理员'], applicantCount: 3, dueAt: '2099-02-01 00:00:00', updateBy: 'admin' });
     expectRefusal(await call(app, 'PUT', '/api/assignment-rules', teacher, { id: 99_999, target: 'users', ids: [learner2], termId: term }), 404, 'id');
   });
 
@@ -157,13 +158,79 @@ describe('assignment rules', () => {
       .values({ pid: await deptId(app, '云课堂'), name: '临时部', dept_sort: 9, enabled: 1, sub_count: 0, create_by: 'admin', update_by: 'admin', create_time: 0, update_time: 0 })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const first = await createRule({ target: 'dept', ids: [temporary, await deptId(app, '市场部')], termId: term });
-    const second = await createRule({ target: 'role', ids: [await roleId(app, 'learner')], termId: term });
+    const first = await createRule({ target: 'dept', ids: [temporary, await deptId(app, '市场部')], termId: term }, admin);
+    const second = await createRule({ target: 'role', ids: [await roleId(app, 'learner')], termId: term }, admin);
     await db(app).deleteFrom('sys_dept').where('id', '=', temporary).execute();
     const listed = await rules(`?courseId=${other}`);
     expect(listed.map((rule) => rule.id)).toEqual([second, first]);
     expect(listed[1]).toMatchObject({ ids: [temporary, await deptId(app, '市场部')], names: ['市场部'] });
     expect((await rules(`?courseId=${other}&sort=id,asc&page=0&size=1`)).map((rule) => rule.id)).toEqual([first]);
+  });
+
+  describe('data scope', () => {
+    // The teacher manages 培训部 (讲师组, 学员服务组) and 研发部; not 市场部 (learner2) nor 云课堂 itself (admin).
+    const SCOPE = ['培训部', '讲师组', '学员服务组', '研发部'];
+    const enrolments = async () => Number((await db(app).selectFrom('edu_applicant').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const ruleCount = async () => Number((await db(app).selectFrom('edu_assignment_rule').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const enrolledDepts = async (termId: number) =>
+      db(app)
+        .selectFrom('edu_applicant as a')
+        .innerJoin('sys_user as u', 'u.id', 'a.user_id')
+        .leftJoin('sys_dept as d', 'd.id', 'u.dept_id')
+        .select(['u.username', 'd.name'])
+        .where('a.term_id', '=', termId)
+        .execute();
+
+    it('refuses departments and people outside the author’s departments, enrolling nobody', async () => {
+      const term = await createTerm(app, teacher, course, { name: 'Scoped refusals' });
+      const [rulesBefore, enrolmentsBefore] = [await ruleCount(), await enrolments()];
+      const post = (body: Record<string, unknown>) => call(app, 'POST', '/api/assignment-rules', teacher, { termId: term, ...body });
+      expect(expectRefusal(await post({ target: 'dept', ids: [await deptId(app, '云课堂')] }), 403, 'ids')).toBe('ids: the department 云课堂 is outside the departments you manage');
+      expectRefusal(await post({ target: 'dept', ids: [await deptId(app, '讲师组'), await deptId(app, '市场部')] }), 403, 'ids');
+      expect(expectRefusal(await post({ target: 'users', ids: [await userId(app, 'learner3'), await userId(app, 'learner2')] }), 403, 'ids')).toBe(
+        'ids: learner2 is outside the departments you manage',
+      );
+      expectRefusal(await post({ target: 'users', ids: [await userId(app, 'admin')] }), 403, 'ids');
+      expect([await ruleCount(), await enrolments()]).toEqual([rulesBefore, enrolmentsBefore]);
+    });
+
+    it('enrols only the role’s holders within the author’s departments, now and when people join later', async () => {
+      const term = await createTerm(app, teacher, course, { name: 'Scoped role' });
+      const rule = await createRule({ target: 'role', ids: [await roleId(app, 'learner')], termId: term });
+      const now = await enrolledDepts(term);
+      expect(now.map((row) => row.username)).toContain('learner3');
+      expect(now.map((row) => row.username)).not.toContain('learner2');
+      expect(now.every((row) => SCOPE.includes(row.name ?? ''))).toBe(true);
+
+      const outsider = await createUser('市场部');
+      const insider = await createUser('研发部');
+      const later = (await enrolledDepts(term)).map((row) => row.username);
+      expect(later).toContain(insider);
+      expect(later).not.toContain(outsider);
+      // Run for everyone (as after a crash): the outsiders stay out.
+      await app.services.applicants.applyRulesTo([await userId(app, 'learner2'), await userId(app, outsider)]);
+      expect((await enrolledDepts(term)).every((row) => SCOPE.includes(row.name ?? ''))).toBe(true);
+
+      // Re-pointed at someone outside: refused, the rule as it was.
+      const moved = await call(app, 'PUT', '/api/assignment-rules', teacher, { id: rule, target: 'users', ids: [await userId(app, 'learner2')], termId: term });
+      expect(expectRefusal(moved, 403, 'ids')).toBe('ids: learner2 is outside the departments you manage');
+      expect((await rules(`?termId=${term}`))[0]).toMatchObject({ target: 'role' });
+    });
+
+    it('leaves the rules that reach beyond them to those who manage their people', async () => {
+      const term = await createTerm(app, teacher, course, { name: 'Others’ rules' });
+      const named = await created(app, admin, '/api/assignment-rules', { target: 'users', ids: [await userId(app, 'learner2')], termId: term });
+      const everyLearner = await created(app, admin, '/api/assignment-rules', { target: 'role', ids: [await roleId(app, 'learner')], termId: term });
+      const enrolmentsBefore = await enrolments();
+      const learner3 = await userId(app, 'learner3');
+      for (const id of [named, everyLearner]) {
+        const edited = await call(app, 'PUT', '/api/assignment-rules', teacher, { id, target: 'users', ids: [learner3], termId: term });
+        expect(expectRefusal(edited, 403, 'id')).toBe(`id: the assignment rule ${id} reaches people outside the departments you manage`);
+        expectRefusal(await call(app, 'DELETE', '/api/assignment-rules', teacher, [id]), 403, 'ids');
+      }
+      expect((await rules(`?termId=${term}`)).map((rule) => rule.id).sort()).toEqual([named, everyLearner].sort());
+      expect(await enrolments()).toBe(enrolmentsBefore);
+    });
   });
 
   it('refuses bad bodies and queries naming the field, writing nothing', async () => {

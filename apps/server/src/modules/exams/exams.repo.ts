@@ -557,10 +557,6 @@ export async function findPeople(db: Kysely<Database>, ids: readonly number[]): 
   return found;
 }
 
-export async function findUserIdByName(db: Kysely<Database>, username: string): Promise<number | undefined> {
-  return (await db.selectFrom('sys_user').select('id').where('username', '=', username).executeTakeFirst())?.id;
-}
-
 // ---- The learner's exams ------------------------------------------------------------------------
 
 export type MyExamRow = {

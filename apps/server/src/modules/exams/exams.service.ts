@@ -30,7 +30,7 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { conflict, forbidden, invalidInput, notFound } from '../../domain-error.js';
 import type { JobRunner } from '../../jobs/job-runner.js';
-import type { AccessService } from '../access/access.service.js';
+import { isInScope, type AccessService } from '../access/access.service.js';
 import type { Principal } from '../auth/session.service.js';
 import {
   countAssigneesByRule,
@@ -54,7 +54,6 @@ import {
   findRuleMadeAssignees,
   findTargetNames,
   findTermCourse,
-  findUserIdByName,
   findUserIdsEnrolledIn,
   findUserIdsInDepts,
   findUserIdsWithRoles,
@@ -475,8 +474,7 @@ export class ExamsService {
         const people = await findPeople(trx, ids);
         const unknown = ids.find((id) => !people.has(id));
         if (unknown !== undefined) throw invalidInput(`ids: user ${unknown} does not exist`);
-        const outside = [...people.values()].find((person) => !inScope(scope, person.deptId));
-        if (outside !== undefined) throw forbidden(`ids: ${outside.username} is outside the departments you manage`);
+        this.options.access.requirePeopleInScope(scope, [...people.values()], 'ids');
         const current = await findAssigneesOfUsers(trx, examId, ids);
         const fresh = ids.filter((id) => !current.has(id));
         await markAssigneesStaff(
@@ -543,8 +541,7 @@ export class ExamsService {
     const missing = unique.find((id) => !heads.has(id));
     if (missing !== undefined) throw notFound(`ids: no assignee ${missing} of exam ${examId}`);
     const scope = await this.options.access.within(trx).dataScopeOf(caller.userId);
-    const outside = [...heads.values()].find((head) => !inScope(scope, head.deptId));
-    if (outside !== undefined) throw forbidden(`ids: ${outside.username} is outside the departments you manage`);
+    this.options.access.requirePeopleInScope(scope, [...heads.values()], 'ids');
     return [...heads.values()];
   }
 
@@ -595,9 +592,9 @@ export class ExamsService {
       const now = this.now();
       // Rows are per exam and person; the rules are all this exam's, so a person covered is their row covered.
       const stillCovered = new Map<number, number>();
-      const reaches = new Reaches(this.options.access.within(trx), trx);
+      const reaches = this.options.access.within(trx).authorScopes();
       for (const rule of remaining) {
-        for (const userId of await this.coveredBy(trx, rule, await reaches.of(rule), members)) {
+        for (const userId of await this.coveredBy(trx, rule, await reaches.of(rule.createBy), members)) {
           if (!stillCovered.has(userId)) stillCovered.set(userId, rule.id);
         }
       }
@@ -632,11 +629,11 @@ export class ExamsService {
       const rules = await findExamRules(trx);
       if (rules.length === 0) return 0;
       const members = await findMemberships(trx, [...new Set(userIds)], ENROLLED_STATUSES);
-      const reaches = new Reaches(this.options.access.within(trx), trx);
+      const reaches = this.options.access.within(trx).authorScopes();
       const now = this.now();
       let made = 0;
       for (const rule of rules) {
-        const covered = await this.coveredBy(trx, rule, await reaches.of(rule), members);
+        const covered = await this.coveredBy(trx, rule, await reaches.of(rule.createBy), members);
         if (covered.length === 0) continue;
         const current = await findAssigneesOfUsers(trx, rule.examId, covered);
         const fresh = covered.filter((id) => !current.has(id));
@@ -679,7 +676,7 @@ export class ExamsService {
       const found = scope.length === 0 ? undefined : await findPeople(trx, userIds);
       people = userIds.map((userId) => ({ userId, deptId: found?.get(userId)?.deptId ?? null }));
     }
-    return [...new Set(people.filter((person) => inScope(scope, person.deptId)).map((person) => person.userId))].sort((a, b) => a - b);
+    return [...new Set(people.filter((person) => isInScope(scope, person.deptId)).map((person) => person.userId))].sort((a, b) => a - b);
   }
 
   private async requireExam(db: Kysely<Database>, examId: number, field: string): Promise<void> {
@@ -758,31 +755,6 @@ function termsOf(row: MyExamRow): ExamTerms {
     shuffleOptions: row.shuffleOptions,
   };
 }
-
-/** Each rule's author's data scope, read once per author. */
-class Reaches {
-  private readonly byAuthor = new Map<string, number[]>();
-  constructor(
-    private readonly access: AccessService,
-    private readonly db: Kysely<Database>,
-  ) {}
-
-  /**
-   * The departments the rule may reach (empty: all). An author no longer there bounds nothing:
-   * the rule was theirs to make, and people it covers keep being assigned.
-   */
-  async of(rule: ExamRuleRow): Promise<number[]> {
-    const author = rule.createBy ?? '';
-    const known = this.byAuthor.get(author);
-    if (known !== undefined) return known;
-    const userId = await findUserIdByName(this.db, author);
-    const scope = userId === undefined ? [] : await this.access.dataScopeOf(userId);
-    this.byAuthor.set(author, scope);
-    return scope;
-  }
-}
-
-const inScope = (scope: readonly number[], deptId: number | null) => scope.length === 0 || (deptId !== null && scope.includes(deptId));
 
 const fixedIdsOf = (paper: Paper) => paper.sections.flatMap((section) => section.questionIds);
 
