@@ -1,8 +1,6 @@
 import { downloadFileName } from '@cloud-classroom/shared/display';
 import type * as ExcelJsModule from 'exceljs';
-import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { invalidInput } from '../domain-error.js';
 
 export type XlsxColumn<Row> = { header: string; value: (row: Row) => string | number | boolean | null | undefined; width?: number };
 
@@ -23,36 +21,8 @@ type ExcelJs = typeof ExcelJsModule;
 // export only, which its typings do not say.
 let excel: Promise<ExcelJs> | undefined;
 
-/** exceljs, loaded on first use (exports, and the imports that read a spreadsheet). */
+/** exceljs, loaded on first use (exports; imports read a workbook in a thread of their own: `files/workbook-reader.ts`). */
 export const loadExcelJs = (): Promise<ExcelJs> => (excel ??= import('exceljs').then((module) => (module as unknown as { default: ExcelJs }).default));
-
-/**
- * The first sheet of an uploaded workbook (an import's file) if its first row is `columns`
- * (letter case aside); null when it is not, so the caller can say which header it expects. A
- * file that is no workbook, has no sheet or more than `limit.rows` data rows is a 400 naming
- * `field` (`at most 5000 people per file`).
- */
-export async function readImportSheet(
-  content: Readable,
-  field: string,
-  columns: readonly string[],
-  limit: { rows: number; what: string },
-): Promise<ExcelJsModule.Worksheet | null> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of content) chunks.push(chunk as Buffer);
-  const ExcelJS = await loadExcelJs();
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
-  } catch {
-    throw invalidInput(`${field}: is not a readable .xlsx spreadsheet`);
-  }
-  const sheet = workbook.worksheets[0];
-  if (sheet === undefined) throw invalidInput(`${field}: the spreadsheet has no sheet`);
-  if (sheet.actualRowCount > limit.rows + 1) throw invalidInput(`${field}: at most ${limit.rows} ${limit.what} per file`);
-  const header = columns.map((_, index) => cellText(sheet.getRow(1).getCell(index + 1).value).toLowerCase());
-  return header.some((name, index) => name !== columns[index]?.toLowerCase()) ? null : sheet;
-}
 
 /** What a cell shows, as text: rich text, links and formulas by their text or result. */
 export function cellText(value: unknown): string {

@@ -1,7 +1,8 @@
 import { APPLICANT_IMPORT_COLUMNS } from '@cloud-classroom/shared/applicants';
 import { wireTimeSchema } from '@cloud-classroom/shared/http';
 import type { Readable } from 'node:stream';
-import { cellText, readImportSheet } from '../../http/xlsx-export.js';
+import { readImportSheet } from '../../files/workbook-reader.js';
+import { cellText } from '../../http/xlsx-export.js';
 
 // Reading the enrolment spreadsheet (`POST api/applicants/import`): its rows as text, and the
 // due date in the forms people type or Excel stores.
@@ -19,13 +20,13 @@ export async function readApplicantSheet(content: Readable, field: string): Prom
   const sheet = await readImportSheet(content, field, APPLICANT_IMPORT_COLUMNS, { rows: MAX_IMPORT_ROWS, what: 'people' });
   if (sheet === null) return null;
   const rows: SheetRow[] = [];
-  sheet.eachRow((row, number) => {
-    if (number === 1) return;
-    const username = cellText(row.getCell(1).value);
-    const dueAt = row.getCell(2).value;
-    if (username === '' && cellText(dueAt) === '') return;
+  for (const { number, cells } of sheet.rows) {
+    if (number === 1) continue;
+    const username = cellText(cells[0]);
+    const dueAt = cells[1];
+    if (username === '' && cellText(dueAt) === '') continue;
     rows.push({ row: number, username, dueAt });
-  });
+  }
   return rows;
 }
 

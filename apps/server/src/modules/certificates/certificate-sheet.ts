@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { calendarDateSchema, CERTIFICATE_IMPORT_COLUMNS, type CertificateImportColumn } from '@cloud-classroom/shared/certificates';
-import { cellText, readImportSheet } from '../../http/xlsx-export.js';
+import { readImportSheet } from '../../files/workbook-reader.js';
+import { cellText } from '../../http/xlsx-export.js';
 
 // Reading the spreadsheet of existing certificates (`POST api/certificates/import`): its rows as
 // text, and the dates in the forms people type or Excel stores.
@@ -18,9 +19,9 @@ export async function readCertificateSheet(content: Readable, field: string): Pr
   const sheet = await readImportSheet(content, field, CERTIFICATE_IMPORT_COLUMNS, { rows: MAX_CERTIFICATE_IMPORT_ROWS, what: 'certificates' });
   if (sheet === null) return null;
   const rows: CertificateSheetRow[] = [];
-  sheet.eachRow((row, number) => {
-    if (number === 1) return;
-    const value = (column: CertificateImportColumn) => row.getCell(CERTIFICATE_IMPORT_COLUMNS.indexOf(column) + 1).value;
+  for (const { number, cells } of sheet.rows) {
+    if (number === 1) continue;
+    const value = (column: CertificateImportColumn) => cells[CERTIFICATE_IMPORT_COLUMNS.indexOf(column)];
     const read: CertificateSheetRow = {
       row: number,
       username: cellText(value('username')),
@@ -31,9 +32,9 @@ export async function readCertificateSheet(content: Readable, field: string): Pr
       title: cellText(value('title')),
       score: cellText(value('score')),
     };
-    if (CERTIFICATE_IMPORT_COLUMNS.every((column) => cellText(value(column)) === '')) return;
+    if (CERTIFICATE_IMPORT_COLUMNS.every((column) => cellText(value(column)) === '')) continue;
     rows.push(read);
-  });
+  }
   return rows;
 }
 

@@ -2,7 +2,7 @@ import { DEFAULT_BLANK_RULES, type JUDGE_KEYS, MULTIPLE_POLICIES, QUESTION_TYPES
 import { MAX_OPTIONS, OPTION_KEYS, type QuestionCreateBody } from '@cloud-classroom/shared/questions';
 import type { Readable } from 'node:stream';
 import type * as ExcelJsModule from 'exceljs';
-import { invalidInput } from '../../domain-error.js';
+import { readWorkbook, rowCells, type WorkbookSheet } from '../../files/workbook-reader.js';
 import { cellText, loadExcelJs, neutraliseCell } from '../../http/xlsx-export.js';
 
 // The question bank's workbook (`GET api/questions/template`, `GET api/questions/download`,
@@ -432,19 +432,16 @@ function readRow(type: QuestionType, cells: Partial<Record<ColumnId, string>>, h
 }
 
 /** The row whose cells name the stem column: the header (the note row above it, if any, is skipped). */
-function findHeaderRow(sheet: Worksheet, headers: Map<string, ColumnId>): number | undefined {
+function findHeaderRow(sheet: WorkbookSheet, headers: Map<string, ColumnId>): number | undefined {
   for (let number = 1; number <= Math.min(sheet.rowCount, 5); number += 1) {
-    const row = sheet.getRow(number);
-    for (let column = 1; column <= row.cellCount; column += 1) {
-      if (headers.get(normaliseHeader(cellText(row.getCell(column).value))) === 'stem') return number;
-    }
+    if (rowCells(sheet, number).some((cell) => headers.get(normaliseHeader(cellText(cell))) === 'stem')) return number;
   }
   return undefined;
 }
 
 const SHEET_NAMES = QUESTION_TYPES.map((type) => `${SHEETS[type].name} (${type})`).join(', ');
 
-function readSheet(sheet: Worksheet, sheetIndex: number, type: QuestionType, content: SheetContent): void {
+function readSheet(sheet: WorkbookSheet, sheetIndex: number, type: QuestionType, content: SheetContent): void {
   const headers = columnByHeader(type);
   const headerRow = findHeaderRow(sheet, headers);
   if (headerRow === undefined) {
@@ -453,10 +450,10 @@ function readSheet(sheet: Worksheet, sheetIndex: number, type: QuestionType, con
   }
   const columns = new Map<number, ColumnId>();
   const beyond: { index: number; header: string }[] = [];
-  const headerCells = sheet.getRow(headerRow);
+  const headerCells = rowCells(sheet, headerRow);
   const seen = new Map<ColumnId, string>();
-  for (let index = 1; index <= headerCells.cellCount; index += 1) {
-    const header = cellText(headerCells.getCell(index).value);
+  for (let index = 1; index <= headerCells.length; index += 1) {
+    const header = cellText(headerCells[index - 1]);
     if (header === '') continue;
     const column = headers.get(normaliseHeader(header));
     if (column === undefined) {
@@ -475,21 +472,21 @@ function readSheet(sheet: Worksheet, sheetIndex: number, type: QuestionType, con
     }
   }
   const found = Object.fromEntries(seen) as Partial<Record<ColumnId, string>>;
-  sheet.eachRow((row, number) => {
-    if (number <= headerRow) return;
+  for (const { number, cells: row } of sheet.rows) {
+    if (number <= headerRow) continue;
     const cells: Partial<Record<ColumnId, string>> = {};
     let filled = false;
     for (const [index, column] of columns) {
-      const value = textCell(row.getCell(index).value);
+      const value = textCell(row[index - 1]);
       if (value !== '') filled = true;
       cells[column] = value;
     }
-    const extra = beyond.filter(({ index }) => textCell(row.getCell(index).value) !== '');
-    if (!filled && extra.length === 0) return;
+    const extra = beyond.filter(({ index }) => textCell(row[index - 1]) !== '');
+    if (!filled && extra.length === 0) continue;
     const read = readRow(type, cells, found, number, sheet.name, sheetIndex);
     for (const { header } of extra) read.errors.push({ row: number, column: header, message: `too many options: at most ${MAX_OPTIONS} (A–J)` });
     content.rows.push(read);
-  });
+  }
 }
 
 /**
@@ -497,21 +494,11 @@ function readSheet(sheet: Worksheet, sheetIndex: number, type: QuestionType, con
  * with content whose name is no type's, or without a header row, is an error of its own.
  */
 export async function readQuestionWorkbook(file: Readable, field: string): Promise<SheetContent> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of file) chunks.push(chunk as Buffer);
-  const ExcelJS = await loadExcelJs();
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
-  } catch {
-    throw invalidInput(`${field}: is not a readable .xlsx spreadsheet`);
-  }
-  if (workbook.worksheets.length === 0) throw invalidInput(`${field}: the spreadsheet has no sheet`);
-  const rowCount = workbook.worksheets.reduce((sum, sheet) => sum + sheet.actualRowCount, 0);
-  if (rowCount > MAX_IMPORT_ROWS + 2 * workbook.worksheets.length) throw invalidInput(`${field}: at most ${MAX_IMPORT_ROWS} questions per file`);
+  // A type's sheet has the rules row above its header.
+  const sheets = await readWorkbook(file, field, { sheets: 'all', limit: { rows: MAX_IMPORT_ROWS, headerRows: 2, what: 'questions' } });
   const content: SheetContent = { rows: [], errors: [] };
   const taken = new Set<QuestionType>();
-  for (const [sheetIndex, sheet] of workbook.worksheets.entries()) {
+  for (const [sheetIndex, sheet] of sheets.entries()) {
     const type = sheetTypeByName.get(sheet.name.trim()) ?? sheetTypeByName.get(sheet.name.trim().toLowerCase());
     if (type === undefined || taken.has(type)) {
       // An empty sheet (Excel's Sheet1 left over) is no problem.
