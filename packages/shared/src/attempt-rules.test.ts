@@ -1,5 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { acceptsAnswersAt, attemptDeadline, attemptScore, countingAttempt, passes, reviewOpensAt, scoreReleased, type CountsRule, type ReviewRule } from './attempt-rules.js';
+import {
+  acceptsAnswersAt,
+  attemptDeadline,
+  attemptScore,
+  attemptsLeft,
+  clientChangeNote,
+  countingAttempt,
+  eventRoom,
+  latestClose,
+  MAX_CLIENT_VALUES,
+  MAX_EVENTS_PER_ATTEMPT,
+  passes,
+  reviewOpensAt,
+  reviewShowsKey,
+  scoreReleased,
+  type CountsRule,
+  type ReviewRule,
+} from './attempt-rules.js';
 
 const MINUTE = 60_000;
 const T = 1_700_000_000_000;
@@ -60,6 +77,72 @@ describe('reviewOpensAt', () => {
     ['after_close', T, null, T],
   ] as const)('%s, submitted %s, closing %s: %s', (review, submittedAt, closeAt, expected) => {
     expect(reviewOpensAt(review as ReviewRule, submittedAt, closeAt)).toBe(expected);
+  });
+});
+
+describe('attemptsLeft', () => {
+  it.each([
+    ['none used, window open', 2, 0, false, T + MINUTE, 2],
+    ['one of two used', 2, 1, false, T + MINUTE, 1],
+    ['all used', 2, 2, false, T + MINUTE, 0],
+    ['more used than allowed (allowance lowered)', 1, 3, false, null, 0],
+    ['the last one still running', 2, 2, true, T + MINUTE, 1],
+    ['window closed with attempts unused', 2, 1, false, T, 0],
+    ['no close', 3, 1, false, null, 2],
+  ] as const)('%s', (_, allowed, used, running, closeAt, expected) => {
+    expect(attemptsLeft({ allowed, used, running, closeAt, now: T })).toBe(expected);
+  });
+});
+
+describe('latestClose', () => {
+  it.each([
+    ['the exam never closes', null, [T + MINUTE], null],
+    ['no personal windows', T, [], T],
+    ['a personal window a day longer', T, [T + 24 * 60 * MINUTE, T - MINUTE], T + 24 * 60 * MINUTE],
+    ['personal windows all shorter', T, [T - MINUTE], T],
+  ] as const)('%s', (_, examClose, personal, expected) => {
+    expect(latestClose(examClose, personal)).toBe(expected);
+  });
+});
+
+describe('reviewShowsKey', () => {
+  it.each([
+    ['never', 0, T - MINUTE, false],
+    ['after_submit', 1, null, false],
+    ['after_submit', 1, T + MINUTE, false],
+    ['after_submit', 1, T, true],
+    ['after_submit', 0, T + MINUTE, true],
+    ['after_submit', 0, null, true],
+    ['after_close', 0, T + MINUTE, false],
+    ['after_close', 1, T, true],
+    ['after_close', 0, null, true],
+    ['after_close', 1, null, false],
+  ] as const)('%s with %s left, latest close %s: %s', (review, left, close, expected) => {
+    expect(reviewShowsKey({ review: review as ReviewRule, attemptsLeft: left, now: T, latestClose: close })).toBe(expected);
+  });
+});
+
+describe('the integrity timeline', () => {
+  it.each([
+    [0, false, MAX_EVENTS_PER_ATTEMPT - 1],
+    [MAX_EVENTS_PER_ATTEMPT - 2, false, 1],
+    [MAX_EVENTS_PER_ATTEMPT - 1, false, 0],
+    [MAX_EVENTS_PER_ATTEMPT - 1, true, 1],
+    [MAX_EVENTS_PER_ATTEMPT, true, 0],
+    [MAX_EVENTS_PER_ATTEMPT + 5, false, 0],
+  ] as const)('room with %s stored (closing: %s): %s', (stored, closing, expected) => {
+    expect(eventRoom(stored, closing)).toBe(expected);
+  });
+
+  const values = (n: number) => Array.from({ length: n }, (_, i) => `agent ${i}`);
+  it.each([
+    ['the start\'s own', 'start', values(0), false, 'none'],
+    ['already noted', 'agent 3', values(5), false, 'none'],
+    ['a new one', 'new', values(MAX_CLIENT_VALUES - 1), false, 'value'],
+    ['one too many', 'new', values(MAX_CLIENT_VALUES), false, 'too_many'],
+    ['past the bound', 'new', values(MAX_CLIENT_VALUES), true, 'none'],
+  ] as const)('%s: %s', (_, value, noted, capped, expected) => {
+    expect(clientChangeNote({ value, started: 'start', noted, capped })).toBe(expected);
   });
 });
 

@@ -45,13 +45,70 @@ export function countingAttempt<T extends CountableAttempt>(attempts: readonly T
 export type ReviewRule = 'never' | 'after_submit' | 'after_close';
 
 /**
- * When the learner may see their answers with the key and analysis: never; once submitted; or
- * once the window has closed (no close: once submitted). Null: never.
+ * When the learner may see their answers: never; once submitted; or once the exam has closed for
+ * everyone (`closeAt`: the `latestClose`; none: once submitted). Null: never. Whether the key
+ * comes with them is `reviewShowsKey`'s.
  */
 export function reviewOpensAt(review: ReviewRule, submittedAt: number | null, closeAt: number | null): number | null {
   if (review === 'never' || submittedAt === null) return null;
   if (review === 'after_close' && closeAt !== null) return Math.max(submittedAt, closeAt);
   return submittedAt;
+}
+
+/**
+ * The attempts a person may still sit at `now`: those unused while their window is open, and one
+ * still running (it is not over yet, whatever the window says).
+ */
+export function attemptsLeft(input: { allowed: number; used: number; running: boolean; closeAt: number | null; now: number }): number {
+  const open = input.closeAt === null || input.now < input.closeAt;
+  return (open ? Math.max(0, input.allowed - input.used) : 0) + (input.running ? 1 : 0);
+}
+
+/**
+ * When nobody can sit the exam any more: the latest of its own close and its assignees' personal
+ * ones (a personal window may run past the exam's). Null: it never closes.
+ */
+export function latestClose(examCloseAt: number | null, personalCloseAts: readonly number[]): number | null {
+  return examCloseAt === null ? null : Math.max(examCloseAt, ...personalCloseAts);
+}
+
+/**
+ * Whether a submitted attempt's review shows the key and analyses, or only my answers and score:
+ * a key seen while I may still sit the exam, or while anyone may, would be the key to the next
+ * sitting. `after_submit`: once I have no attempt left or the exam has closed for everyone;
+ * `after_close`: once it has closed for everyone (never closing: once I have no attempt left).
+ */
+export function reviewShowsKey(input: { review: ReviewRule; attemptsLeft: number; now: number; latestClose: number | null }): boolean {
+  const closed = input.latestClose !== null && input.now >= input.latestClose;
+  switch (input.review) {
+    case 'never':
+      return false;
+    case 'after_submit':
+      return input.attemptsLeft === 0 || closed;
+    case 'after_close':
+      return input.latestClose === null ? input.attemptsLeft === 0 : closed;
+  }
+}
+
+/** The most integrity events kept per attempt, the server's own included: a client reporting in a loop fills no disk. */
+export const MAX_EVENTS_PER_ATTEMPT = 2000;
+
+/** The most distinct addresses, and browsers, noted on one attempt's timeline; past them one event says there were more. */
+export const MAX_CLIENT_VALUES = 20;
+
+/**
+ * How many more events an attempt's timeline holding `stored` takes: the one closing it (submit
+ * or auto-submit) finds the last place, which everything else leaves free.
+ */
+export const eventRoom = (stored: number, closing: boolean): number => Math.max(0, MAX_EVENTS_PER_ATTEMPT - (closing ? 0 : 1) - stored);
+
+/**
+ * What a request's address or browser adds to the timeline: nothing (the start's own, one noted
+ * already, or past the bound), the value, or, once, that there are too many to note.
+ */
+export function clientChangeNote(input: { value: string; started: string; noted: readonly string[]; capped: boolean }): 'none' | 'value' | 'too_many' {
+  if (input.capped || input.value === input.started || input.noted.includes(input.value)) return 'none';
+  return input.noted.length < MAX_CLIENT_VALUES ? 'value' : 'too_many';
 }
 
 /**

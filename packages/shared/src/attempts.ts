@@ -104,8 +104,29 @@ export type AnswerSaveBody = z.input<typeof answerSaveSchema>;
 export const answerSavedSchema = z.object({ revision: z.number().int(), savedAt: z.string() });
 export type AnswerSaved = z.infer<typeof answerSavedSchema>;
 
-/** Integrity signals: stored as a timeline for markers, never a verdict. `ip_change` and `device_change` are the server's own. */
-export const INTEGRITY_EVENT_TYPES = ['start', 'resume', 'hidden', 'visible', 'blur', 'focus', 'fullscreen_exit', 'paste', 'offline', 'online', 'ip_change', 'device_change', 'submit', 'auto_submit'] as const;
+/**
+ * Integrity signals: stored as a timeline for markers, never a verdict. `ip_change` and
+ * `device_change` are the server's own, as are `too_many_addresses` and `too_many_devices`: once
+ * an attempt has had `MAX_CLIENT_VALUES` of either, that there were more, and no more are noted.
+ */
+export const INTEGRITY_EVENT_TYPES = [
+  'start',
+  'resume',
+  'hidden',
+  'visible',
+  'blur',
+  'focus',
+  'fullscreen_exit',
+  'paste',
+  'offline',
+  'online',
+  'ip_change',
+  'device_change',
+  'too_many_addresses',
+  'too_many_devices',
+  'submit',
+  'auto_submit',
+] as const;
 export type IntegrityEventType = (typeof INTEGRITY_EVENT_TYPES)[number];
 /** The types a client may report (the rest the server records itself). */
 export const CLIENT_EVENT_TYPES = ['hidden', 'visible', 'blur', 'focus', 'fullscreen_exit', 'paste', 'offline', 'online'] as const;
@@ -140,7 +161,7 @@ export type AttemptEvent = z.infer<typeof attemptEventSchema>;
 /** One question of a finished attempt as its review shows it; the key and analysis only when review allows. */
 export const reviewedQuestionSchema = attemptQuestionSchema.extend({
   response: responseSchema,
-  /** null while not marked (a short answer), or when scores are not released. */
+  /** null while not marked (a short answer), when scores are not released, or while the key is withheld (a verdict tells it). */
   earned: z.number().nullable(),
   correct: z.boolean().nullable(),
   comment: z.string().nullable(),
@@ -174,6 +195,8 @@ export const attemptResultSchema = z.object({
   passed: z.boolean().nullable(),
   /** The questions with my answers, when the review policy allows; else empty. */
   questions: z.array(reviewedQuestionSchema),
+  /** The questions come without the key, analyses, verdicts and comments: I may still sit the exam, or someone may (`reviewShowsKey`). */
+  keyLater: z.boolean(),
   /** When the review opens, if it opens later (after the window closes). */
   reviewFrom: z.string().nullable(),
 });

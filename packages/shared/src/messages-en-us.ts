@@ -432,6 +432,7 @@ export const enUS = {
   'answerExam.review': 'Review',
   'answerExam.reviewFrom': 'Your answers, the key and explanations can be reviewed from {{time}}.',
   'answerExam.noReview': 'This exam does not show answers and the key after submission.',
+  'answerExam.keyLater': 'Only your answers and score are shown while you have an attempt left or the exam is still open: the answer key and explanations are shown once you have no attempts left or the exam closes.',
   'answerExam.comment': "Marker's comment:",
   'answerExam.more': 'More',
   'notification.title': 'Notifications',

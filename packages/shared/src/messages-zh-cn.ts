@@ -433,6 +433,7 @@ export const zhCN = {
   'answerExam.review': '试卷回顾',
   'answerExam.reviewFrom': '可于 {{time}} 起查看答案、标准答案和解析。',
   'answerExam.noReview': '本考试交卷后不公布答案和解析。',
+  'answerExam.keyLater': '你还有作答机会，或考试尚未结束：此处只显示你的作答和成绩。标准答案和解析将在你用完所有作答次数或考试结束后显示。',
   'answerExam.comment': '阅卷评语：',
   'answerExam.more': '更多',
   'notification.title': '通知',

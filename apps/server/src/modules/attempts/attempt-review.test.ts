@@ -1,4 +1,7 @@
-import { AUTO_SUBMIT_GRACE_MS } from '@cloud-classroom/shared/attempt-rules';
+import { AUTO_SUBMIT_GRACE_MS, MAX_CLIENT_VALUES, MAX_EVENTS_PER_ATTEMPT } from '@cloud-classroom/shared/attempt-rules';
+import { markingAttemptSchema } from '@cloud-classroom/shared/attempts';
+import { examAssigneeSchema } from '@cloud-classroom/shared/exams';
+import { pageOf } from '@cloud-classroom/shared/http';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +120,44 @@ describe('attempts: review, events and races', () => {
     expect(after.reviewFrom).toBeNull();
   });
 
+  // Issue 28: with attempts left, a review showing the key was the key to the next attempt.
+  it('review after submit: my answers and score only while I have an attempt left, the key once I have none', async () => {
+    clock.set(START);
+    const examId = await publishedExam(app, admin, [single, judge], ['learner1'], { review: 'after_submit', limitMinutes: 20, attempts: 2 });
+    const blank = await startAttempt(app, learner, examId);
+    const first = await submitAttempt(app, learner, blank.id);
+    expect(first).toMatchObject({ state: 'graded', released: true, score: 0, keyLater: true });
+    expect(first.questions.map((question) => [question.id, question.response, question.earned, question.correct])).toEqual([
+      [single, null, null, null],
+      [judge, null, null, null],
+    ]);
+    const raw = await call(app, 'GET', `/api/site/attempts/${blank.id}`, learner);
+    expect(raw.body).not.toMatch(/"answer"|"analysis"/);
+
+    // The last attempt running: still no key in the first one's review.
+    const second = await startAttempt(app, learner, examId);
+    expect((await call(app, 'GET', `/api/site/attempts/${blank.id}`, learner)).body).not.toMatch(/"answer"|"analysis"/);
+    await saveAnswer(app, learner, second.id, single, { response: 'A', revision: 1 });
+    const last = await submitAttempt(app, learner, second.id);
+    expect(last.keyLater).toBe(false);
+    expect(last.questions.find((question) => question.id === single)).toMatchObject({ response: 'A', earned: 2, correct: true, answer: ['A'] });
+    const again = await readResult(app, learner, blank.id);
+    expect(again.keyLater).toBe(false);
+    expect(again.questions.find((question) => question.id === judge)).toMatchObject({ earned: 0, correct: false, answer: ['T'] });
+  });
+
+  it('review after submit with attempts left: the key once the exam has closed', async () => {
+    const closeAt = START + 60 * MINUTE;
+    clock.set(START);
+    const examId = await publishedExam(app, admin, [single, judge], ['learner1'], { review: 'after_submit', limitMinutes: 20, attempts: 2, closeAt: formatDateTime(closeAt) });
+    const attempt = await startAttempt(app, learner, examId);
+    expect((await submitAttempt(app, learner, attempt.id)).keyLater).toBe(true);
+    clock.set(closeAt);
+    const closed = await readResult(app, learner, attempt.id);
+    expect(closed.keyLater).toBe(false);
+    expect(closed.questions.find((question) => question.id === single)?.answer).toEqual(['A']);
+  });
+
   it('stores integrity events dated by the server, only while the attempt runs or within the grace', async () => {
     clock.set(START);
     const examId = await publishedExam(app, admin, [single], ['learner1'], { limitMinutes: 10 });
@@ -156,6 +197,49 @@ describe('attempts: review, events and races', () => {
     }
     const changes = await db(app).selectFrom('edu_attempt_event').select(['type', 'detail']).where('attempt_id', '=', attempt.id).where('type', '=', 'ip_change').execute();
     expect(changes).toEqual([{ type: 'ip_change', detail: '10.1.2.3' }]);
+  });
+
+  // Issue 28: 3,000 saves, each with another browser, stored 3,000 device_change events.
+  it('notes a bounded number of browsers and addresses, then once that there were more', async () => {
+    clock.set(START);
+    const examId = await publishedExam(app, admin, [single], ['learner1'], { limitMinutes: 10 });
+    const attempt = await startAttempt(app, learner, examId);
+    const flood = 3 * MAX_CLIENT_VALUES;
+    for (let revision = 1; revision <= flood; revision++) {
+      const saved = await app.inject({
+        method: 'PUT',
+        url: `/api/site/attempts/${attempt.id}/answers/${single}`,
+        headers: { authorization: learner, 'user-agent': `Browser ${revision} ${'x'.repeat(240)}` },
+        remoteAddress: `10.0.${Math.floor(revision / 250)}.${revision % 250}`,
+        payload: { response: 'A', revision },
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+    }
+    const types = await db(app).selectFrom('edu_attempt_event').select('type').where('attempt_id', '=', attempt.id).execute();
+    const count = (type: string) => types.filter((row) => row.type === type).length;
+    expect([count('device_change'), count('too_many_devices'), count('ip_change'), count('too_many_addresses')]).toEqual([MAX_CLIENT_VALUES, 1, MAX_CLIENT_VALUES, 1]);
+
+    const view = await call(app, 'GET', `/api/marking/attempts/${attempt.id}`, admin);
+    expect(view.statusCode, view.body).toBe(200);
+    expect(markingAttemptSchema.parse(view.json()).events).toHaveLength(types.length);
+    expect(view.body.length).toBeLessThan(20_000);
+  });
+
+  it('counts the server\'s own events toward the cap, keeping the last place for the submission', async () => {
+    clock.set(START);
+    const examId = await publishedExam(app, admin, [single], ['learner1'], { limitMinutes: 10 });
+    const attempt = await startAttempt(app, learner, examId);
+    for (let sent = 0; sent < MAX_EVENTS_PER_ATTEMPT; sent += 100) {
+      const response = await call(app, 'POST', `/api/site/attempts/${attempt.id}/events`, learner, { events: Array.from({ length: 100 }, () => ({ type: 'blur' })) });
+      expect(response.statusCode, response.body).toBe(204);
+    }
+    const resumed = await app.inject({ method: 'POST', url: `/api/site/exams/${examId}/attempts`, headers: { authorization: learner, 'user-agent': 'Another browser' } });
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    await submitAttempt(app, learner, attempt.id);
+    const rows = await db(app).selectFrom('edu_attempt_event').select('type').where('attempt_id', '=', attempt.id).orderBy('id').execute();
+    expect(rows).toHaveLength(MAX_EVENTS_PER_ATTEMPT);
+    expect(rows.filter((row) => row.type === 'resume' || row.type === 'device_change')).toEqual([]);
+    expect(rows.at(-1)?.type).toBe('submit');
   });
 
   it('two starts at once make one attempt, both answering it', async () => {
@@ -208,5 +292,53 @@ describe('attempts: review, events and races', () => {
     expectRefusal(await call(app, 'DELETE', '/api/questions', admin, [pictured]), 409, 'ids');
     // Nor does the exam go, with its attempts' results.
     expectRefusal(await call(app, 'DELETE', '/api/exams', admin, [examId]), 409, 'ids');
+  });
+});
+
+describe('attempts: review after close with personal windows', () => {
+  let app: FastifyInstance;
+  let clock: SettableClock;
+  let admin: string;
+  let learner: string;
+  let single: number;
+  let judge: number;
+
+  beforeAll(async () => {
+    clock = new SettableClock(START);
+    app = await buildTestApp({}, { clock });
+    admin = await loginAs(app, 'admin');
+    learner = await loginAs(app, 'learner1');
+    single = await addQuestion(app, admin, { score: 2 });
+    judge = await addQuestion(app, admin, { type: 'judge', score: 1 });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  // Issue 28: the key opened at the exam's close while a classmate's personal window ran a day longer.
+  it('review after close: the key once the latest personal window has closed too', async () => {
+    const closeAt = START + 60 * MINUTE;
+    const extended = closeAt + 24 * 60 * MINUTE;
+    const examId = await publishedExam(app, admin, [single, judge], ['learner1', 'learner3'], { review: 'after_close', limitMinutes: 20, closeAt: formatDateTime(closeAt) });
+    const rows = await call(app, 'GET', `/api/exams/${examId}/assignees?size=100`, admin);
+    const learner3Row = pageOf(examAssigneeSchema).parse(rows.json()).content.find((row) => row.username === 'learner3');
+    const override = await call(app, 'PUT', `/api/exams/${examId}/assignees`, admin, { ids: [learner3Row?.id], closeAt: formatDateTime(extended) });
+    expect(override.statusCode, override.body).toBe(204);
+    const attempt = await startAttempt(app, learner, examId);
+    await saveAnswer(app, learner, attempt.id, single, { response: 'A', revision: 1 });
+    await submitAttempt(app, learner, attempt.id);
+
+    clock.set(closeAt);
+    const atClose = await call(app, 'GET', `/api/site/attempts/${attempt.id}`, learner);
+    expect(atClose.body).not.toMatch(/"answer"|"analysis"/);
+    expect((atClose.json() as { reviewFrom: string }).reviewFrom).toBe(formatDateTime(extended));
+    // learner3 can still sit it, and would draw the same questions.
+    await startAttempt(app, await loginAs(app, 'learner3'), examId);
+
+    clock.set(extended);
+    // A day on, the morning's session has lapsed (which is why this test has an app of its own).
+    const after = await readResult(app, await loginAs(app, 'learner1'), attempt.id);
+    expect(after.reviewFrom).toBeNull();
+    expect(after.questions.find((question) => question.id === single)).toMatchObject({ response: 'A', answer: ['A'] });
   });
 });

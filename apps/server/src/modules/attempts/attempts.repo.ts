@@ -407,13 +407,15 @@ export async function countEvents(db: Kysely<Database>, attemptId: number): Prom
   return Number(row.n);
 }
 
-export async function hasEvent(db: Kysely<Database>, attemptId: number, type: string, detail: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('edu_attempt_event')
-    .select('id')
-    .where('attempt_id', '=', attemptId)
-    .where('type', '=', type)
-    .where('detail', '=', detail)
-    .executeTakeFirst();
-  return row !== undefined;
+/** The details of the attempt's events of these types (the server's address and browser notes: bounded by `clientChangeNote`). */
+export async function findEventDetails(db: Kysely<Database>, attemptId: number, types: readonly string[]): Promise<{ type: string; detail: string }[]> {
+  return db.selectFrom('edu_attempt_event').select(['type', 'detail']).where('attempt_id', '=', attemptId).where('type', 'in', types).execute();
+}
+
+/**
+ * Holds the attempt until the transaction ends, so what is counted of it stays true until then:
+ * on PostgreSQL its row locked; SQLite runs one transaction at a time already.
+ */
+export async function holdAttempt(trx: Kysely<Database>, attemptId: number): Promise<void> {
+  if (isPostgres(trx)) await trx.selectFrom('edu_attempt').select('id').where('id', '=', attemptId).forUpdate().execute();
 }

@@ -1,4 +1,17 @@
-import { acceptsAnswersAt, attemptDeadline, attemptScore, AUTO_SUBMIT_GRACE_MS, countingAttempt, passes, reviewOpensAt, scoreReleased } from '@cloud-classroom/shared/attempt-rules';
+import {
+  acceptsAnswersAt,
+  attemptDeadline,
+  attemptScore,
+  attemptsLeft,
+  AUTO_SUBMIT_GRACE_MS,
+  clientChangeNote,
+  countingAttempt,
+  eventRoom,
+  passes,
+  reviewOpensAt,
+  reviewShowsKey,
+  scoreReleased,
+} from '@cloud-classroom/shared/attempt-rules';
 import type { AnswerSave, AnswerSaved, AttemptEvents, AttemptQuestion, AttemptResponse, AttemptResult, AttemptStart, AttemptState, MyAttempt, ReviewedQuestion } from '@cloud-classroom/shared/attempts';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import { JUDGE_KEYS, scorableOf, scoreResponse, type QuestionType, type Scored } from '@cloud-classroom/shared/question-scoring';
@@ -22,7 +35,8 @@ import {
   findAttemptTally,
   findMyAttempts,
   finishAttempt,
-  hasEvent,
+  findEventDetails,
+  holdAttempt,
   insertAnswerRows,
   insertAttempt,
   insertEvents,
@@ -37,8 +51,6 @@ import {
 export const AUTO_SUBMIT_JOB = 'attempts.autoSubmit';
 type AutoSubmitPayload = { attemptId: number };
 
-/** The most integrity events kept per attempt: a client reporting in a loop fills no disk. */
-export const MAX_EVENTS_PER_ATTEMPT = 2000;
 /** Attempts whose unchanging facts (owner, paper) are kept in memory for the saves. */
 const GUARD_CACHE_SIZE = 20_000;
 const AGENT_MAX = 255;
@@ -49,8 +61,16 @@ type FrozenQuestion = { id: number; type: QuestionType; section: string; score: 
 /** `edu_attempt.paper`. */
 type FrozenPaper = { questions: FrozenQuestion[] };
 
-/** What saving an answer checks, never changing after the start: kept per attempt (see GUARD_CACHE_SIZE). */
-type Guard = { userId: number; questions: Map<number, FrozenQuestion>; ip: string; agent: string; noted: Set<string> };
+/**
+ * What saving an answer checks, never changing after the start: kept per attempt (see
+ * GUARD_CACHE_SIZE). With what the timeline holds already, so a save asks the database only of a
+ * value new to it: addresses and browsers noted (`MAX_CLIENT_VALUES` of each at most), the kinds
+ * past that bound, and whether the timeline is full.
+ */
+type Guard = { userId: number; questions: Map<number, FrozenQuestion>; ip: string; agent: string; noted: Set<string>; capped: Set<ClientChange>; full: boolean };
+
+type ClientChange = 'ip_change' | 'device_change';
+const TOO_MANY: Record<ClientChange, 'too_many_addresses' | 'too_many_devices'> = { ip_change: 'too_many_addresses', device_change: 'too_many_devices' };
 
 /** Where a request came from, to note a change of address or device during an attempt. */
 export type Client = { ip: string; agent: string };
@@ -234,8 +254,9 @@ export class AttemptsService {
   }
 
   private async resume(attempt: AttemptRow, terms: ExamTerms, client: Client): Promise<AttemptStart> {
-    await insertEvents(this.db, [{ attemptId: attempt.id, type: 'resume', at: this.now(), questionId: null, detail: '' }]);
-    await this.noteClient(attempt.id, this.guardOf(attempt), client);
+    const guard = this.guardOf(attempt);
+    if (!guard.full) await this.appendEvents(attempt.id, async () => [{ attemptId: attempt.id, type: 'resume', at: this.now(), questionId: null, detail: '' }], guard);
+    await this.noteClient(attempt.id, guard, client);
     return this.startView(attempt, terms);
   }
 
@@ -323,26 +344,54 @@ export class AttemptsService {
       ip: facts.ip,
       agent: facts.agent,
       noted: new Set(),
+      capped: new Set(),
+      full: false,
     };
     if (this.guards.size >= GUARD_CACHE_SIZE) this.guards.delete(this.guards.keys().next().value as number);
     this.guards.set(attemptId, guard);
     return guard;
   }
 
-  /** An address or browser other than the start's goes on the timeline, once per new value. */
+  /**
+   * An address or browser other than the start's goes on the timeline, once per new value, up to
+   * `MAX_CLIENT_VALUES` of each; then once that there were more (`clientChangeNote`).
+   */
   private async noteClient(attemptId: number, guard: Guard, client: Client): Promise<void> {
     const agent = client.agent.slice(0, AGENT_MAX);
-    const changes: NewEvent[] = [];
     for (const [type, value, started] of [
       ['ip_change', client.ip, guard.ip],
       ['device_change', agent.slice(0, DETAIL_MAX), guard.agent.slice(0, DETAIL_MAX)],
     ] as const) {
       const key = `${type}:${value}`;
-      if (value === started || guard.noted.has(key)) continue;
-      guard.noted.add(key);
-      if (!(await hasEvent(this.db, attemptId, type, value))) changes.push({ attemptId, type, at: this.now(), questionId: null, detail: value });
+      if (guard.full || guard.capped.has(type) || value === started || guard.noted.has(key)) continue;
+      await this.appendEvents(attemptId, async (trx) => {
+        const stored = await findEventDetails(trx, attemptId, [type, TOO_MANY[type]]);
+        const noted = stored.filter((event) => event.type === type).map((event) => event.detail);
+        const capped = stored.some((event) => event.type === TOO_MANY[type]);
+        const note = clientChangeNote({ value, started, noted, capped });
+        if (capped || note === 'too_many') guard.capped.add(type);
+        else guard.noted.add(key);
+        if (note === 'none') return [];
+        return [{ attemptId, type: note === 'value' ? type : TOO_MANY[type], at: this.now(), questionId: null, detail: note === 'value' ? value : '' }];
+      }, guard);
     }
-    await insertEvents(this.db, changes);
+  }
+
+  /**
+   * Adds events to an attempt's timeline as far as `eventRoom` leaves room for them (the
+   * submission's place aside), counting what is there with the attempt held, so two requests at
+   * once do not both take the last place. `make` decides what to add from the timeline as it is then.
+   */
+  private async appendEvents(attemptId: number, make: (trx: Kysely<Database>) => Promise<NewEvent[]>, guard?: Guard): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await holdAttempt(trx, attemptId);
+      const room = eventRoom(await countEvents(trx, attemptId), false);
+      if (room === 0) {
+        if (guard !== undefined) guard.full = true;
+        return;
+      }
+      await insertEvents(trx, (await make(trx)).slice(0, room));
+    });
   }
 
   // ---- Submitting and grading -------------------------------------------------------------------
@@ -398,23 +447,37 @@ export class AttemptsService {
       await finishAttempt(trx, attemptId, total === null ? { state: 'marking', score: null, passed: null } : { state: 'graded', score: total, passed }, now);
       if (passed === true) for (const listener of this.passedListeners) await listener(attempt.examId, [attempt.userId], trx);
       if (total !== null) for (const listener of this.gradedListeners) await listener(attemptId, trx);
-      await insertEvents(trx, [{ attemptId, type: by === 'server' ? 'auto_submit' : 'submit', at: now, questionId: null, detail: '' }]);
+      // The claim holds the attempt's row: nobody else counts the room meanwhile.
+      if (eventRoom(await countEvents(trx, attemptId), true) > 0) await insertEvents(trx, [{ attemptId, type: by === 'server' ? 'auto_submit' : 'submit', at: now, questionId: null, detail: '' }]);
       return true;
     });
   }
 
   // ---- Results ----------------------------------------------------------------------------------
 
-  /** My attempt's state and, as the review policy allows, its score, my answers, the key and the analysis. */
+  /**
+   * My attempt's state and, as the review policy allows, its score and my answers; with the key,
+   * analyses, verdicts and comments only once nobody can use them for a sitting still to come
+   * (`reviewShowsKey`: my attempts all used, or the exam closed for everyone).
+   */
   async result(userId: number, attemptId: number): Promise<AttemptResult> {
     const attempt = await this.own(userId, attemptId);
-    const terms = await this.options.exams.termsFor(userId, attempt.examId, { assigned: false });
+    // Undefined once the exam is unpublished or no longer assigned to me: I can sit it no more.
+    const current = await this.options.exams.termsFor(userId, attempt.examId);
+    const terms = current ?? (await this.options.exams.termsFor(userId, attempt.examId, { assigned: false }));
     const paper = parsePaper(attempt.paper);
     const answers = await findAnswers(this.db, attemptId);
     const now = this.now();
     const state = attempt.state as AttemptState;
     const released = scoreReleased(state);
-    const opensAt = reviewOpensAt(terms?.review ?? 'never', attempt.submittedAt, terms?.closeAt ?? null);
+    const review = terms?.review ?? 'never';
+    let opensAt: number | null = null;
+    let showsKey = false;
+    if (review !== 'never' && attempt.submittedAt !== null) {
+      const closesAt = await this.options.exams.latestCloseOf(attempt.examId);
+      opensAt = reviewOpensAt(review, attempt.submittedAt, closesAt);
+      if (opensAt !== null && opensAt <= now) showsKey = reviewShowsKey({ review, attemptsLeft: await this.attemptsLeft(userId, attempt.examId, current, now), now, latestClose: closesAt });
+    }
     const reviewable = opensAt !== null && opensAt <= now;
     let questions: ReviewedQuestion[] = [];
     if (reviewable) {
@@ -423,9 +486,11 @@ export class AttemptsService {
       questions = paper.questions.map((frozen) => {
         const question = bank.get(frozen.id);
         const answer = byQuestion.get(frozen.id);
+        const mine = { ...candidateQuestion(frozen, question), response: parseResponse(answer?.response ?? null) };
+        // A verdict or a comment tells the key as well as the key does.
+        if (!showsKey) return { ...mine, earned: null, correct: null, comment: null };
         return {
-          ...candidateQuestion(frozen, question),
-          response: parseResponse(answer?.response ?? null),
+          ...mine,
           earned: released ? (answer?.score ?? null) : null,
           correct: released ? (answer?.correct ?? null) : null,
           comment: answer?.comment ?? null,
@@ -452,8 +517,16 @@ export class AttemptsService {
       score: released ? attempt.score : null,
       passed: released ? attempt.passed : null,
       questions,
+      keyLater: reviewable && !showsKey,
       reviewFrom: opensAt !== null && opensAt > now ? formatDateTime(opensAt) : null,
     };
+  }
+
+  /** The attempts I may still sit of the exam (`current`: my terms while it is published and assigned to me). */
+  private async attemptsLeft(userId: number, examId: number, current: ExamTerms | undefined, now: number): Promise<number> {
+    const attempts = await findMyAttempts(this.db, userId, examId);
+    const running = attempts.some((attempt) => attempt.state === 'in_progress' && attempt.submittedAt === null && acceptsAnswersAt(attempt.deadline, now));
+    return attemptsLeft({ allowed: current?.attemptsAllowed ?? 0, used: attempts.length, running, closeAt: current?.closeAt ?? null, now });
   }
 
   /** My attempts of an exam assigned to me, newest first, marking the one whose score counts. */
@@ -487,19 +560,16 @@ export class AttemptsService {
   /**
    * Stores the client's events on my attempt's timeline, dated by the server's clock (now less
    * their age, never before the start), while the attempt is in progress or within the grace
-   * after its deadline or submission (409 after); beyond MAX_EVENTS_PER_ATTEMPT the rest are dropped.
+   * after its deadline or submission (409 after); what finds no room on the timeline (`eventRoom`) is dropped.
    */
   async recordEvents(userId: number, attemptId: number, body: AttemptEvents): Promise<void> {
     const attempt = await this.own(userId, attemptId);
     const now = this.now();
     const open = attempt.submittedAt === null ? attempt.deadline === null || now < attempt.deadline + AUTO_SUBMIT_GRACE_MS : now < attempt.submittedAt + AUTO_SUBMIT_GRACE_MS;
     if (!open) throw conflict(`deadline: attempt ${attemptId} is over`);
-    const room = MAX_EVENTS_PER_ATTEMPT - (await countEvents(this.db, attemptId));
-    if (room <= 0) return;
     const inPaper = new Set(parsePaper(attempt.paper).questions.map((question) => question.id));
-    await insertEvents(
-      this.db,
-      body.events.slice(0, room).map((event) => ({
+    await this.appendEvents(attemptId, async () =>
+      body.events.map((event) => ({
         attemptId,
         type: event.type,
         at: Math.max(attempt.startedAt, now - event.agoMs),

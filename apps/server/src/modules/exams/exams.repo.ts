@@ -681,6 +681,24 @@ export async function findExamForPerson(db: Kysely<Database>, userId: number, ex
   );
 }
 
+/** The exam's own close and the latest personal one among its assignees (null: none set); undefined when there is no such exam. */
+export async function findCloses(db: Kysely<Database>, examId: number): Promise<{ examCloseAt: number | null; latestPersonalCloseAt: number | null } | undefined> {
+  const row = await db
+    .selectFrom('edu_exam as e')
+    .select((eb) => [
+      'e.close_at',
+      eb
+        .selectFrom('edu_exam_assignee as a')
+        .select((inner) => inner.fn.max('a.close_at').as('latest'))
+        .whereRef('a.exam_id', '=', 'e.id')
+        .as('latest_personal'),
+    ])
+    .where('e.id', '=', examId)
+    .executeTakeFirst();
+  const epoch = (at: number | string | bigint | null | undefined) => (at === null || at === undefined ? null : Number(at));
+  return row && { examCloseAt: epoch(row.close_at), latestPersonalCloseAt: epoch(row.latest_personal) };
+}
+
 /** In slices: one statement's parameters are limited (SQLite's to 32766). */
 function slices<T>(items: readonly T[], size = 500): T[][] {
   const out: T[][] = [];

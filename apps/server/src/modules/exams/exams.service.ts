@@ -1,4 +1,5 @@
 import { ENROLLED_STATUSES } from '@cloud-classroom/shared/applicants';
+import { latestClose } from '@cloud-classroom/shared/attempt-rules';
 import { formatDateTime } from '@cloud-classroom/shared/display';
 import { drawQuestions, shuffled, type DrawDemand, type DrawOutcome } from '@cloud-classroom/shared/exam-draw';
 import type {
@@ -43,6 +44,7 @@ import {
   findAssigneesOfUsers,
   findCourseExists,
   findExamHead,
+  findCloses,
   findExamForPerson,
   findExamsAttempted,
   findExamIds,
@@ -734,6 +736,13 @@ export class ExamsService {
     // `assigned: false`: for an attempt already made, whatever became of the exam's status or assignment since.
     const row = assigned ? (await findMyExams(this.db, userId, { examId }))[0] : await findExamForPerson(this.db, userId, examId);
     return row === undefined ? undefined : termsOf(row);
+  }
+
+  /** When nobody can sit the exam any more (`latestClose`: personal windows included); null: never, or no such exam. */
+  async latestCloseOf(examId: number): Promise<number | null> {
+    const closes = await findCloses(this.db, examId);
+    if (closes === undefined) return null;
+    return latestClose(closes.examCloseAt, closes.latestPersonalCloseAt === null ? [] : [closes.latestPersonalCloseAt]);
   }
 }
 

@@ -9,7 +9,7 @@ import { formatScore, keyText, responseText } from './marking-item-view';
 export type AttemptTab = 'answers' | 'events' | 'changes';
 
 // Signals a marker may want to look at twice get a warmer colour; none is red, as none is a verdict.
-const NOTABLE: ReadonlySet<AttemptEvent['type']> = new Set(['hidden', 'blur', 'fullscreen_exit', 'paste', 'offline', 'ip_change', 'device_change']);
+const NOTABLE: ReadonlySet<AttemptEvent['type']> = new Set(['hidden', 'blur', 'fullscreen_exit', 'paste', 'offline', 'ip_change', 'device_change', 'too_many_addresses', 'too_many_devices']);
 
 const stateColour = { in_progress: 'processing', marking: 'orange', graded: 'green' } as const;
 

@@ -8,7 +8,8 @@ import { minuteOf, paperOfReview } from './attempt-paper';
 /**
  * A finished attempt as the exam's review policy lets me see it: while marking, that it is being
  * marked; once graded, the score and whether it passed; and, when the review is open, each
- * question with my answer, the key, the analysis and the marker's comment.
+ * question with my answer, and the key, the analysis and the marker's comment once the server
+ * shows them (not while I, or anyone, may still sit the exam: `keyLater`, said as such).
  */
 export function AttemptResultView({ result }: { result: AttemptResult }) {
   const { t } = useLocaleText();
@@ -66,6 +67,7 @@ export function AttemptResultView({ result }: { result: AttemptResult }) {
           <h2 id="exam-review-title" className="site-section__title site-section__title--spaced">
             {t('answerExam.review')}
           </h2>
+          {result.keyLater && <p className="site-notice">{t('answerExam.keyLater')}</p>}
           {result.questions.length > 0 ? (
             <ol className="exam-result__questions">
               {result.questions.map((question, index) => (
@@ -75,7 +77,7 @@ export function AttemptResultView({ result }: { result: AttemptResult }) {
                     index={index + 1}
                     response={question.response}
                     showKey={question.answer !== undefined}
-                    verdict={result.released ? { earned: question.earned, correct: question.correct } : undefined}
+                    verdict={result.keyLater ? false : result.released ? { earned: question.earned, correct: question.correct } : undefined}
                   />
                   {question.comment !== null && question.comment !== '' && (
                     <p className="exam-result__comment">
