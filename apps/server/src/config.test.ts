@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, publicUrlWarning } from './config.js';
 
 describe('loadConfig', () => {
   it('has working defaults for an empty environment', () => {
@@ -15,7 +15,8 @@ describe('loadConfig', () => {
       captchaEnabled: true,
       statementStats: true,
       logLevel: 'info',
-      publicUrl: undefined,
+      publicUrl: 'http://localhost:8000',
+      publicUrlAssumed: true,
       webDistDir: undefined,
       uploadQuotaBytes: 1024 * 1024 * 1024,
       mediaMaxBytes: 2048 * 1024 * 1024,
@@ -71,11 +72,24 @@ describe('loadConfig', () => {
       statementStats: false,
       logLevel: 'warn',
       publicUrl: 'https://learn.example.com',
+      publicUrlAssumed: false,
       webDistDir: '/srv/cc/web',
       uploadQuotaBytes: 50 * 1024 * 1024,
       mediaMaxBytes: 300 * 1024 * 1024,
       timeZone: 'Europe/Paris',
     });
+  });
+
+  it('takes links that leave the site from PUBLIC_URL, else from the address the start notice prints, warning when others can reach the server', () => {
+    expect(loadConfig({ HOST: '127.0.0.1', PORT: '9001' }).publicUrl).toBe('http://127.0.0.1:9001');
+    expect(loadConfig({ HOST: '::1' }).publicUrl).toBe('http://[::1]:8000');
+    expect(loadConfig({ HOST: '::' }).publicUrl).toBe('http://localhost:8000');
+    // A fresh machine with no settings starts, told what to set.
+    expect(publicUrlWarning(loadConfig({}))).toMatch(/^PUBLIC_URL is not set: .* name http:\/\/localhost:8000, /);
+    expect(publicUrlWarning(loadConfig({ HOST: '10.0.0.5' }))).toMatch(/^PUBLIC_URL is not set/);
+    expect(publicUrlWarning(loadConfig({ HOST: '127.0.0.1' }))).toBeUndefined();
+    expect(publicUrlWarning(loadConfig({ HOST: 'localhost' }))).toBeUndefined();
+    expect(publicUrlWarning(loadConfig({ PUBLIC_URL: 'https://learn.example.com' }))).toBeUndefined();
   });
 
   it('treats an empty variable as unset', () => {

@@ -81,10 +81,15 @@ export type Config = {
   statementStats: boolean;
   logLevel: z.infer<typeof configSchema>['LOG_LEVEL'];
   /**
-   * The address people reach the site at, without a trailing slash (`PUBLIC_URL`), for links that
-   * leave the site, as a certificate's QR code; absent: the address each request came to.
+   * The address people reach the site at, without a trailing slash: `PUBLIC_URL`, else this
+   * machine's own (`localAddress`, what the start notice prints). Every link that leaves the site
+   * (a certificate's QR code) is built from it alone, never from a request's Host or X-Forwarded-*
+   * headers, which whoever sends the request writes: a forged Host made genuine certificates
+   * point at a phishing site.
    */
-  publicUrl: string | undefined;
+  publicUrl: string;
+  /** `PUBLIC_URL` was not set: `publicUrl` is this machine's own address (`publicUrlWarning`). */
+  publicUrlAssumed: boolean;
   /** Folder of the built web app; absent when the server runs without it (API only). */
   webDistDir: string | undefined;
   /** The most one user's local-storage uploads may take together (`UPLOAD_QUOTA_MB`). */
@@ -125,7 +130,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     captchaEnabled: c.CAPTCHA_ENABLED,
     statementStats: c.DB_STATEMENT_STATS,
     logLevel: c.LOG_LEVEL,
-    publicUrl: c.PUBLIC_URL?.replace(/\/+$/, ''),
+    publicUrl: c.PUBLIC_URL?.replace(/\/+$/, '') ?? localAddress(c.HOST, c.PORT),
+    publicUrlAssumed: c.PUBLIC_URL === undefined,
     webDistDir: c.WEB_DIST_DIR === undefined ? undefined : path.resolve(cwd, c.WEB_DIST_DIR),
     uploadQuotaBytes: c.UPLOAD_QUOTA_MB * 1024 * 1024,
     mediaMaxBytes: c.MEDIA_MAX_MB * 1024 * 1024,
@@ -149,4 +155,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
           }
         : { kind: 'local' },
   };
+}
+
+/** The address a person at this machine reaches the server at: the start notice prints it. */
+export function localAddress(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
+
+const LOOPBACK = /^(localhost|127(\.\d+){3}|::1)$/;
+
+/**
+ * What to warn of at start when `PUBLIC_URL` is missing on a server other machines can reach:
+ * there it is required for links that leave the site, yet a trial with no settings must still
+ * start (`npm install && npm start`), so it is a warning rather than a refusal.
+ */
+export function publicUrlWarning(config: Pick<Config, 'host' | 'publicUrl' | 'publicUrlAssumed'>): string | undefined {
+  if (!config.publicUrlAssumed || LOOPBACK.test(config.host)) return undefined;
+  return `PUBLIC_URL is not set: certificates' QR codes and verification links name ${config.publicUrl}, which only this machine reaches. Set PUBLIC_URL to the address people reach the site at (https://learn.example.com).`;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, localAddress, publicUrlWarning } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedIfEmpty } from './db/seed/seed.js';
@@ -64,10 +64,11 @@ async function main(): Promise<void> {
   app.services.jobs.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const warning = publicUrlWarning(config);
+  if (warning !== undefined) console.warn(`Warning: ${warning}`);
   // Plain stdout, not the JSON log: this line is for the person who just typed `npm start`.
   console.log(
-    `Cloud Classroom is running at http://${shownHost}:${port}/ (${database.dialect}: ${database.location})` +
+    `Cloud Classroom is running at ${localAddress(config.host, port)}/ (${database.dialect}: ${database.location})` +
       (config.webDistDir === undefined ? ' — API only, the web app is not built' : ''),
   );
   if (seeded.seeded) console.log(seedNotice('First start: created the demo organisation', seeded));

@@ -157,7 +157,7 @@ export async function createServices(
   questions.onKeyChanged((questionIds, by, trx) => marking.queueRegrade(questionIds, by, trx));
   const examReports = new ExamReportsService({ db, access, questions });
   const dashboard = new DashboardService({ db, clock, access, timeZone: config.timeZone });
-  const certificates = new CertificatesService({ db, clock, files, access, jobs });
+  const certificates = new CertificatesService({ db, clock, files, access, jobs, publicUrl: config.publicUrl });
   certificates.registerJobs();
   // Passing an exam or completing a term queues the certificates its rules issue (a job, in the grading's or completion's transaction).
   attempts.onPassed((examId, userIds, trx) => certificates.within(trx).examPassed(examId, userIds));
