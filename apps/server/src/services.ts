@@ -163,7 +163,7 @@ export async function createServices(
   attempts.onPassed((examId, userIds, trx) => certificates.within(trx).examPassed(examId, userIds));
   marking.onPassed((examId, userIds, trx) => certificates.within(trx).examPassed(examId, userIds));
   applicants.onCompleted((termId, userIds, trx) => certificates.within(trx).termCompleted(termId, userIds));
-  const sockets = new SessionSockets();
+  const sockets = new SessionSockets(config.sockets);
   const notificationPush = new NotificationPush({ database, sockets, log, toWire: notificationOf });
   const notifications = new NotificationsService({ db, clock, jobs, push: notificationPush });
   notifications.registerJobs();
