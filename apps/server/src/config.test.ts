@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, publicUrlWarning, socketCeiling } from './config.js';
 
 describe('loadConfig', () => {
   it('has working defaults for an empty environment', () => {
@@ -15,13 +15,15 @@ describe('loadConfig', () => {
       captchaEnabled: true,
       statementStats: true,
       logLevel: 'info',
-      publicUrl: undefined,
+      publicUrl: 'http://localhost:8000',
+      publicUrlAssumed: true,
       webDistDir: undefined,
       uploadQuotaBytes: 1024 * 1024 * 1024,
       mediaMaxBytes: 2048 * 1024 * 1024,
       deployMaxBytes: 2048 * 1024 * 1024,
       timeZone: 'Asia/Shanghai',
       storage: { kind: 'local' },
+      sockets: { perSession: 5, perUser: 10, total: 10_000, heartbeatMs: 30_000 },
     });
   });
 
@@ -57,6 +59,10 @@ describe('loadConfig', () => {
         UPLOAD_QUOTA_MB: '50',
         MEDIA_MAX_MB: '300',
         TZ: 'Europe/Paris',
+        SOCKETS_PER_SESSION: '3',
+        SOCKETS_PER_USER: '6',
+        SOCKETS_MAX: '2000',
+        SOCKET_HEARTBEAT_SECONDS: '10',
       },
       '/srv/cc',
     );
@@ -71,11 +77,31 @@ describe('loadConfig', () => {
       statementStats: false,
       logLevel: 'warn',
       publicUrl: 'https://learn.example.com',
+      publicUrlAssumed: false,
       webDistDir: '/srv/cc/web',
       uploadQuotaBytes: 50 * 1024 * 1024,
       mediaMaxBytes: 300 * 1024 * 1024,
       timeZone: 'Europe/Paris',
+      sockets: { perSession: 3, perUser: 6, total: 2000, heartbeatMs: 10_000 },
     });
+  });
+
+  it('takes links that leave the site from PUBLIC_URL, else from the address the start notice prints, warning when others can reach the server', () => {
+    expect(loadConfig({ HOST: '127.0.0.1', PORT: '9001' }).publicUrl).toBe('http://127.0.0.1:9001');
+    expect(loadConfig({ HOST: '::1' }).publicUrl).toBe('http://[::1]:8000');
+    expect(loadConfig({ HOST: '::' }).publicUrl).toBe('http://localhost:8000');
+    // A fresh machine with no settings starts, told what to set.
+    expect(publicUrlWarning(loadConfig({}))).toMatch(/^PUBLIC_URL is not set: .* name http:\/\/localhost:8000, /);
+    expect(publicUrlWarning(loadConfig({ HOST: '10.0.0.5' }))).toMatch(/^PUBLIC_URL is not set/);
+    expect(publicUrlWarning(loadConfig({ HOST: '127.0.0.1' }))).toBeUndefined();
+    expect(publicUrlWarning(loadConfig({ HOST: 'localhost' }))).toBeUndefined();
+    expect(publicUrlWarning(loadConfig({ PUBLIC_URL: 'https://learn.example.com' }))).toBeUndefined();
+  });
+
+  it('keeps the sockets a quarter of the open-file limit short of it', () => {
+    expect(socketCeiling(10_000, 20_000)).toBe(10_000);
+    expect(socketCeiling(10_000, 1024)).toBe(768);
+    expect(socketCeiling(10_000, undefined)).toBe(10_000);
   });
 
   it('treats an empty variable as unset', () => {
@@ -97,6 +123,9 @@ describe('loadConfig', () => {
     [{ UPLOAD_QUOTA_MB: 'lots' }, 'UPLOAD_QUOTA_MB: must be a whole number of MiB, at least 1'],
     [{ MEDIA_MAX_MB: '0' }, 'MEDIA_MAX_MB: must be a whole number of MiB, at least 1'],
     [{ MEDIA_MAX_MB: '1.5' }, 'MEDIA_MAX_MB: must be a whole number of MiB, at least 1'],
+    [{ SOCKETS_PER_SESSION: '0' }, 'SOCKETS_PER_SESSION: must be a whole number, at least 1'],
+    [{ SOCKETS_MAX: 'many' }, 'SOCKETS_MAX: must be a whole number, at least 1'],
+    [{ SOCKET_HEARTBEAT_SECONDS: '0.5' }, 'SOCKET_HEARTBEAT_SECONDS: must be a whole number of seconds from 1 to 3600'],
     [{ TZ: 'Mars/Olympus' }, 'TZ: must be a time zone such as Asia/Shanghai'],
     [{ STORAGE: 'ftp' }, 'STORAGE: must be local or s3'],
     [{ STORAGE: 's3', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 'b' }, 'S3_BUCKET: is required with STORAGE=s3'],

@@ -58,6 +58,27 @@ const configSchema = z.object({
     .string()
     .regex(/^([A-Za-z0-9_-][A-Za-z0-9._-]*\/)+$/, 'must be folder names ending in / (classroom/)')
     .optional(),
+  SOCKETS_PER_SESSION: z.coerce
+    .number({ message: 'must be a whole number, at least 1' })
+    .int('must be a whole number, at least 1')
+    .min(1, 'must be a whole number, at least 1')
+    .default(5),
+  SOCKETS_PER_USER: z.coerce
+    .number({ message: 'must be a whole number, at least 1' })
+    .int('must be a whole number, at least 1')
+    .min(1, 'must be a whole number, at least 1')
+    .default(10),
+  SOCKETS_MAX: z.coerce
+    .number({ message: 'must be a whole number, at least 1' })
+    .int('must be a whole number, at least 1')
+    .min(1, 'must be a whole number, at least 1')
+    .default(10_000),
+  SOCKET_HEARTBEAT_SECONDS: z.coerce
+    .number({ message: 'must be a whole number of seconds from 1 to 3600' })
+    .int('must be a whole number of seconds from 1 to 3600')
+    .min(1, 'must be a whole number of seconds from 1 to 3600')
+    .max(3600, 'must be a whole number of seconds from 1 to 3600')
+    .default(30),
   TZ: z.string().refine(isTimeZone, 'must be a time zone such as Asia/Shanghai').default(DEFAULT_TIME_ZONE),
 }).superRefine((c, context) => {
   if (c.STORAGE !== 's3') return;
@@ -81,10 +102,15 @@ export type Config = {
   statementStats: boolean;
   logLevel: z.infer<typeof configSchema>['LOG_LEVEL'];
   /**
-   * The address people reach the site at, without a trailing slash (`PUBLIC_URL`), for links that
-   * leave the site, as a certificate's QR code; absent: the address each request came to.
+   * The address people reach the site at, without a trailing slash: `PUBLIC_URL`, else this
+   * machine's own (`localAddress`, what the start notice prints). Every link that leaves the site
+   * (a certificate's QR code) is built from it alone, never from a request's Host or X-Forwarded-*
+   * headers, which whoever sends the request writes: a forged Host made genuine certificates
+   * point at a phishing site.
    */
-  publicUrl: string | undefined;
+  publicUrl: string;
+  /** `PUBLIC_URL` was not set: `publicUrl` is this machine's own address (`publicUrlWarning`). */
+  publicUrlAssumed: boolean;
   /** Folder of the built web app; absent when the server runs without it (API only). */
   webDistDir: string | undefined;
   /** The most one user's local-storage uploads may take together (`UPLOAD_QUOTA_MB`). */
@@ -99,7 +125,12 @@ export type Config = {
   timeZone: string;
   /** `STORAGE` and its `S3_*` settings. */
   storage: StorageConfig;
+  /** `/websocket`'s caps and heartbeat (`SOCKETS_PER_SESSION`, `SOCKETS_PER_USER`, `SOCKETS_MAX`, `SOCKET_HEARTBEAT_SECONDS`). */
+  sockets: SocketLimits;
 };
+
+/** How many `/websocket` sockets one session, one person and the whole process may hold, and how often each is pinged. */
+export type SocketLimits = { perSession: number; perUser: number; total: number; heartbeatMs: number };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -125,13 +156,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     captchaEnabled: c.CAPTCHA_ENABLED,
     statementStats: c.DB_STATEMENT_STATS,
     logLevel: c.LOG_LEVEL,
-    publicUrl: c.PUBLIC_URL?.replace(/\/+$/, ''),
+    publicUrl: c.PUBLIC_URL?.replace(/\/+$/, '') ?? localAddress(c.HOST, c.PORT),
+    publicUrlAssumed: c.PUBLIC_URL === undefined,
     webDistDir: c.WEB_DIST_DIR === undefined ? undefined : path.resolve(cwd, c.WEB_DIST_DIR),
     uploadQuotaBytes: c.UPLOAD_QUOTA_MB * 1024 * 1024,
     mediaMaxBytes: c.MEDIA_MAX_MB * 1024 * 1024,
     deployMaxBytes: c.DEPLOY_MAX_MB * 1024 * 1024,
     storageSecretKey: c.STORAGE_SECRET_KEY,
     timeZone: c.TZ,
+    sockets: { perSession: c.SOCKETS_PER_SESSION, perUser: c.SOCKETS_PER_USER, total: c.SOCKETS_MAX, heartbeatMs: c.SOCKET_HEARTBEAT_SECONDS * 1000 },
     storage:
       c.STORAGE === 's3'
         ? {
@@ -149,4 +182,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
           }
         : { kind: 'local' },
   };
+}
+
+/** The address a person at this machine reaches the server at: the start notice prints it. */
+export function localAddress(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
+
+const LOOPBACK = /^(localhost|127(\.\d+){3}|::1)$/;
+
+/**
+ * What to warn of at start when `PUBLIC_URL` is missing on a server other machines can reach:
+ * there it is required for links that leave the site, yet a trial with no settings must still
+ * start (`npm install && npm start`), so it is a warning rather than a refusal.
+ */
+export function publicUrlWarning(config: Pick<Config, 'host' | 'publicUrl' | 'publicUrlAssumed'>): string | undefined {
+  if (!config.publicUrlAssumed || LOOPBACK.test(config.host)) return undefined;
+  return `PUBLIC_URL is not set: certificates' QR codes and verification links name ${config.publicUrl}, which only this machine reaches. Set PUBLIC_URL to the address people reach the site at (https://learn.example.com).`;
+}
+
+/**
+ * The most sockets a process allowed `openFiles` descriptors (its RLIMIT_NOFILE; unknown off
+ * Linux) may hold: a quarter stays for the database, files and HTTP requests, or sockets would
+ * again leave none for `/auth/login`.
+ */
+export function socketCeiling(total: number, openFiles: number | undefined): number {
+  return openFiles === undefined ? total : Math.min(total, Math.max(1, Math.floor(openFiles * 0.75)));
 }

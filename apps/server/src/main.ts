@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, localAddress, publicUrlWarning, socketCeiling } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedIfEmpty } from './db/seed/seed.js';
@@ -21,6 +21,12 @@ async function main(): Promise<void> {
   // organisation's: one zone for both, whatever zone the machine runs in.
   process.env.TZ = config.timeZone;
   if (config.webDistDir === undefined && fs.existsSync(bundledWebDist)) config.webDistDir = bundledWebDist;
+  const openFiles = openFileLimit();
+  const ceiling = socketCeiling(config.sockets.total, openFiles);
+  if (ceiling < config.sockets.total) {
+    console.warn(`Warning: SOCKETS_MAX=${config.sockets.total} is more than this process's limit of ${openFiles} open files allows; holding at most ${ceiling} sockets.`);
+    config.sockets.total = ceiling;
+  }
 
   // A bucket that cannot be reached stops the start here, named, rather than every upload later.
   if (config.storage.kind === 's3') {
@@ -64,10 +70,11 @@ async function main(): Promise<void> {
   app.services.jobs.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const warning = publicUrlWarning(config);
+  if (warning !== undefined) console.warn(`Warning: ${warning}`);
   // Plain stdout, not the JSON log: this line is for the person who just typed `npm start`.
   console.log(
-    `Cloud Classroom is running at http://${shownHost}:${port}/ (${database.dialect}: ${database.location})` +
+    `Cloud Classroom is running at ${localAddress(config.host, port)}/ (${database.dialect}: ${database.location})` +
       (config.webDistDir === undefined ? ' — API only, the web app is not built' : ''),
   );
   if (seeded.seeded) console.log(seedNotice('First start: created the demo organisation', seeded));
@@ -78,6 +85,16 @@ async function main(): Promise<void> {
     },
     (error: unknown) => app.log.warn({ err: error }, 'could not sweep files left behind by interrupted uploads'),
   );
+}
+
+/** The process's soft limit of open files, where Linux tells it (Node has no call for it). */
+function openFileLimit(): number | undefined {
+  try {
+    const line = /^Max open files\s+(\d+)/m.exec(fs.readFileSync('/proc/self/limits', 'utf8'));
+    return line === null ? undefined : Number(line[1]);
+  } catch {
+    return undefined;
+  }
 }
 
 main().catch((error: unknown) => {

@@ -157,13 +157,13 @@ export async function createServices(
   questions.onKeyChanged((questionIds, by, trx) => marking.queueRegrade(questionIds, by, trx));
   const examReports = new ExamReportsService({ db, access, questions });
   const dashboard = new DashboardService({ db, clock, access, timeZone: config.timeZone });
-  const certificates = new CertificatesService({ db, clock, files, access, jobs, timeZone: config.timeZone });
+  const certificates = new CertificatesService({ db, clock, files, access, jobs, timeZone: config.timeZone, publicUrl: config.publicUrl });
   certificates.registerJobs();
   // Passing an exam or completing a term queues the certificates its rules issue (a job, in the grading's or completion's transaction).
   attempts.onPassed((examId, userIds, trx) => certificates.within(trx).examPassed(examId, userIds));
   marking.onPassed((examId, userIds, trx) => certificates.within(trx).examPassed(examId, userIds));
   applicants.onCompleted((termId, userIds, trx) => certificates.within(trx).termCompleted(termId, userIds));
-  const sockets = new SessionSockets();
+  const sockets = new SessionSockets(config.sockets);
   const notificationPush = new NotificationPush({ database, sockets, log, toWire: notificationOf });
   const notifications = new NotificationsService({ db, clock, jobs, push: notificationPush });
   notifications.registerJobs();

@@ -47,3 +47,9 @@ export type SessionEndedMessage = z.infer<typeof sessionEndedMessageSchema>;
 
 /** The close code of a socket without a live session (4000-4999 are the application's own). */
 export const SOCKET_CLOSE_UNAUTHORIZED = 4401;
+/** The close code of a session's oldest socket, closed for a newer one past the session's cap. */
+export const SOCKET_CLOSE_REPLACED = 4409;
+/** The close code of a socket refused because the person holds their cap of sockets (1008: policy violation). */
+export const SOCKET_CLOSE_TOO_MANY = 1008;
+/** The close code of a socket refused because the server holds its total (1013: try again later). */
+export const SOCKET_CLOSE_BUSY = 1013;

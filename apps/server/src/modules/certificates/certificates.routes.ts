@@ -25,7 +25,7 @@ import {
 import { importResultSchema } from '@cloud-classroom/shared/applicants';
 import { createdSchema, idParamsSchema, idsSchema } from '@cloud-classroom/shared/courses';
 import { pageOf } from '@cloud-classroom/shared/http';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendStoredFile } from '../../files/send-stored-file.js';
@@ -74,9 +74,6 @@ function sendPdf(reply: FastifyReply, pdf: Buffer, fileName: string, cacheContro
 export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const { certificates } = services;
   acceptUploads(app);
-  // Where the site is, for the verification link a certificate's QR code holds: PUBLIC_URL, else
-  // the address the request came to (behind a proxy that is the proxy's view, hence the setting).
-  const siteOrigin = (request: FastifyRequest) => services.config.publicUrl ?? `${request.protocol}://${request.host}`;
 
   // ---- Templates --------------------------------------------------------------------------------
 
@@ -147,7 +144,7 @@ export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     '/api/cert-templates/:id/preview',
     { config: { access: { permissions: ['cert:list'] }, sessionCookie: true }, schema: { params: idParamsSchema, querystring: certTemplatePreviewQuerySchema } },
     async (request, reply) => {
-      const pdf = await certificates.previewTemplate(request.params.id, request.query.version, siteOrigin(request));
+      const pdf = await certificates.previewTemplate(request.params.id, request.query.version);
       return sendPdf(reply, pdf, `preview-${request.params.id}.pdf`, 'no-store');
     },
   );
@@ -177,7 +174,7 @@ export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     '/api/certificates/download',
     { config: { access: { permissions: ['cert:list'] }, sessionCookie: true, audit: '下载证书' }, schema: { querystring: certificateQuerySchema } },
     async (request, reply) => {
-      const { zip } = await certificates.download(principalOf(request), request.query, siteOrigin(request));
+      const { zip } = await certificates.download(principalOf(request), request.query);
       const day = dayInZone(services.clock.now(), services.config.timeZone).replaceAll('-', '');
       return reply
         .header('content-type', 'application/zip')
@@ -226,7 +223,7 @@ export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     '/api/certificates/:id/pdf',
     { config: { access: { authenticated: true }, sessionCookie: true }, schema: { params: idParamsSchema } },
     async (request, reply) => {
-      const { pdf, number } = await certificates.pdf(principalOf(request), request.params.id, siteOrigin(request));
+      const { pdf, number } = await certificates.pdf(principalOf(request), request.params.id);
       return sendPdf(reply, pdf, `${number}.pdf`, 'private, no-cache');
     },
   );

@@ -105,6 +105,8 @@ export type CertificatesOptions = {
   jobs: JobRunner;
   /** The organisation's zone (config `TZ`): certificates are dated, and expire, by its calendar days. */
   timeZone: string;
+  /** The site's own address (`config.publicUrl`), which every verification link names: never a request's Host, which the caller writes. */
+  publicUrl: string;
   /** Shared by the service and its `within` copies; filled by `onIssued`. */
   issuedListeners?: IssuedListener[];
 };
@@ -286,7 +288,7 @@ export class CertificatesService {
   }
 
   /** The template's PDF with sample values (a Chinese name, today's date, the first number of its pattern), never cached. */
-  async previewTemplate(id: number, version: number | undefined, siteOrigin: string): Promise<Buffer> {
+  async previewTemplate(id: number, version: number | undefined): Promise<Buffer> {
     const head = await findTemplateHead(this.db, id);
     if (head === undefined) throw notFound(`id: no certificate template ${id}`);
     const layoutVersion = await findVersion(this.db, version === undefined ? { id: head.currentVersionId } : { templateId: id, version });
@@ -301,7 +303,7 @@ export class CertificatesService {
       expiresOn: head.validityMonths === null ? null : addMonthsToDate(issuedOn, head.validityMonths),
       number: formatCertificateNumber(head.numberPattern, now, 1),
     };
-    return this.render(layoutVersion.layout, snapshot, siteOrigin + certificateVerificationPath(snapshot.number, SAMPLE_CODE));
+    return this.render(layoutVersion.layout, snapshot, this.options.publicUrl + certificateVerificationPath(snapshot.number, SAMPLE_CODE));
   }
 
   /**
@@ -615,17 +617,17 @@ export class CertificatesService {
    * holder; anyone else gets the 404 of a certificate that does not exist. Drawn once per content
    * (layout version, snapshot, verification link) and kept in the file store.
    */
-  async pdf(caller: Principal, id: number, siteOrigin: string): Promise<{ pdf: Buffer; number: string }> {
+  async pdf(caller: Principal, id: number): Promise<{ pdf: Buffer; number: string }> {
     const [row] = (await findCertificates(this.db, { ids: [id] }, this.now())).content;
     if (row === undefined || !(await this.mayRead(caller, row))) throw notFound(`id: no certificate ${id}`);
-    const found = await this.pdfOf(row, siteOrigin);
+    const found = await this.pdfOf(row);
     return { pdf: 'pdf' in found ? found.pdf : await bytesOf(found.stream), number: row.number };
   }
 
   /** The certificate's PDF: the cached file as a stream, or drawn now (and cached) as a whole. */
-  private async pdfOf(row: CertificateRow, siteOrigin: string): Promise<{ stream: NodeJS.ReadableStream } | { pdf: Buffer }> {
+  private async pdfOf(row: CertificateRow): Promise<{ stream: NodeJS.ReadableStream } | { pdf: Buffer }> {
     const version = (await findVersion(this.db, { id: row.templateVersionId })) as VersionRow;
-    const url = siteOrigin + certificateVerificationPath(row.number, row.code);
+    const url = this.options.publicUrl + certificateVerificationPath(row.number, row.code);
     const digest = crypto.createHash('sha256').update(JSON.stringify([version.layout, row.snapshot, url])).digest('hex').slice(0, 32);
     const key = `${PDF_CACHE_FOLDER}/${row.id}/${digest}.pdf`;
     const cached = await this.options.files.get(key);
@@ -644,7 +646,7 @@ export class CertificatesService {
    * `<number>.pdf` each, streamed: yazl asks for an entry's PDF only when it writes that entry, and
    * writes it as fast as the client reads, so one PDF at a time is read or drawn, whatever the count.
    */
-  async download(caller: Principal, query: CertificateQuery, siteOrigin: string): Promise<{ zip: NodeJS.ReadableStream; count: number }> {
+  async download(caller: Principal, query: CertificateQuery): Promise<{ zip: NodeJS.ReadableStream; count: number }> {
     const { page: _page, size: _size, ...filter } = query;
     const rows = (await findCertificates(this.db, { ...filter, scope: await this.scopeOf(caller) }, this.now(), { sort: query.sort })).content;
     const { ZipFile } = await loadYazl();
@@ -657,7 +659,7 @@ export class CertificatesService {
       names.add(name);
       // Dated as issued; the PDF itself is compressed already.
       zip.addReadStreamLazy(name, { mtime: new Date(row.issuedAtMs), compress: false }, (done) => {
-        this.pdfOf(row, siteOrigin).then(
+        this.pdfOf(row).then(
           (found) => done(null, 'pdf' in found ? Readable.from([found.pdf]) : found.stream),
           (error: unknown) => done(error, Readable.from([])),
         );

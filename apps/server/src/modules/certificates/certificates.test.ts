@@ -44,6 +44,8 @@ async function upload(app: FastifyInstance, token: string, fileName: string, con
   return app.inject({ method: 'POST', url: '/api/cert-templates/backgrounds', headers: { 'content-type': encoded.headers.get('content-type') ?? '', authorization: token }, payload });
 }
 
+/** What a phishing site sends to get a genuine certificate whose QR code opens it. */
+const FORGED_HOST = { host: 'verify-cloudclassroom.evil.example', 'x-forwarded-host': 'verify-cloudclassroom.evil.example', 'x-forwarded-proto': 'https' };
 const verifyUrl = (number: string, code: string) => `/api/public/certificates/verify?number=${encodeURIComponent(number)}&code=${encodeURIComponent(code)}`;
 const reissueResult = z.object({ id: z.number().int(), number: z.string() });
 
@@ -159,8 +161,11 @@ describe('certificates', () => {
     expect(text).toContain('消防安全结业');
     expect(text).toContain('CC-2026-000001');
     expect((await call(app, 'GET', `/api/cert-templates/${template}/preview?version=9`, teacher)).statusCode).toBe(404);
-    // Without PUBLIC_URL the QR code points at the address the request came to.
-    expect(await qrCodesInPdf(response.rawPayload)).toEqual(['http://localhost:80/verify-cert?number=CC-2026-000001&code=SAMPLE']);
+    // Without PUBLIC_URL the QR code points at the address the start notice prints (PORT 8000),
+    // whatever Host the request names: a forged one must not make a phishing site's QR code.
+    expect(await qrCodesInPdf(response.rawPayload)).toEqual(['http://localhost:8000/verify-cert?number=CC-2026-000001&code=SAMPLE']);
+    const forged = await app.inject({ method: 'GET', url: `/api/cert-templates/${template}/preview`, headers: { authorization: teacher, ...FORGED_HOST } });
+    expect(await qrCodesInPdf(forged.rawPayload)).toEqual(['http://localhost:8000/verify-cert?number=CC-2026-000001&code=SAMPLE']);
   });
 
   it('points the QR code at PUBLIC_URL when it is set (a server behind a proxy does not know its public address)', async () => {
@@ -308,6 +313,12 @@ describe('certificates', () => {
     for await (const file of app.services.files.list(`${PDF_CACHE_FOLDER}/${mine!.id}`)) cached.push(file.key);
     expect(cached).toHaveLength(1);
     expect(staff.rawPayload.equals(own.rawPayload)).toBe(true);
+
+    // The QR code names the site's own address, never the one a request's Host names.
+    const forged = await app.inject({ method: 'GET', url: `/api/certificates/${mine!.id}/pdf`, headers: { authorization: learner1, ...FORGED_HOST } });
+    expect(forged.statusCode).toBe(200);
+    expect(await qrCodesInPdf(forged.rawPayload)).toEqual([`http://localhost:8000/verify-cert?number=${mine!.number}&code=${(await readCertificate(mine!.id)).code}`]);
+    expect(forged.rawPayload.equals(own.rawPayload)).toBe(true);
   });
 
   it('keeps issued certificates on their template version when the layout changes', async () => {

@@ -27,7 +27,7 @@ export const websocketRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
       },
     },
     (socket, request) => {
-      if (request.principal === null) socket.close(SOCKET_CLOSE_UNAUTHORIZED, 'unauthorized');
+      if (request.principal === null) sockets.refuse(socket, SOCKET_CLOSE_UNAUTHORIZED, 'unauthorized');
       else sockets.add(request.principal.sessionId, request.principal.userId, socket);
     },
   );

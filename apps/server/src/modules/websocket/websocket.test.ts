@@ -1,11 +1,18 @@
-import { SOCKET_CLOSE_UNAUTHORIZED, sessionEndedMessageSchema } from '@cloud-classroom/shared/auth';
+import {
+  SOCKET_CLOSE_BUSY,
+  SOCKET_CLOSE_REPLACED,
+  SOCKET_CLOSE_TOO_MANY,
+  SOCKET_CLOSE_UNAUTHORIZED,
+  sessionEndedMessageSchema,
+} from '@cloud-classroom/shared/auth';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, loginAs } from '../../test/test-app.js';
 
 type ClientSocket = {
   readonly readyState: number;
-  on(event: 'open', listener: () => void): void;
+  ping(): void;
+  on(event: 'open' | 'pong', listener: () => void): void;
   on(event: 'message', listener: (data: Buffer) => void): void;
   on(event: 'close', listener: (code: number) => void): void;
   on(event: 'error', listener: (error: Error) => void): void;
@@ -16,19 +23,26 @@ type ClientSocket = {
 // no types and @types/ws is not installed: a specifier TypeScript does not resolve keeps the
 // import typed by the shape above.
 const WS_PACKAGE = 'ws';
-const { WebSocket } = (await import(WS_PACKAGE)) as { WebSocket: new (url: string) => ClientSocket & { readonly OPEN: number } };
+const { WebSocket } = (await import(WS_PACKAGE)) as {
+  WebSocket: new (url: string, options?: { autoPong?: boolean }) => ClientSocket & { readonly OPEN: number };
+};
+
+// Small caps keep the floods small; a short heartbeat lets a silent client be caught soon.
+const LIMITS = { perSession: 3, perUser: 5, total: 100, heartbeatMs: 200 };
 
 describe('/websocket', () => {
   let app: FastifyInstance;
   let baseUrl: string;
 
-  beforeEach(async () => {
-    app = await buildTestApp();
+  async function start(limits: typeof LIMITS): Promise<void> {
+    app = await buildTestApp({ sockets: limits });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     if (typeof address !== 'object' || address === null) throw new Error('no address');
     baseUrl = `ws://127.0.0.1:${address.port}/websocket`;
-  });
+  }
+
+  beforeEach(() => start(LIMITS));
 
   afterEach(async () => {
     // Closes sockets that are still open too.
@@ -36,8 +50,8 @@ describe('/websocket', () => {
   });
 
   /** A real client over TCP; what it receives is collected, and `closed` gives the close code. */
-  async function connect(token?: string) {
-    const socket = new WebSocket(token === undefined ? baseUrl : `${baseUrl}?token=${encodeURIComponent(token)}`);
+  async function connect(token?: string, options: { autoPong?: boolean } = {}) {
+    const socket = new WebSocket(token === undefined ? baseUrl : `${baseUrl}?token=${encodeURIComponent(token)}`, options);
     const messages: unknown[] = [];
     socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
     const closed = new Promise<number>((resolve) => socket.on('close', resolve));
@@ -99,4 +113,69 @@ describe('/websocket', () => {
     expect(await client.closed).not.toBe(SOCKET_CLOSE_UNAUTHORIZED);
     expect(client.messages).toEqual([]);
   });
+
+  it('keeps a session to its newest sockets: a flood of 30 on one token holds 3, the others closed as replaced', async () => {
+    const token = await loginAs(app, 'learner1');
+    const clients = [];
+    for (let index = 0; index < 30; index++) clients.push(await connect(token));
+    const replaced = clients.slice(0, -LIMITS.perSession);
+    expect(await Promise.all(replaced.map((client) => client.closed))).toEqual(replaced.map(() => SOCKET_CLOSE_REPLACED));
+    expect(clients.map((client) => client.isOpen())).toEqual(clients.map((_, index) => index >= 30 - LIMITS.perSession));
+    // The server still answers everyone else.
+    const health = await fetch(baseUrl.replace(/^ws:(.*)\/websocket$/, 'http:$1/api/health'));
+    expect(health.status).toBe(200);
+  });
+
+  it('refuses a person’s sockets past their cap across sessions, without closing the other session’s', async () => {
+    const laptop = await loginAs(app, 'learner1');
+    const phone = await loginAs(app, 'learner1');
+    const accepted = [];
+    for (let index = 0; index < LIMITS.perSession; index++) accepted.push(await connect(laptop));
+    for (let index = LIMITS.perSession; index < LIMITS.perUser; index++) accepted.push(await connect(phone));
+    const refused = await connect(phone);
+    expect(await refused.closed).toBe(SOCKET_CLOSE_TOO_MANY);
+    expect(accepted.every((client) => client.isOpen())).toBe(true);
+    // Another person is not held to learner1's cap.
+    expect(await kept(await connect(await loginAs(app, 'learner2')))).toBe(true);
+  });
+
+  it('refuses any socket past the process’s total, and takes one again once a socket has gone', async () => {
+    await app.close();
+    await start({ ...LIMITS, total: 8 });
+    const held = [];
+    for (const username of ['admin', 'teacher', 'learner1']) {
+      const token = await loginAs(app, username);
+      for (let index = 0; index < LIMITS.perSession && held.length < 8; index++) held.push(await connect(token));
+    }
+    const learner2 = await loginAs(app, 'learner2');
+    const refused = await connect(learner2);
+    expect(await refused.closed).toBe(SOCKET_CLOSE_BUSY);
+    expect(held.every((client) => client.isOpen())).toBe(true);
+
+    held[0]!.socket.close();
+    await held[0]!.closed;
+    // The server counts the socket gone once its own side of the close is done.
+    await expect.poll(async () => kept(await connect(learner2))).toBe(true);
+  });
+
+  it('terminates a socket that stops answering pings, and keeps one that answers', async () => {
+    const token = await loginAs(app, 'learner1');
+    const answering = await connect(token);
+    const silent = await connect(token, { autoPong: false });
+    // 1006: cut off without a close frame.
+    expect(await silent.closed).toBe(1006);
+    expect(await kept(answering)).toBe(true);
+  });
 });
+
+/**
+ * Whether the server kept the socket: it answers a ping while it holds it, and a refusal's close
+ * frame goes out before the server reads the ping.
+ */
+function kept(client: { socket: ClientSocket; closed: Promise<number> }): Promise<boolean> {
+  return new Promise((resolve) => {
+    client.socket.on('pong', () => resolve(true));
+    void client.closed.then(() => resolve(false));
+    client.socket.ping();
+  });
+}

@@ -110,8 +110,12 @@ export function receivePush(message: NotificationPushMessage<Notification>): voi
   for (const listener of pushListeners) listener(message.notification);
 }
 
-// SOCKET_CLOSE_UNAUTHORIZED of shared/auth.ts, whose module loads zod: the session has ended.
+// The close codes of shared/auth.ts, whose module loads zod. The session has ended:
 const SESSION_ENDED_CLOSE = 4401;
+// A newer socket of the session took this one's place (SOCKET_CLOSE_REPLACED):
+const REPLACED_CLOSE = 4409;
+// Refused: the person holds their cap of sockets (1008), the server its total (1013):
+const REFUSED_CLOSES: readonly number[] = [1008, 1013];
 const RECONNECT_FIRST_MS = 1000;
 const RECONNECT_MAX_MS = 60_000;
 
@@ -125,13 +129,22 @@ function socketUrl(token: string): string {
 /**
  * Holds `/websocket` open for the session: pushes update the feed; a lost connection is opened
  * again after a growing pause, and the list reloaded then (what was pushed meanwhile was missed).
- * A 4401 close (the session ended) stops it. Answers the function that closes it.
+ * A 4401 close (the session ended) stops it. A refusal for too many sockets waits half a minute to
+ * a minute (spread, so refused clients do not all come back at once). A socket replaced by a newer
+ * one of the session (one tab too many) opens again only once its tab is shown again: opening at
+ * once would replace another tab's, which would do the same, round and round; the tab a person
+ * is looking at is the one that should hear. Answers the function that closes it.
  */
 export function connectNotifications(token: string): () => void {
   let socket: WebSocket | undefined;
   let stopped = false;
   let delay = RECONNECT_FIRST_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const openWhenShown = () => {
+    if (document.visibilityState !== 'visible') return;
+    document.removeEventListener('visibilitychange', openWhenShown);
+    open(true);
+  };
   const open = (reconnecting: boolean) => {
     socket = new WebSocket(socketUrl(token));
     socket.addEventListener('open', () => {
@@ -144,7 +157,12 @@ export function connectNotifications(token: string): () => void {
     });
     socket.addEventListener('close', (event) => {
       if (stopped || event.code === SESSION_ENDED_CLOSE) return;
-      timer = setTimeout(() => open(true), delay);
+      if (event.code === REPLACED_CLOSE) {
+        document.addEventListener('visibilitychange', openWhenShown);
+        return;
+      }
+      const pause = REFUSED_CLOSES.includes(event.code) ? RECONNECT_MAX_MS * (0.5 + Math.random() / 2) : delay;
+      timer = setTimeout(() => open(true), pause);
       delay = Math.min(delay * 2, RECONNECT_MAX_MS);
     });
   };
@@ -155,6 +173,7 @@ export function connectNotifications(token: string): () => void {
   return () => {
     stopped = true;
     clearTimeout(timer);
+    document.removeEventListener('visibilitychange', openWhenShown);
     socket?.close();
   };
 }
