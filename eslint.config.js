@@ -60,6 +60,35 @@ const learnerPageRules = {
     },
   ],
 };
+// Journeys wait for the state that must hold (a dialog opened, a value shown), never for a fixed
+// time, which a loaded CI machine outlasts or undercuts. Where real time passing is the point,
+// the line is allowed by a disable comment that says why after " -- ", which this plugin checks.
+const journeyRules = {
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: "CallExpression[callee.property.name='waitForTimeout']",
+      message: 'Wait for the state that must hold (openDialog(), expect.poll, locator.waitFor), not for a time; where time passing is the point, disable this line saying why after " -- ".',
+    },
+  ],
+  'journeys/explained-disable': 'error',
+};
+const journeysPlugin = {
+  rules: {
+    'explained-disable': {
+      meta: { type: 'problem', schema: [], messages: { unexplained: 'Say why the rule does not apply, after " -- ".' } },
+      create(context) {
+        return {
+          Program() {
+            for (const comment of context.sourceCode.getAllComments()) {
+              if (/^\s*eslint-disable/.test(comment.value) && !/\s--\s+\S/.test(comment.value)) context.report({ loc: comment.loc, messageId: 'unexplained' });
+            }
+          },
+        };
+      },
+    },
+  },
+};
 const serverGroups = [
   [['@cloud-classroom/web*', '**/apps/web/**', '../../web/**'], 'The server must not import the web app.'],
   [['**/packages/shared/src/**'], 'Import the shared package as @cloud-classroom/shared/<module>.'],
@@ -102,6 +131,11 @@ export default tseslint.config(
         { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Take the time from the clock (services.clock.now()).' },
       ],
     },
+  },
+  {
+    files: ['e2e/**'],
+    plugins: { journeys: journeysPlugin },
+    rules: journeyRules,
   },
   {
     files: ['apps/web/**'],

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, apiLogin, baseUrl, chooseMenuItem, collectErrors, cookieNamed, expectPath, openFromSidebar, waitForShell } from './session.js';
+import { addTokenCookie, apiLogin, baseUrl, chooseMenuItem, collectErrors, cookieNamed, expectPath, messageNotice, openDrawer, openDropdown, openFromSidebar, waitForShell } from './session.js';
 
 const SIDEBAR_WIDTH = 205;
 const SIDEBAR_COLLAPSED_WIDTH = 54;
@@ -171,25 +171,26 @@ describe('journeys: the back office shell', () => {
     await waitForShell(page);
     await page.locator('.avatar-button').click();
     await chooseMenuItem(page, 'layout settings');
-    const drawer = page.locator('.ant-drawer');
+    const drawer = openDrawer(page);
     await drawer.getByText('system layout settings').waitFor();
     const colour = '#11a983';
     await drawer.getByRole('button', { name: colour }).click();
-    expect(await drawer.getByRole('button', { name: colour }).getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => drawer.getByRole('button', { name: colour }).getAttribute('aria-pressed')).toBe('true');
 
+    // The cookie and the colour may follow the press by an effect: waited for, not read at once.
+    await expect.poll(async () => (await cookieNamed(page.context(), 'theme'))?.value).toBe(colour);
     const theme = await cookieNamed(page.context(), 'theme');
-    expect(theme?.value).toBe(colour);
     expect(theme?.expires).toBeGreaterThan(Date.now() / 1000 + YEAR_S - 120);
     expect(theme?.expires).toBeLessThan(Date.now() / 1000 + YEAR_S + 120);
     const primary = () => page.evaluate(() => document.documentElement.style.getPropertyValue('--color-primary'));
-    expect(await primary()).toBe(colour);
+    await expect.poll(primary).toBe(colour);
     await expect.poll(() => page.locator('.tags-view-item.active').evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(rgb(colour));
 
     const tagsSwitch = drawer.getByRole('switch', { name: 'show tabs' });
     expect(await tagsSwitch.getAttribute('aria-checked')).toBe('true');
     await tagsSwitch.click();
-    expect(await tagsSwitch.getAttribute('aria-checked')).toBe('false');
-    expect(await page.locator('.tags-view-container').count()).toBe(0);
+    await expect.poll(() => tagsSwitch.getAttribute('aria-checked')).toBe('false');
+    await expect.poll(() => page.locator('.tags-view-container').count()).toBe(0);
     await saveScreenshot(page, 'settings-drawer');
     // SPEC §2: a click outside closes the drawer (its panel unmounts with it).
     await page.locator('.ant-drawer-mask').click({ position: { x: 400, y: 400 } });
@@ -218,8 +219,8 @@ describe('journeys: the back office shell', () => {
 
     await page.getByRole('button', { name: 'layout size' }).click();
     await chooseMenuItem(page, 'mini');
-    await expect.poll(() => page.locator('.ant-message-notice').innerText()).toBe('layout setting succeeded');
-    expect((await cookieNamed(page.context(), 'size'))?.value).toBe('mini');
+    await messageNotice(page, /^layout setting succeeded$/).waitFor();
+    await expect.poll(async () => (await cookieNamed(page.context(), 'size'))?.value).toBe('mini');
     // The current view is shown again (through /redirect) at the new size.
     await expectPath(page, '/monitor/server');
     await expect.poll(fontSize).toBe('12px');
@@ -231,7 +232,7 @@ describe('journeys: the back office shell', () => {
     expect(await fontSize()).toBe('12px');
     expect(await shownView(page).locator('.ant-btn-sm').count()).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'layout size' }).click();
-    const selected = page.locator('.ant-dropdown-menu-item-selected');
+    const selected = openDropdown(page).locator('.ant-dropdown-menu-item-selected');
     await selected.waitFor();
     expect(await selected.innerText()).toBe('mini');
   });

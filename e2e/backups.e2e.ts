@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectConsoleMessage, launchBrowser, saveScreenshot, skipAfterAFailure } from './browser.js';
-import { apiLogin, baseUrl, englishContext, waitForShell } from './session.js';
+import { apiLogin, baseUrl, englishContext, openDialog, waitForShell } from './session.js';
 
 /**
  * Issue 16's database backups, as an administrator works them: back up now, download the file
@@ -63,7 +63,7 @@ describe('journeys: database backups', () => {
 
   it('refuses an upload that is no database, naming the problem under the file, and keeps the downloaded backup as uploaded, with a progress bar meanwhile', async () => {
     await view().getByRole('button', { name: 'Upload a backup' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = openDialog(page);
     const notes = path.join(scratch, 'notes.sqlite');
     fs.writeFileSync(notes, 'not a database at all\n');
     await dialog.locator('input[type=file]').setInputFiles(notes);
@@ -75,10 +75,13 @@ describe('journeys: database backups', () => {
 
     await dialog.locator('input[type=file]').setInputFiles(downloaded);
     await dialog.getByText(madeName).waitFor();
+    // By its whole name: while the refused upload's spinner is still on it, the button is named
+    // "loading confirm", and this waits until it is the confirm button again.
     await dialog.getByRole('button', { name: /^(ok|confirm)$/i }).click();
     await rowOf('Uploaded').waitFor();
     await dialog.waitFor({ state: 'hidden' });
-    expect(await rowOf('Uploaded').locator('code').innerText()).toBe(await rowOf(madeName).locator('code').innerText());
+    const original = await rowOf(madeName).locator('code').innerText();
+    await expect.poll(() => rowOf('Uploaded').locator('code').innerText()).toBe(original);
   });
 
   it('sets the daily schedule: the next backup is shown in the organisation’s zone', async () => {
@@ -94,7 +97,7 @@ describe('journeys: database backups', () => {
   it('deletes the uploaded backup', async () => {
     const row = rowOf('Uploaded');
     await row.getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: /^(ok|confirm)$/i }).click();
+    await openDialog(page).getByRole('button', { name: /^(ok|confirm)$/i }).click();
     await row.waitFor({ state: 'detached' });
     await rowOf(madeName).waitFor();
   });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { beforeEach } from 'vitest';
+import { recordPage } from './page-trace.js';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const screenshotDir = fileURLToPath(new URL('../artifacts/screenshots', import.meta.url));
@@ -19,6 +20,7 @@ function describeMessage(message: ConsoleMessage): string {
 
 /** Every page of every journey reports its console errors and warnings, and its uncaught exceptions. */
 function watchPage(page: Page): void {
+  recordPage(page);
   page.on('console', (message) => {
     if (!PROBLEM_TYPES.has(message.type())) return;
     const text = describeMessage(message);
@@ -95,13 +97,25 @@ export async function saveScreenshot(page: Page, name: string, { fullPage = true
 /**
  * For a journey whose steps build on each other (call it inside its `describe`): once one step
  * fails, the rest are skipped, as they would only fail again, slowly, for the same cause.
+ *
+ * A step is retried once (vitest.config.ts), on its own: a failure counts here only when no
+ * attempt is left, so a step that passes on its retry lets the next steps run. The retry runs on
+ * the same pages, reloaded first (journey-runner.ts), so it starts from the server's state with
+ * nothing left half open; a step whose first attempt saved something it then cannot do again
+ * (deleting a row it finds by name) fails its retry too, and fails CI as it would have without
+ * one. Retrying the whole journey instead would re-run steps that passed, each of which changes
+ * what the server holds, and rerun minutes of work for one flake.
  */
 export function skipAfterAFailure(): void {
   let failed = false;
   beforeEach(({ skip, onTestFailed }) => {
     skip(failed, 'an earlier step failed');
-    onTestFailed(() => {
-      failed = true;
+    onTestFailed(({ task }) => {
+      if ((task.result?.retryCount ?? 0) >= retriesOf(task.retry)) failed = true;
     });
   });
+}
+
+function retriesOf(retry: number | { count?: number } | undefined): number {
+  return typeof retry === 'number' ? retry : (retry?.count ?? 0);
 }

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot, skipAfterAFailure } from './browser.js';
-import { apiLogin, baseUrl, englishContext, waitForShell } from './session.js';
+import { apiLogin, baseUrl, englishContext, openDialog, waitForShell } from './session.js';
 
 /**
  * Issue 16's cloud storage, as an administrator works it: configure a bucket (an s3rver started
@@ -50,7 +50,7 @@ describe('journeys: cloud storage', () => {
     await waitForShell(page);
     await view().getByText('Cloud storage is not configured yet').waitFor();
     await view().getByRole('button', { name: 'Settings' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = openDialog(page);
     await dialog.getByLabel('Endpoint').fill(endpoint);
     await dialog.getByLabel('Region').fill('us-east-1');
     await dialog.getByLabel('Bucket').fill(BUCKET);
@@ -63,7 +63,7 @@ describe('journeys: cloud storage', () => {
 
   it('uploads a file, then downloads it through a signed link under its name', async () => {
     await view().getByRole('button', { name: 'Upload' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = openDialog(page);
     const file = path.join(scratch, '课程表 2026.txt');
     fs.writeFileSync(file, 'Monday: lesson 1\n'.repeat(5000));
     await dialog.locator('input[type=file]').setInputFiles(file);
@@ -94,7 +94,7 @@ describe('journeys: cloud storage', () => {
   it('deletes the file from the bucket and the list', async () => {
     const row = view().locator('.ant-table-row').filter({ hasText: '课程表 2026.txt' });
     await row.getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: /^(ok|confirm)$/i }).click();
+    await openDialog(page).getByRole('button', { name: /^(ok|confirm)$/i }).click();
     await row.waitFor({ state: 'detached' });
     const listed = await fetch(`${baseUrl}/api/qiNiuContent`, { headers: { authorization: token } }).then((response) => response.json() as Promise<{ totalElements: number }>);
     expect(listed.totalElements).toBe(0);

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot, skipAfterAFailure } from './browser.js';
-import { apiLogin, baseUrl, confirmDialog, englishContext, expectPath, waitForShell } from './session.js';
+import { apiLogin, baseUrl, confirmDialog, englishContext, expectPath, openDialog, waitForShell } from './session.js';
 
 /**
  * A teacher builds a course from nothing in the back office, as the training department would:
@@ -77,7 +77,7 @@ describe('journeys: a teacher builds a course, publishes it, and a learner finds
     await waitForShell(page);
     await view().locator('.ant-table-row').first().waitFor();
     await view().getByRole('button', { name: /Add$/ }).click();
-    const dialog = page.getByRole('dialog').filter({ has: page.locator('form') });
+    const dialog = openDialog(page).filter({ has: page.locator('form') });
     await dialog.getByLabel('Title', { exact: true }).fill(TITLE);
     await dialog.getByLabel('Summary').fill('Setting up, climbing and working from a ladder without a fall.');
     await dialog.getByLabel('Category', { exact: true }).click();

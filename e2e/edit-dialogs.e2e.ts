@@ -1,7 +1,7 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, baseUrl, collectErrors, sharedAdminToken, waitForShell } from './session.js';
+import { addTokenCookie, baseUrl, collectErrors, openDialog, sharedAdminToken, waitForShell } from './session.js';
 
 /**
  * Editing one row after another: each dialog must show the row that was clicked, and confirming
@@ -29,15 +29,12 @@ describe('journeys: edit dialogs show and send the row that was clicked', () => 
   });
 
   const view = () => page.locator('.app-view:not([hidden])');
-  const dialog = () => page.getByRole('dialog').filter({ has: page.locator('form') });
+  const dialog = () => openDialog(page).filter({ has: page.locator('form') });
   const field = (label: string) => dialog().getByLabel(label, { exact: true });
 
   async function openEdit(rowText: string) {
     await view().locator('.ant-table-row').filter({ hasText: rowText }).first().getByRole('button', { name: /^修\s*改$/ }).click();
     await dialog().waitFor();
-    // A click on the dialog's buttons while it still zooms in was lost once on a loaded machine
-    // (the dialog stayed open): act only once it has settled.
-    await page.locator('.ant-modal.ant-zoom-appear').waitFor({ state: 'detached' });
   }
 
   async function closeDialog(button: RegExp) {

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot, skipAfterAFailure } from './browser.js';
-import { api, apiLogin, baseUrl, englishContext, waitForShell } from './session.js';
+import { api, apiLogin, baseUrl, englishContext, messageNotice, openDialog, waitForShell } from './session.js';
 
 /**
  * A teacher builds an exam from a question bank of their own: imports a workbook (a first upload
@@ -196,7 +196,7 @@ describe('journeys: a teacher imports questions, designs an exam, previews, assi
     // Two fixed questions, picked from this run's in the bank.
     const section = form.getByTestId('section-1');
     await section.getByRole('button', { name: 'Add questions' }).click();
-    const picker = page.getByRole('dialog').filter({ hasText: 'Add questions from the bank' });
+    const picker = openDialog(page, 'Add questions from the bank');
     await picker.locator('.ant-table-row').first().waitFor();
     await picker.getByLabel('Tags', { exact: true }).click();
     await page.keyboard.type(TAG);
@@ -252,7 +252,7 @@ describe('journeys: a teacher imports questions, designs an exam, previews, assi
     // Two fixed at their own 2 points and three drawn at 5.
     await expect.poll(() => form.locator('.paper-totals').innerText()).toMatch(/Total score\s+19\s+Questions\s+5\s+Sections\s+1/);
     await form.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.locator('.ant-message').getByText('The exam is saved').waitFor();
+    await messageNotice(page, 'The exam is saved').waitFor();
     await expect.poll(() => new URL(page.url()).searchParams.get('id')).toMatch(/^\d+$/);
     examId = Number(new URL(page.url()).searchParams.get('id'));
     await view().getByRole('heading', { name: `Edit: ${TITLE}` }).waitFor();
@@ -316,7 +316,7 @@ describe('journeys: a teacher imports questions, designs an exam, previews, assi
     await waitForShell(page);
     await view().getByRole('heading', { name: `Assignees of ${TITLE}` }).waitFor();
     await view().getByRole('button', { name: /^(usergroup-add )?Assign$/ }).click();
-    const dialog = page.getByRole('dialog').filter({ hasText: 'Assign the exam' });
+    const dialog = openDialog(page, 'Assign the exam');
     await dialog.getByRole('combobox', { name: /People/ }).click();
     await page.keyboard.type(LEARNER.nickName);
     await option(page, `${LEARNER.nickName} (${LEARNER.username})`).click();
@@ -325,7 +325,7 @@ describe('journeys: a teacher imports questions, designs an exam, previews, assi
     await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').waitFor({ state: 'hidden' });
     await dialog.getByRole('button', { name: /^confirm$/i }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await page.locator('.ant-message').getByText('1 assigned, 0 already').waitFor();
+    await messageNotice(page, '1 assigned, 0 already').waitFor();
     const row = view().locator('.ant-table-row').filter({ hasText: LEARNER.username });
     await row.waitFor();
     expect(await row.innerText()).toContain('By hand');
@@ -340,7 +340,7 @@ describe('journeys: a teacher imports questions, designs an exam, previews, assi
     await form.getByRole('heading', { name: `Edit: ${TITLE}` }).waitFor();
     await form.locator('.ant-radio-button-wrapper').filter({ hasText: /^Published$/ }).click();
     await form.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.locator('.ant-message').getByText('The exam is saved').waitFor();
+    await messageNotice(page, 'The exam is saved').waitFor();
     expect(refusals).toEqual([]);
     const mine = (await learnerExams()).filter((exam) => exam.id === examId);
     expect(mine).toEqual([expect.objectContaining({ id: examId, title: TITLE })]);

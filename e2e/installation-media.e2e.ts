@@ -5,7 +5,7 @@ import type { PublicPackage } from '@cloud-classroom/shared/deploy';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { baseUrl, englishContext, sharedAdminToken, waitForShell } from './session.js';
+import { baseUrl, englishContext, openDialog, sharedAdminToken, waitForShell } from './session.js';
 
 /**
  * Issue 16, part 1: staff publish an installation package through the back office (a real file,
@@ -65,7 +65,7 @@ describe('installation media', () => {
     const view = page.locator('.app-view:not([hidden])');
     await view.locator('.ant-table-row').first().waitFor();
     await view.getByRole('button', { name: /Upload package/ }).click();
-    const dialog = page.getByRole('dialog').filter({ hasText: 'Upload an installation package' });
+    const dialog = openDialog(page, 'Upload an installation package');
     await dialog.getByLabel('Name', { exact: true }).fill(NAME);
     await dialog.getByLabel('Version', { exact: true }).fill('1.1');
     await dialog.getByLabel('Platform', { exact: true }).click();

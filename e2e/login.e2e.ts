@@ -1,19 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectConsoleMessage, launchBrowser, saveScreenshot } from './browser.js';
-import {
-  accountPassword,
-  addTokenCookie,
-  apiLogin,
-  baseUrl,
-  cookieNamed,
-  expectPath,
-  fillLogin,
-  POINT_COOKIE,
-  recordHops,
-  TOKEN_COOKIE,
-  waitForShell,
-} from './session.js';
+import { accountPassword, addTokenCookie, apiLogin, baseUrl, confirmDialog, cookieNamed, expectPath, fillLogin, POINT_COOKIE, recordHops, TOKEN_COOKIE, waitForShell } from './session.js';
 
 const DAY_S = 24 * 60 * 60;
 
@@ -148,6 +136,7 @@ describe('journeys: signing in and out', () => {
     await page.goto(`${baseUrl}/dashboard`);
     await waitForShell(page);
 
+    const logoutConfirm = confirmDialog(page, '确定注销并退出系统吗？');
     const openLogout = async () => {
       // On a loaded machine a click can land while the dropdown is still opening and go nowhere:
       // try again rather than wait out the test's time.
@@ -155,7 +144,7 @@ describe('journeys: signing in and out', () => {
         if (!(await page.getByRole('menuitem', { name: '退出登录' }).isVisible())) await page.locator('.avatar-button').click();
         await page.getByRole('menuitem', { name: '退出登录' }).click();
         try {
-          await page.locator('.ant-modal-confirm').waitFor({ timeout: 5_000 });
+          await logoutConfirm.waitFor({ timeout: 5_000 });
           return;
         } catch (error) {
           if (attempt === 3) throw error;
@@ -163,18 +152,18 @@ describe('journeys: signing in and out', () => {
       }
     };
     await openLogout();
-    expect(await page.locator('.ant-modal-confirm-title').textContent()).toBe('提示');
-    expect(await page.locator('.ant-modal-confirm-content').textContent()).toBe('确定注销并退出系统吗？');
+    expect(await logoutConfirm.locator('.ant-modal-confirm-title').textContent()).toBe('提示');
+    expect(await logoutConfirm.locator('.ant-modal-confirm-content').textContent()).toBe('确定注销并退出系统吗？');
     await saveScreenshot(page, 'logout-confirm', { fullPage: false });
 
     // antd spaces out two-character Chinese button labels ("取 消").
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: /^取\s*消$/ }).click();
+    await logoutConfirm.getByRole('button', { name: /^取\s*消$/ }).click();
     await page.locator('.ant-modal-confirm').waitFor({ state: 'detached' });
     expect(new URL(page.url()).pathname).toBe('/dashboard');
     expect(await cookieNamed(page.context(), TOKEN_COOKIE)).toBeDefined();
 
     await openLogout();
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: /^确\s*定$/ }).click();
+    await logoutConfirm.getByRole('button', { name: /^确\s*定$/ }).click();
     await expectPath(page, '/login?redirect=%2Fdashboard');
     await page.locator('input[name=username]').waitFor();
     expect(await cookieNamed(page.context(), TOKEN_COOKIE)).toBeUndefined();

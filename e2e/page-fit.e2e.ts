@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, baseUrl, chooseMenuItem, collectErrors, sharedAdminToken, waitForShell } from './session.js';
+import { addTokenCookie, baseUrl, chooseMenuItem, collectErrors, openDrawer, sharedAdminToken, waitForShell } from './session.js';
 
 /**
  * Every system page in both languages at a desktop and a phone width: lists must show everything
@@ -335,7 +335,7 @@ describe('journeys: every system page fits at 1440 and 375 px, in both languages
       await waitForShell(page);
       await page.locator('.avatar-button').click();
       await chooseMenuItem(page, 'layout settings');
-      const drawer = page.locator('.ant-drawer');
+      const drawer = openDrawer(page);
       await drawer.getByRole('button', { name: THEME_GREEN }).click();
       await page.locator('.ant-drawer-mask').click({ position: { x: 400, y: 400 } });
       await drawer.getByRole('button', { name: THEME_GREEN }).waitFor({ state: 'hidden' });

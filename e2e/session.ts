@@ -56,23 +56,50 @@ export async function expectPath(page: Page, path: string): Promise<void> {
 }
 
 /**
- * Clicks an item of the dropdown menu just opened, once the menu has finished sliding in: a click
- * during antd's entrance animation can land beside the moving item and choose nothing.
+ * Class names antd's motions (rc-motion) give an element while it appears or enters. A click
+ * during an opening animation can land beside the moving target and do nothing (a loaded CI
+ * machine met this with a confirm and a dropdown), so the overlays below are found only once
+ * their opening is over. A leaving dialog or drawer still matches, so waiting for it to be hidden
+ * waits its whole exit out.
  */
+const OPENED = ':not([class*="-appear"]):not([class*="-enter"])';
+// antd keeps a closed dialog or drawer in the page, hidden: only a visible one is "open".
+const VISIBLE = { visible: true } as const;
+
+/** The dropdown menu open on the page, once it has finished sliding in and while it is not sliding out. */
+export function openDropdown(page: Page): Locator {
+  return page.locator(`.ant-dropdown:not(.ant-dropdown-hidden)${OPENED}:not([class*="-leave"])`);
+}
+
+/** Clicks an item of the dropdown menu just opened, once the menu has finished sliding in. */
 export async function chooseMenuItem(page: Page, name: string): Promise<void> {
-  const settled = page
-    .locator('.ant-dropdown:not(.ant-dropdown-hidden):not([class*="-appear"]):not([class*="-enter"]):not([class*="-leave"])')
-    .filter({ has: page.getByRole('menuitem', { name }) });
-  await settled.waitFor();
-  await settled.getByRole('menuitem', { name }).click();
+  const menu = openDropdown(page).filter({ has: page.getByRole('menuitem', { name }) });
+  await menu.waitFor();
+  await menu.getByRole('menuitem', { name }).click();
+}
+
+/** An antd dialog (a Modal, a confirm among them), holding `text` when given, once its opening zoom is over. */
+export function openDialog(page: Page, text?: string | RegExp): Locator {
+  const dialog = page.locator(`.ant-modal${OPENED}`).filter(VISIBLE);
+  return text === undefined ? dialog : dialog.filter({ hasText: text });
+}
+
+/** antd's confirm dialog holding `text`, once its opening zoom is over. */
+export function confirmDialog(page: Page, text: string | RegExp): Locator {
+  return page.locator(`.ant-modal-confirm${OPENED}`).filter({ ...VISIBLE, hasText: text });
+}
+
+/** antd's drawer, once its panel has finished sliding in. */
+export function openDrawer(page: Page): Locator {
+  return page.locator(`.ant-drawer-content-wrapper${OPENED}`).filter(VISIBLE);
 }
 
 /**
- * antd's confirm dialog holding `text`, once its opening zoom is over: a click while it still
- * scales can land beside the moving button and do nothing (a loaded CI machine met this).
+ * antd's message holding `text`. Found by its text, never as "the" message: an earlier one may
+ * still be fading out beside it.
  */
-export function confirmDialog(page: Page, text: string): Locator {
-  return page.locator('.ant-modal-confirm:not([class*="-appear"]):not([class*="-enter"])').filter({ hasText: text });
+export function messageNotice(page: Page, text: string | RegExp): Locator {
+  return page.locator('.ant-message-notice').filter({ hasText: text });
 }
 
 /** The back office has drawn its frame (menu loaded) and the page's tab is there. */

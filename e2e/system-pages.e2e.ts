@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, baseUrl, chooseMenuItem, collectErrors, expectPath, openFromSidebar, sharedAdminToken, waitForShell } from './session.js';
+import { addTokenCookie, baseUrl, chooseMenuItem, collectErrors, expectPath, openDialog, openFromSidebar, sharedAdminToken, waitForShell } from './session.js';
 
 // Every system page the seeded menu offers, with something each must show once its data is in.
 const PAGES = [
@@ -84,7 +84,7 @@ describe('journeys: every system page opens with its data', () => {
     await openFromSidebar(page, '系统管理', '用户管理');
     const view = page.locator('.app-view:not([hidden])');
     await view.getByRole('button', { name: /新增/ }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = openDialog(page);
     await dialog.getByLabel('用户名').fill('trainee7');
     await dialog.getByLabel('昵称').fill('新学员');
     await dialog.getByLabel('邮箱').fill('not-an-email');
@@ -99,7 +99,7 @@ describe('journeys: every system page opens with its data', () => {
     await page.keyboard.press('Escape');
     await dialog.getByRole('button', { name: /确\s*定/ }).click();
 
-    const created = page.getByRole('dialog').filter({ hasText: 'trainee7' });
+    const created = openDialog(page, 'trainee7');
     const password = created.locator('code').first();
     await password.waitFor();
     // A generated password: base64url, at least 12 characters.
@@ -110,7 +110,7 @@ describe('journeys: every system page opens with its data', () => {
     const row = view.locator('.ant-table-row').filter({ hasText: 'trainee7' });
     await row.waitFor();
     await row.getByRole('button', { name: '删除' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: /确\s*定/ }).click();
+    await openDialog(page).getByRole('button', { name: /确\s*定/ }).click();
     await row.waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
   });

@@ -1,10 +1,12 @@
 // `npm test`: every Vitest project (shared, server, web), then the browser journeys against the
-// built app. Ends with one plain line "N passed, N failed" that any CI can read.
+// built app. Ends with one plain line "N passed, N failed, N skipped, N flaky" that any CI can
+// read, after the list of journeys that passed only on their retry (e2e/vitest.config.ts).
 // `--stage <name>` runs one stage only (CI reruns the server stage on PostgreSQL).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { closingLines, flakyTests } from './test-report.mjs';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const resultsDir = path.join(root, 'artifacts', 'test-results');
@@ -32,16 +34,16 @@ function run(command, args) {
 function runStage(name) {
   const stage = stages[name];
   for (const [command, args] of stage.before) {
-    if (run(command, args) !== 0) return { name, passed: 0, failed: 1, skipped: 0, broken: true };
+    if (run(command, args) !== 0) return { name, passed: 0, failed: 1, skipped: 0, flaky: [], broken: true };
   }
   fs.mkdirSync(resultsDir, { recursive: true });
   const report = path.join(resultsDir, `${name}${process.env.TEST_RESULTS_SUFFIX ?? ''}.json`);
   fs.rmSync(report, { force: true });
   const status = run('npx', ['vitest', 'run', ...stage.vitest, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
-  if (!fs.existsSync(report)) return { name, passed: 0, failed: 1, skipped: 0, broken: true };
+  if (!fs.existsSync(report)) return { name, passed: 0, failed: 1, skipped: 0, flaky: [], broken: true };
   const json = JSON.parse(fs.readFileSync(report, 'utf8'));
   const failed = json.numFailedTests + (status !== 0 && json.numFailedTests === 0 ? 1 : 0);
-  return { name, passed: json.numPassedTests, failed, skipped: json.numPendingTests + json.numTodoTests, broken: status !== 0 };
+  return { name, passed: json.numPassedTests, failed, skipped: json.numPendingTests + json.numTodoTests, flaky: flakyTests(json), broken: status !== 0 };
 }
 
 const argIndex = process.argv.indexOf('--stage');
@@ -54,13 +56,13 @@ if (unknown.length > 0) {
 
 const results = selected.map(runStage);
 const total = results.reduce(
-  (sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed, skipped: sum.skipped + r.skipped }),
-  { passed: 0, failed: 0, skipped: 0 },
+  (sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed, skipped: sum.skipped + r.skipped, flaky: [...sum.flaky, ...r.flaky] }),
+  { passed: 0, failed: 0, skipped: 0, flaky: [] },
 );
 console.log('');
 for (const r of results) {
-  console.log(`  ${r.name.padEnd(8)} ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${r.broken ? '  (FAILED)' : ''}`);
+  console.log(`  ${r.name.padEnd(8)} ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped, ${r.flaky.length} flaky${r.broken ? '  (FAILED)' : ''}`);
 }
 if (process.env.TEST_TOTALS_FILE) fs.appendFileSync(process.env.TEST_TOTALS_FILE, `${JSON.stringify(total)}\n`);
-console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+console.log(closingLines(total).join('\n'));
 process.exit(results.some((r) => r.broken) ? 1 : 0);
