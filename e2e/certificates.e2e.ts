@@ -4,7 +4,7 @@ import type { Question } from '@cloud-classroom/shared/questions';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot, skipAfterAFailure } from './browser.js';
-import { api, apiLogin, baseUrl, createLearner, englishContext, openDialog, waitForShell } from './session.js';
+import { api, apiLogin, baseUrl, createLearner, englishContext, waitForShell } from './session.js';
 
 /**
  * Issue 14's journey: a learner passes the demo exam, and the certificate its issue-when-passed
@@ -136,7 +136,7 @@ describe('journeys: passing the demo exam earns a certificate the learner sees; 
     await page.getByRole('timer').waitFor();
     await page.getByText(`1 / ${attempt.questions.length}`).waitFor();
     await page.locator('.exam-panel').getByRole('button', { name: 'Submit', exact: true }).click();
-    await openDialog(page).getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Submit', exact: true }).click();
     await expect.poll(() => new URL(page.url()).search).toBe(`?attempt=${attemptId}`);
     const submitted = await api<{ state: string; answeredCount: number }>(learner.token, 'GET', `/api/site/attempts/${attemptId}`, undefined, { userAgent: browserAgent });
     expect(submitted).toMatchObject({ state: 'marking', answeredCount: attempt.questions.length });

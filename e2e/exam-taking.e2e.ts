@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectConsoleMessage, launchBrowser, saveScreenshot, skipAfterAFailure } from './browser.js';
-import { api, apiLogin, baseUrl, englishContext, openDialog, waitForShell } from './session.js';
+import { api, apiLogin, baseUrl, englishContext, waitForShell } from './session.js';
 
 /**
  * A learner takes the demo exam through a network drop: offline, two answers wait in the
@@ -194,7 +194,8 @@ describe('journeys: a learner takes an exam through a network drop and a second 
       .toBe(SHORT_ANSWERS.length);
 
     await secondPage.locator('.exam-panel').getByRole('button', { name: 'Submit', exact: true }).click();
-    const confirm = openDialog(secondPage);
+    // The learner site's own dialog, not antd's: the role is its state.
+    const confirm = secondPage.getByRole('dialog');
     await confirm.getByRole('button', { name: 'Submit', exact: true }).click();
     await expect.poll(() => new URL(secondPage.url()).search).toBe(`?attempt=${attemptId}`);
     const result = await api<{ state: string; answeredCount: number }>(learnerToken, 'GET', `/api/site/attempts/${attemptId}`, undefined, { userAgent: browserAgent });
