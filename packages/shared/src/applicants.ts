@@ -127,6 +127,8 @@ export const assignmentRuleSchema = z.object({
   ids: z.array(z.number().int()),
   /** Their names, in the same order (a deleted one is left out). */
   names: z.array(z.string()),
+  /** People a rule names who are outside the caller's data scope: counted, never named (`ids` and `names` leave them out). */
+  othersOutsideScope: z.number().int(),
   termId: z.number().int().nullable(),
   termName: z.string().nullable(),
   /** For the exams issue: a rule may assign an exam instead of a term. */

@@ -169,7 +169,7 @@ export const applicantRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
       config: { access: { permissions: ['applicant:list'] } },
       schema: { querystring: assignmentRuleQuerySchema, response: { 200: pageOf(assignmentRuleSchema) } },
     },
-    async (request) => applicants.listRules(request.query),
+    async (request) => applicants.listRules(principalOf(request), request.query),
   );
 
   app.post(

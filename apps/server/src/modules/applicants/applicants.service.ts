@@ -461,8 +461,23 @@ export class ApplicantsService {
 
   // ---- Assignment rules -------------------------------------------------------------------------
 
-  async listRules(query: AssignmentRuleQuery): Promise<Page<AssignmentRule>> {
-    const page = await findRules(this.db, { termId: query.termId, courseId: query.courseId }, query);
+  /**
+   * The course's rules. The people a rule names outside the caller's data scope are counted, not
+   * named: the rule's existence is the course's business, who it names is their departments'.
+   */
+  async listRules(caller: Principal, query: AssignmentRuleQuery): Promise<Page<AssignmentRule>> {
+    const found = await findRules(this.db, { termId: query.termId, courseId: query.courseId }, query);
+    const scope = await this.options.access.dataScopeOf(caller.userId);
+    const named = [...new Set(found.content.filter((rule) => rule.target === 'users').flatMap((rule) => rule.ids))];
+    const inScope = new Set(scope.length === 0 ? named : (await findMemberships(this.db, named)).filter((person) => isInScope(scope, person.deptId)).map((person) => person.userId));
+    const page = {
+      ...found,
+      content: found.content.map((rule) => {
+        if (rule.target !== 'users') return { ...rule, othersOutsideScope: 0 };
+        const ids = rule.ids.filter((id) => inScope.has(id));
+        return { ...rule, ids, othersOutsideScope: rule.ids.length - ids.length };
+      }),
+    };
     const names = new Map<RuleTarget, Map<number, string>>();
     for (const target of ['dept', 'role', 'users'] as const) {
       const ids = [...new Set(page.content.filter((rule) => rule.target === target).flatMap((rule) => rule.ids))];

@@ -25,12 +25,12 @@ function filtered(db: Kysely<Database>, filter: RuleFilter) {
 /** The target ids as stored: a JSON array written only by this module. */
 export const parseTargetIds = (text: string): number[] => JSON.parse(text) as number[];
 
-/** The matching rules with their term's name and how many enrolments each has made; names are added by `withTargetNames`. */
+/** The matching rules with their term's name and how many enrolments each has made; names and who is outside the caller's scope are the service's to add. */
 export async function findRules(
   db: Kysely<Database>,
   filter: RuleFilter,
   page: { page?: number; size?: number; sort?: readonly SortOrder[] } = {},
-): Promise<Page<Omit<AssignmentRule, 'names'>>> {
+): Promise<Page<Omit<AssignmentRule, 'names' | 'othersOutsideScope'>>> {
   const { content, totalElements } = await paginate(
     filtered(db, filter),
     (query) =>

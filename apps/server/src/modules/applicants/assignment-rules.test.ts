@@ -22,8 +22,8 @@ describe('assignment rules', () => {
   });
 
   const createRule = (body: Record<string, unknown>, token = teacher) => created(app, token, '/api/assignment-rules', body);
-  const rules = async (query: string): Promise<AssignmentRule[]> => {
-    const response = await call(app, 'GET', `/api/assignment-rules${query}`, teacher);
+  const rules = async (query: string, token = teacher): Promise<AssignmentRule[]> => {
+    const response = await call(app, 'GET', `/api/assignment-rules${query}`, token);
     expect(response.statusCode, response.body).toBe(200);
     return pageOf(assignmentRuleSchema).parse(response.json()).content;
   };
@@ -136,7 +136,7 @@ describe('assignment rules', () => {
       { username: 'learner2', status: 'approved', rule_id: rule, due_at: new Date(2099, 1, 1).getTime() },
       { username: 'learner3', status: 'completed', rule_id: rule, due_at: new Date(2099, 0, 1).getTime() },
     ]);
-    expect((await rules(`?termId=${term}`))[0]).toMatchObject({ names: ['王芳', '管理员'], applicantCount: 3, dueAt: '2099-02-01 00:00:00', updateBy: 'admin' });
+    expect((await rules(`?termId=${term}`, admin))[0]).toMatchObject({ names: ['王芳', '管理员'], applicantCount: 3, dueAt: '2099-02-01 00:00:00', updateBy: 'admin' });
     expectRefusal(await call(app, 'PUT', '/api/assignment-rules', teacher, { id: 99_999, target: 'users', ids: [learner2], termId: term }), 404, 'id');
   });
 
@@ -230,6 +230,15 @@ describe('assignment rules', () => {
       }
       expect((await rules(`?termId=${term}`)).map((rule) => rule.id).sort()).toEqual([named, everyLearner].sort());
       expect(await enrolments()).toBe(enrolmentsBefore);
+    });
+
+    it('lists others’ rules without naming the people outside the caller’s departments, only counting them', async () => {
+      const term = await createTerm(app, teacher, course, { name: 'Named across departments' });
+      const [learner2, learner3] = [await userId(app, 'learner2'), await userId(app, 'learner3')];
+      const named = await created(app, admin, '/api/assignment-rules', { target: 'users', ids: [learner3, learner2], termId: term });
+      const nickName = async (username: string) => (await db(app).selectFrom('sys_user').select('nick_name').where('username', '=', username).executeTakeFirstOrThrow()).nick_name;
+      expect((await rules(`?termId=${term}`)).find((rule) => rule.id === named)).toMatchObject({ ids: [learner3], names: [await nickName('learner3')], othersOutsideScope: 1 });
+      expect((await rules(`?termId=${term}`, admin)).find((rule) => rule.id === named)).toMatchObject({ ids: [learner3, learner2], names: [await nickName('learner3'), await nickName('learner2')], othersOutsideScope: 0 });
     });
   });
 

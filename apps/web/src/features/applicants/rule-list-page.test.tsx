@@ -35,11 +35,12 @@ const rule = (fields: Partial<AssignmentRule> & Pick<AssignmentRule, 'id' | 'tar
   examId: null,
   dueAt: null,
   applicantCount: 0,
+  othersOutsideScope: 0,
   ...AUDIT,
   ...fields,
 });
 const SALES_RULE = rule({ id: 1, target: 'dept', ids: [2, 3, 4, 5], names: ['Sales', 'North', 'South', 'East'], applicantCount: 42, dueAt: '2026-03-31 18:00:00' });
-const PEOPLE_RULE = rule({ id: 2, target: 'users', ids: [7], names: ['Dana Fox'], termId: 12, termName: 'Autumn 2026', applicantCount: 1 });
+const PEOPLE_RULE = rule({ id: 2, target: 'users', ids: [7], names: ['Dana Fox'], othersOutsideScope: 2, termId: 12, termName: 'Autumn 2026', applicantCount: 1 });
 
 const dept = (id: number, name: string): Dept =>
   ({ id, name, pid: null, deptSort: id, enabled: true, hasChildren: false, subCount: 0, ...AUDIT }) as unknown as Dept;
@@ -96,6 +97,8 @@ describe('RuleListPage', () => {
     expect(within(sales).getByText('2026-03-31 18:00:00')).toBeTruthy();
     const people = await rowFound('Dana Fox');
     expect(within(people).getByText('Named people')).toBeTruthy();
+    // The people it names outside the caller's departments are counted, never named.
+    expect(within(people).getByText('and 2 outside your departments')).toBeTruthy();
     expect(within(people).getByText('Autumn 2026')).toBeTruthy();
     expect(api.callsTo('GET api/assignment-rules')[0]?.params.get('courseId')).toBe('1');
   });

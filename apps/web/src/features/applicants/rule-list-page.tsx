@@ -64,10 +64,11 @@ function CourseRules({ course }: { course: SelectedCourse }) {
       title: t('rules.names'),
       dataIndex: 'names',
       width: 260,
-      render: (names: string[]) => (
+      render: (names: string[], rule: AssignmentRule) => (
         <span title={names.join(', ')}>
           {names.slice(0, SHOWN_NAMES).join(', ')}
           {names.length > SHOWN_NAMES && <Typography.Text type="secondary"> {t('rules.more', { count: names.length - SHOWN_NAMES })}</Typography.Text>}
+          {rule.othersOutsideScope > 0 && <Typography.Text type="secondary"> {t('rules.outsideScope', { count: rule.othersOutsideScope })}</Typography.Text>}
         </span>
       ),
     },
