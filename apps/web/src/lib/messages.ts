@@ -8,6 +8,14 @@ import { ensureI18n } from './i18n';
 const i18next = ensureI18n();
 setI18n(i18next);
 
+/**
+ * Keys a bundle gives another text than the catalogue already holds. All bundles share one
+ * catalogue and the first to load keeps a key, so a page would show another feature's text
+ * depending on which page was opened first; a test keeps this empty.
+ */
+const conflicts: string[] = [];
+export const conflictingMessageKeys = (): readonly string[] => conflicts;
+
 export type MessageBundle<Key extends string = string> = Record<Locale, Record<Key, string>>;
 export type Translate<Key extends string> = (key: Key | MessageKey, options?: Record<string, unknown>) => string;
 
@@ -18,7 +26,11 @@ export type Translate<Key extends string> = (key: Key | MessageKey, options?: Re
  * the shared ones, and re-renders on a language switch.
  */
 export function registerMessages<Key extends string>(bundle: MessageBundle<Key>): () => Translate<Key> {
-  for (const [locale, catalogue] of Object.entries(bundle)) {
+  for (const [locale, catalogue] of Object.entries(bundle) as [Locale, Record<string, string>][]) {
+    for (const [key, text] of Object.entries(catalogue)) {
+      const known: unknown = i18next.getResource(locale, 'translation', key);
+      if (known !== undefined && known !== text) conflicts.push(`${locale} ${key}`);
+    }
     i18next.addResourceBundle(locale, 'translation', catalogue, true, false);
   }
   return function useMessages() {

@@ -47,17 +47,17 @@ export function CertRuleFormDialog({ onClose, onSaved }: CertRuleFormDialogProps
     <FormDialog<CertRuleValues, { id: number }>
       open
       form={form}
-      title={t('rules.addTitle')}
+      title={t('issueRules.addTitle')}
       width={600}
       labelWidth={100}
       initialValues={{ trigger: 'exam' }}
-      successMessage={t('rules.saved')}
+      successMessage={t('issueRules.saved')}
       onSubmit={(values, request) => createCertRule(certRuleBodyOf(values), request)}
       onSuccess={onSaved}
       onClose={onClose}
     >
-      <Alert type="info" showIcon title={t('rules.addHint')} style={{ marginBottom: 16 }} />
-      <Form.Item name="templateId" label={t('rules.template')} rules={[zodRule(shape.templateId)]}>
+      <Alert type="info" showIcon title={t('issueRules.addHint')} style={{ marginBottom: 16 }} />
+      <Form.Item name="templateId" label={t('issueRules.template')} rules={[zodRule(shape.templateId)]}>
         <Select
           showSearch={{ optionFilterProp: 'label' }}
           placeholder={t('issue.chooseTemplate')}
@@ -65,10 +65,10 @@ export function CertRuleFormDialog({ onClose, onSaved }: CertRuleFormDialogProps
           options={(templates.data ?? []).map((template) => ({ value: template.id, label: template.name }))}
         />
       </Form.Item>
-      <Form.Item name="trigger" label={t('rules.trigger')}>
+      <Form.Item name="trigger" label={t('issueRules.trigger')}>
         <Radio.Group
           optionType="button"
-          options={TRIGGERS.map((value) => ({ value, label: t(`rules.trigger.${value}`) }))}
+          options={TRIGGERS.map((value) => ({ value, label: t(`issueRules.trigger.${value}`) }))}
           onChange={() => form.setFieldsValue({ examId: undefined, courseId: undefined, termId: undefined })}
         />
       </Form.Item>

@@ -38,27 +38,27 @@ export default function RuleListPage() {
   const columns: ListColumn<CertRule>[] = [
     {
       key: 'trigger',
-      title: t('rules.trigger'),
+      title: t('issueRules.trigger'),
       width: 280,
       render: (_value, rule) => (
         <Flex wrap gap={4} align="center" title={rule.targetName}>
           <Tag color={TRIGGER_COLORS[triggerOf(rule)]} style={{ margin: 0 }}>
-            {t(`rules.trigger.${triggerOf(rule)}`)}
+            {t(`issueRules.trigger.${triggerOf(rule)}`)}
           </Tag>
           <span>{rule.targetName}</span>
         </Flex>
       ),
     },
-    { key: 'templateName', title: t('rules.template'), dataIndex: 'templateName', width: 180, ellipsis: true },
-    { key: 'issuedCount', title: t('rules.issuedCount'), dataIndex: 'issuedCount', align: 'center', width: 90 },
-    { key: 'createBy', title: t('rules.createBy'), dataIndex: 'createBy', width: 110, render: (by: string | null) => by ?? '—' },
+    { key: 'templateName', title: t('issueRules.template'), dataIndex: 'templateName', width: 180, ellipsis: true },
+    { key: 'issuedCount', title: t('issueRules.issuedCount'), dataIndex: 'issuedCount', align: 'center', width: 90 },
+    { key: 'createBy', title: t('issueRules.createBy'), dataIndex: 'createBy', width: 110, render: (by: string | null) => by ?? '—' },
     { key: 'createTime', title: tl('list.createTime'), dataIndex: 'createTime', sortable: true, width: 170 },
     {
       key: 'actions',
       title: tl('list.actions'),
       fixed: 'right',
       width: 90,
-      render: (_value, rule) => <RowActions del={{ permission: ISSUE, warning: t('rules.deleteWarning'), onConfirm: () => remove([rule]) }} />,
+      render: (_value, rule) => <RowActions del={{ permission: ISSUE, warning: t('issueRules.deleteWarning'), onConfirm: () => remove([rule]) }} />,
     },
   ];
 
@@ -75,8 +75,8 @@ export default function RuleListPage() {
                 id="cert-rule-search-template"
                 allowClear
                 showSearch={{ optionFilterProp: 'label' }}
-                placeholder={t('rules.anyTemplate')}
-                aria-label={t('rules.template')}
+                placeholder={t('issueRules.anyTemplate')}
+                aria-label={t('issueRules.template')}
                 loading={templates.isFetching}
                 options={(templates.data ?? []).map((template) => ({ value: template.id, label: template.name }))}
                 style={{ width: 200, maxWidth: '100%' }}
@@ -85,7 +85,7 @@ export default function RuleListPage() {
           </SearchBar>
         }
         add={{ permission: ISSUE, onClick: () => setAdding(true) }}
-        del={{ permission: ISSUE, warning: t('rules.deleteWarning'), onConfirm: remove }}
+        del={{ permission: ISSUE, warning: t('issueRules.deleteWarning'), onConfirm: remove }}
       />
       {adding && (
         <CertRuleFormDialog

@@ -1,9 +1,13 @@
 import type { CertTemplate, CertTemplateVersion } from '@cloud-classroom/shared/certificates';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, stubBrowser } from '../../components/list-page/list-page-test-kit';
+import { initI18n } from '../../lib/i18n';
 import { AUDIT, signInAs, stubRoutes } from '../../test/page-test-kit';
+// The exam preview's strings loaded first, as when a teacher opened it before this page: its
+// subtitle once showed here in Chinese (both pages said 'preview.hint').
+import '../exams/exams-messages';
 import TemplatePreviewPage from './template-preview-page';
 
 // pdf.js draws nothing in jsdom: the stand-in records which document the page asked for.
@@ -61,6 +65,19 @@ describe('TemplatePreviewPage', () => {
     fireEvent.click(await screen.findByText('Version 1 · 2026-01-01'));
     expect(await screen.findByText('Standard (version 1)')).toBeTruthy();
     await waitFor(() => expect(opened).toContain('/api/cert-templates/4/preview?version=1'));
+  });
+
+  it('says what the preview is, its own words in either language', async () => {
+    stubRoutes({ 'GET api/cert-templates/4': () => TEMPLATE, 'GET api/cert-templates/4/versions': () => [version(2)] });
+    renderAt('/edu/preview-cert?id=4');
+    expect(await screen.findByText('The real PDF, with sample data')).toBeTruthy();
+    try {
+      await act(() => initI18n('zh-CN'));
+      expect(await screen.findByText('示例数据生成的真实 PDF')).toBeTruthy();
+      expect(screen.queryByText(/这是随机抽取的一份试卷/)).toBeNull();
+    } finally {
+      await act(() => initI18n('en-US'));
+    }
   });
 
   it('sends back to the list when the address names no template', () => {

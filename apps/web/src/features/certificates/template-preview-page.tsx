@@ -33,26 +33,26 @@ function Preview({ id }: { id: number }) {
       <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 12 }}>
         <div>
           <Typography.Title level={4} style={{ margin: 0 }}>
-            {t('preview.title', { name: template.data.name, version: shown })}
+            {t('templatePreview.title', { name: template.data.name, version: shown })}
           </Typography.Title>
-          <Typography.Text type="secondary">{t('preview.hint')}</Typography.Text>
+          <Typography.Text type="secondary">{t('templatePreview.hint')}</Typography.Text>
         </div>
         <Space wrap>
           {(versions.data?.length ?? 0) > 1 && (
             <Select<number>
-              aria-label={t('preview.version')}
+              aria-label={t('templatePreview.version')}
               value={shown}
               onChange={(next) => setVersion(next === template.data.version ? undefined : next)}
-              options={(versions.data ?? []).map((item) => ({ value: item.version, label: `${t('preview.version')} ${item.version} · ${item.createTime.slice(0, 10)}` }))}
+              options={(versions.data ?? []).map((item) => ({ value: item.version, label: `${t('templatePreview.version')} ${item.version} · ${item.createTime.slice(0, 10)}` }))}
               style={{ minWidth: 200 }}
             />
           )}
           <Button icon={<ExportOutlined />} href={url} target="_blank" rel="noopener">
-            {t('preview.open')}
+            {t('templatePreview.open')}
           </Button>
           <Permission roles={EDIT}>
             <Button icon={<EditOutlined />} onClick={() => void navigate(`${EDIT_CERT_PATH}?id=${id}`)}>
-              {t('preview.edit')}
+              {t('templatePreview.edit')}
             </Button>
           </Permission>
           <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate(TEMPLATES_LIST_PATH)}>
@@ -62,7 +62,7 @@ function Preview({ id }: { id: number }) {
       </Flex>
       <Card size="small">
         <div className="cert-preview__frame">
-          <PdfCanvas key={url} url={url} page={1} onPages={() => undefined} failedText={t('preview.failed')} />
+          <PdfCanvas key={url} url={url} page={1} onPages={() => undefined} failedText={t('templatePreview.failed')} />
         </div>
       </Card>
     </div>
