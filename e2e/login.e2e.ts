@@ -270,5 +270,9 @@ describe('journeys: signing in and out', () => {
       expect(await page.locator('.sidebar-container, .ant-menu').count()).toBe(0);
     }
     await saveScreenshot(page, 'learner-401');
+    // An address that is nobody's is not found, for a learner as for staff.
+    await page.goto(`${baseUrl}/nonexistent-page`);
+    await expectPath(page, '/404');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
   });
 });

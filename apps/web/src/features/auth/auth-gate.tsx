@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { HttpError } from '../../lib/http-client';
+import { isBackOfficePath } from '../layout/back-office-paths';
 import { canUseBackOffice, useUserStore } from './user-store';
 
 export function loginPathFor(fullPath: string): string {
@@ -40,8 +41,13 @@ export function GuestOnly() {
   return token === undefined ? <Outlet /> : <Navigate to="/" replace />;
 }
 
-/** Learners hold no permission and have no business in the back office. */
+/**
+ * Learners hold no permission and have no business in the back office: refused there (401);
+ * an address that is nobody's is not found (404), for them as for staff.
+ */
 export function BackOfficeGate() {
   const allowed = useUserStore((state) => canUseBackOffice(state.roles));
-  return allowed ? <Outlet /> : <Navigate to="/401" replace />;
+  const { pathname } = useLocation();
+  if (allowed) return <Outlet />;
+  return <Navigate to={isBackOfficePath(pathname) ? '/401' : '/404'} replace />;
 }
