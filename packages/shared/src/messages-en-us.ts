@@ -46,6 +46,7 @@ export const enUS = {
   'page.back': 'Go back',
   'login.title': 'Cloud Classroom',
   'login.subtitle': 'Sign in to continue learning and teaching',
+  'login.passwordChanged': 'Your password was changed: sign in again with the new one',
   'login.pageTitle': 'login',
   'login.username': 'user name',
   'login.password': 'password',

@@ -47,6 +47,7 @@ export const zhCN = {
   'page.back': '返回',
   'login.title': '云课堂',
   'login.subtitle': '登录后继续学习与教学',
+  'login.passwordChanged': '密码已修改，请使用新密码重新登录',
   'login.pageTitle': '登录',
   'login.username': '账号',
   'login.password': '密码',

@@ -31,7 +31,11 @@ export function signIn(roles: string[] = ['ROLE_SYSTEM_DEFAULT'], user: User = l
 /** Where the router is, shown for the test to read (`screen.getByTestId('location')`). */
 function Location() {
   const location = useLocation();
-  return <output data-testid="location">{location.pathname + location.search}</output>;
+  return (
+    <output data-testid="location" data-state={location.state === null ? undefined : JSON.stringify(location.state)}>
+      {location.pathname + location.search}
+    </output>
+  );
 }
 
 /** Renders `page` at `path` under the route `pattern` (`/preview/:id`), with the location shown. */

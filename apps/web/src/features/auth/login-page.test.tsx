@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setLocale } from '../../lib/use-locale-text';
 import { LoginPage } from './login-page';
+import { PASSWORD_CHANGED_STATE } from './sign-out-after-password-change';
 import { useUserStore } from './user-store';
 
 // The login page must stay free of antd (its bundle budget): importing it here would flag so.
@@ -52,7 +53,7 @@ function Elsewhere() {
   return <p>now at {`${pathname}${search}`}</p>;
 }
 
-function renderLogin(path = '/login') {
+function renderLogin(path: string | { pathname: string; state: unknown } = '/login') {
   return render(
     <MemoryRouter initialEntries={[path]}>
       <Routes>
@@ -220,6 +221,12 @@ describe('LoginPage', () => {
     cleanup();
     renderLogin();
     expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('says the password was changed when a password change signed the person out', async () => {
+    renderLogin({ pathname: '/login', state: PASSWORD_CHANGED_STATE });
+    expect(screen.getByRole('status').textContent).toBe('Your password was changed: sign in again with the new one');
+    await screen.findByRole('img', { name: 'captcha: click for a new one' });
   });
 
   it('shows no session notice without the cookie', async () => {

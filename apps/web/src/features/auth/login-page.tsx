@@ -3,10 +3,11 @@ import type { Captcha } from '@cloud-classroom/shared/auth';
 import { fieldOfMessage } from '@cloud-classroom/shared/message-format';
 import Cookies from 'js-cookie';
 import { useEffect, useState, type FormEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { HttpError } from '../../lib/http-client';
 import { getCaptcha } from './auth-api';
 import { safeRedirect } from './safe-redirect';
+import { cameForPasswordChange } from './sign-out-after-password-change';
 import { canUseBackOffice, useUserStore } from './user-store';
 import { localizeMessage, setLocale, useLocaleText } from '../../lib/use-locale-text';
 import './login-page.css';
@@ -30,6 +31,7 @@ export function LoginPage() {
   const [submitting, setSubmitting] = useState(false);
   // SPEC §8: the 401 handler leaves this cookie so the page can say why the user is back here.
   const [sessionExpired] = useState(() => Cookies.get(POINT_COOKIE) === '401');
+  const passwordChanged = cameForPasswordChange(useLocation().state);
 
   useEffect(() => {
     Cookies.remove(POINT_COOKIE);
@@ -100,9 +102,9 @@ export function LoginPage() {
       <form className="login-card" onSubmit={submit} noValidate>
         <h1 className="login-card__title">{t('login.title')}</h1>
         <p className="login-card__subtitle">{t('login.subtitle')}</p>
-        {sessionExpired && (
+        {(sessionExpired || passwordChanged) && (
           <div className="login-notice" role="status">
-            {t('error.sessionExpired')}
+            {t(passwordChanged ? 'login.passwordChanged' : 'error.sessionExpired')}
           </div>
         )}
         {field('username', 'text', 'username')}

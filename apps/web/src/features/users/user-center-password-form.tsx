@@ -3,7 +3,7 @@ import { Button, Form, Input } from 'antd';
 import { useNavigate } from 'react-router';
 import { useFormSubmit } from '../../components/form/use-form-submit';
 import { zodRule } from '../../components/list-page/zod-rule';
-import { useUserStore } from '../auth/user-store';
+import { signOutAfterPasswordChange } from '../auth/sign-out-after-password-change';
 import { postUpdatePassword } from './user-center-api';
 import type { UserCenterTranslate } from './user-center-messages';
 
@@ -22,10 +22,7 @@ export function UserCenterPasswordForm({ t }: { t: UserCenterTranslate }) {
     form,
     mutationFn: ({ oldPass, newPass }: PasswordValues, request) => postUpdatePassword({ oldPass, newPass }, request),
     successMessage: t('userCenter.passwordChanged'),
-    onSuccess: async () => {
-      await useUserStore.getState().logout();
-      await navigate('/login', { replace: true });
-    },
+    onSuccess: () => signOutAfterPasswordChange(navigate),
   });
 
   return (

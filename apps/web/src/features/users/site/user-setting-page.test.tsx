@@ -91,6 +91,8 @@ describe('my settings', () => {
     passAnswer = () => undefined;
     await userEvent.click(within(form).getByRole('button', { name: 'Change password' }));
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/login'));
+    // The login page is told why, to say so.
+    expect(screen.getByTestId('location').dataset.state).toBe(JSON.stringify({ notice: 'passwordChanged' }));
     expect(routes.callsTo('POST api/users/updatePass').at(-1)?.body).toEqual({ oldPass: 'old-pass-1', newPass: 'new-pass-12' });
     expect(useUserStore.getState().token).toBeUndefined();
   });

@@ -8,6 +8,7 @@ import { SiteShell, UserAvatar } from '../../../components/site/site-shell';
 import { useDocumentTitle } from '../../../components/site/use-document-title';
 import { http, HttpError } from '../../../lib/http-client';
 import { localizeMessage, useLocaleText } from '../../../lib/use-locale-text';
+import { signOutAfterPasswordChange } from '../../auth/sign-out-after-password-change';
 import { useUserStore } from '../../auth/user-store';
 import { NotificationPreferencesForm } from '../../notifications/site/notification-preferences';
 import './user-site.css';
@@ -265,9 +266,7 @@ function PasswordForm() {
     setBusy(true);
     try {
       await http.post('api/users/updatePass', { oldPass: values.oldPass, newPass: values.newPass }, { silent: true });
-      // The server ended every other session; this one ends too, so every device signs in anew.
-      await useUserStore.getState().logout();
-      await navigate('/login', { replace: true });
+      await signOutAfterPasswordChange(navigate);
     } catch (error) {
       setBusy(false);
       if (error instanceof HttpError && (error.status === 401 || error.status === 403)) return;
