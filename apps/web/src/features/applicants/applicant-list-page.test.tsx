@@ -91,7 +91,7 @@ function stubApplicants(answers: { approve?: () => unknown; reject?: () => unkno
     'DELETE api/applicants': () => undefined,
     'POST api/applicants': () => jsonResponse(201, { created: 1, existing: 1 }),
     'POST api/applicants/import': ({ params }) =>
-      (answers.importAnswer ?? (() => ({ total: 2, valid: 2, created: 0, errors: [] })))(params.get('dryRun') === 'true'),
+      (answers.importAnswer ?? (() => ({ total: 2, valid: 2, created: 0, errors: [], rows: [], examples: [] })))(params.get('dryRun') === 'true'),
     'GET api/users': ({ params }) => {
       const everyone = [user(7, 'dana', 'Dana Fox'), user(8, 'ed', 'Ed Stone')];
       const q = params.get('blurry') ?? '';
@@ -303,8 +303,10 @@ describe('ApplicantListPage', () => {
                 { row: 2, column: 'username', message: 'username: no user zed' },
                 { row: 4, column: 'dueAt', message: "dueAt: expected 'yyyy-MM-dd HH:mm:ss'" },
               ],
+              rows: [],
+              examples: [],
             }
-          : { total: 2, valid: 2, created: dryRun ? 0 : 2, errors: [] },
+          : { total: 2, valid: 2, created: dryRun ? 0 : 2, errors: [], rows: [], examples: [] },
     });
     renderPage();
     await rowFound('Ann Lee');
