@@ -67,11 +67,11 @@ afterEach(() => {
 });
 
 describe('QuestionView', () => {
-  it('shows a single choice as radios in the given order, and reports the key picked', () => {
+  it('shows a single choice as radios in the given order, labelled A, B, C as shown, and reports the question’s own key picked', () => {
     const changes = vi.fn();
     render(<Answering question={single} changes={changes} />);
     const group = screen.getByRole('group', { name: '3. Single choice' });
-    expect(within(group).getAllByRole('radio').map((radio) => radio.closest('label')?.textContent)).toEqual(['B.Two', 'A.One', 'C.Three']);
+    expect(within(group).getAllByRole('radio').map((radio) => radio.closest('label')?.textContent)).toEqual(['A.Two', 'B.One', 'C.Three']);
     expect(screen.getByText('2 points')).toBeTruthy();
     fireEvent.click(screen.getByRole('radio', { name: /One/ }));
     fireEvent.click(screen.getByRole('radio', { name: /Three/ }));
