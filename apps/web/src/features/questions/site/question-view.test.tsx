@@ -83,6 +83,11 @@ describe('QuestionView', () => {
     expect(screen.queryByText('Count them.')).toBeNull();
   });
 
+  it('shows staff the bank’s key beside each label a candidate saw that differs from it', () => {
+    render(<QuestionView question={single} index={1} response="A" bankKeys />);
+    expect(screen.getAllByRole('radio').map((radio) => radio.closest('label')?.textContent)).toEqual(['A (B in the bank).Two', 'B (A in the bank).One', 'C.Three']);
+  });
+
   it('shows a multiple choice as checkboxes whose picks come sorted, and none as unanswered', () => {
     const changes = vi.fn();
     render(<Answering question={multiple} changes={changes} />);
