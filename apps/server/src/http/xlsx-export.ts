@@ -74,7 +74,7 @@ async function toTemplateXlsx<Row>(sheetName: string, columns: readonly XlsxColu
   const ExcelJS = await loadExcelJs();
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet(sheetName.slice(0, 31));
-  sheet.columns = [{ header: EXAMPLE_HEADER }, ...columns.map((column) => ({ header: column.header, width: column.width ?? 18 }))];
+  sheet.columns = [{}, ...columns.map((column) => ({ header: column.header, width: column.width ?? 18 }))];
   sheet.getRow(1).font = { bold: true };
   for (const row of examples) sheet.addRow([null, ...columns.map((column) => neutraliseCell(column.value(row)))]);
   markExamples(

@@ -276,8 +276,12 @@ export type SheetRow = {
 /** A problem of a sheet or its header, with the sheet's place in the workbook (errors are answered in the workbook's order). */
 export type SheetProblem = SheetError & { sheetIndex: number };
 
-/** The template's example rows found, in the workbook's order: never imported. */
-export type SheetContent = { rows: SheetRow[]; errors: SheetProblem[]; examples: { sheet: string; row: number }[] };
+export type SheetContent = {
+  rows: SheetRow[];
+  errors: SheetProblem[];
+  /** The template's example rows, in the workbook's order: never imported. */
+  examples: { sheet: string; row: number }[];
+};
 
 /** A header as compared: NFKC, lower case, no spaces, without a trailing `*` or `(…)` people add. */
 const normaliseHeader = (text: string) =>

@@ -306,7 +306,17 @@ describe('ApplicantListPage', () => {
               rows: [],
               examples: [],
             }
-          : { total: 2, valid: 2, created: dryRun ? 0 : 2, errors: [], rows: [], examples: [] },
+          : {
+              total: 2,
+              valid: 2,
+              created: dryRun ? 0 : 2,
+              errors: [],
+              rows: [
+                { sheet: '学员导入模板', row: 3, type: null, text: 'ann' },
+                { sheet: '学员导入模板', row: 4, type: null, text: 'bob' },
+              ],
+              examples: [{ sheet: '学员导入模板', row: 2 }],
+            },
     });
     renderPage();
     await rowFound('Ann Lee');
@@ -341,6 +351,10 @@ describe('ApplicantListPage', () => {
     choose(xlsx('good.xlsx'));
     expect(await within(dialog).findByText('No errors: ready to import')).toBeTruthy();
     expect(within(dialog).queryByText('username: no user zed')).toBeNull();
+    // Who will be enrolled, and the template's example left out.
+    const plan = within(dialog).getByRole('region', { name: '学员导入模板: 2 rows to import' });
+    expect(within(plan).getByText('Example row 2, not imported')).toBeTruthy();
+    expect(within(plan).getByText('bob')).toBeTruthy();
     await waitFor(() => expect(importButton().hasAttribute('disabled')).toBe(false));
     fireEvent.click(importButton());
     await waitFor(() => expect(api.callsTo('POST api/applicants/import')).toHaveLength(3));
