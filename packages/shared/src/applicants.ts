@@ -106,12 +106,29 @@ export const applicantImportQuerySchema = z.object({
 export type ApplicantImportQuery = z.output<typeof applicantImportQuerySchema>;
 /** The import's columns, in the template's order (`GET api/applicants/template`). */
 export const APPLICANT_IMPORT_COLUMNS = ['username', 'dueAt'] as const;
-/** What an import answers (the same shape as every import of the product). */
+/** A row of an imported sheet that passed every check: what a clean file creates from it. */
+export const importRowSchema = z.object({
+  sheet: z.string(),
+  /** As Excel numbers it. */
+  row: z.number().int(),
+  /** The question's type; null where a sheet holds one kind of thing. */
+  type: z.string().nullable(),
+  /** What the row is, in a few words: a stem's start, a username, a certificate's number. */
+  text: z.string(),
+});
+export type ImportRow = z.infer<typeof importRowSchema>;
+/**
+ * What an import answers (the same shape as every import of the product). `total` counts the rows
+ * read, not the template's example rows, which are never imported and are listed in `examples`.
+ */
 export const importResultSchema = z.object({
   total: z.number().int(),
   valid: z.number().int(),
   created: z.number().int(),
   errors: z.array(z.object({ row: z.number().int(), column: z.string(), message: z.string() })),
+  /** The valid rows, sheet by sheet, in the workbook's order. */
+  rows: z.array(importRowSchema),
+  examples: z.array(z.object({ sheet: z.string(), row: z.number().int() })),
 });
 export type ImportResult = z.infer<typeof importResultSchema>;
 

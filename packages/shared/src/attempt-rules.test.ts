@@ -6,7 +6,9 @@ import {
   attemptsLeft,
   clientChangeNote,
   countingAttempt,
+  displayedLabel,
   eventRoom,
+  keyAtLabel,
   latestClose,
   MAX_CLIENT_VALUES,
   MAX_EVENTS_PER_ATTEMPT,
@@ -169,5 +171,34 @@ describe('scores', () => {
     [0, 0, true],
   ] as const)('passes(%s, %s) = %s', (score, passScore, expected) => {
     expect(passes(score, passScore)).toBe(expected);
+  });
+});
+
+describe('option labels', () => {
+  // The paper of an attempt keeps each question's option order as the candidate saw it (their keys).
+  it.each([
+    { order: ['A', 'B', 'C', 'D'], key: 'C', label: 'C' },
+    { order: ['D', 'C', 'A', 'B'], key: 'D', label: 'A' },
+    { order: ['D', 'C', 'A', 'B'], key: 'C', label: 'B' },
+    { order: ['D', 'C', 'A', 'B'], key: 'A', label: 'C' },
+    { order: ['D', 'C', 'A', 'B'], key: 'B', label: 'D' },
+    { order: ['J', 'I', 'H', 'G', 'F', 'E', 'D', 'C', 'B', 'A'], key: 'A', label: 'J' },
+    // An option the paper does not hold (removed from the bank since) keeps its own key.
+    { order: ['B', 'A'], key: 'C', label: 'C' },
+    // A paper frozen without an order (a true-or-false question) leaves the keys as they are.
+    { order: [], key: 'T', label: 'T' },
+  ])('in the order $order, option $key is shown as $label', ({ order, key, label }) => {
+    expect(displayedLabel(order, key)).toBe(label);
+  });
+
+  it.each([
+    { order: ['D', 'C', 'A', 'B'], label: 'A', key: 'D' },
+    { order: ['D', 'C', 'A', 'B'], label: 'D', key: 'B' },
+    { order: ['D', 'C', 'A', 'B'], label: 'E', key: undefined },
+    { order: ['B', 'A'], label: 'b', key: undefined },
+    { order: ['B', 'A'], label: 'AB', key: undefined },
+    { order: [], label: 'A', key: undefined },
+  ])('in the order $order, the option shown as $label is $key', ({ order, label, key }) => {
+    expect(keyAtLabel(order, label)).toBe(key);
   });
 });

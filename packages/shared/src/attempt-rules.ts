@@ -128,3 +128,22 @@ export function attemptScore(scores: readonly (number | null)[]): number | null 
 }
 
 export const passes = (score: number, passScore: number): boolean => score >= passScore;
+
+// ---- Option labels ------------------------------------------------------------------------------
+// A paper with shuffled options shows a question's options in an order of its own (frozen in the
+// attempt's paper as their keys). The candidate reads them as A, B, C… in that order, while the
+// response, the key and the scoring keep the question's own keys.
+
+/**
+ * The label the candidate saw for the option `key`: the letter of its place in `optionOrder`;
+ * the key itself when the order does not hold it (no order frozen, an option removed since).
+ */
+export function displayedLabel(optionOrder: readonly string[], key: string): string {
+  const place = optionOrder.indexOf(key);
+  return place === -1 ? key : String.fromCharCode(65 + place);
+}
+
+/** The key of the option the candidate saw labelled `label` (a capital letter), if there is one. */
+export function keyAtLabel(optionOrder: readonly string[], label: string): string | undefined {
+  return /^[A-Z]$/.test(label) ? optionOrder[label.charCodeAt(0) - 65] : undefined;
+}

@@ -249,7 +249,10 @@ export const markingItemSchema = z.object({
   candidate: z.string(),
   type: questionTypeSchema,
   stem: z.string(),
+  /** In the question's own order. */
   options: z.array(optionSchema),
+  /** The keys in the order this candidate saw the options (a shuffled paper's), labelled A, B, C… by `displayedLabel`. */
+  optionOrder: z.array(z.string()),
   /** The reference answer (short) or the key. */
   answer: z.union([z.array(z.array(z.string())), z.array(z.string())]),
   response: responseSchema,

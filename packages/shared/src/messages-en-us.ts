@@ -339,6 +339,7 @@ export const enUS = {
   'question.judge.F': 'False',
   'question.blankLabel': 'Blank {{number}}',
   'question.shortLabel': 'Your answer',
+  'question.bankKey': ' ({{key}} in the bank)',
   'question.rightOption': 'Right answer',
   'question.accepted': 'Accepted: {{answers}}',
   'question.blankRight': 'Right',

@@ -340,6 +340,7 @@ export const zhCN = {
   'question.judge.F': '错误',
   'question.blankLabel': '第 {{number}} 空',
   'question.shortLabel': '你的回答',
+  'question.bankKey': '（原 {{key}}）',
   'question.rightOption': '正确答案',
   'question.accepted': '可接受答案：{{answers}}',
   'question.blankRight': '正确',

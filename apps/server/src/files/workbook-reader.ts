@@ -108,19 +108,39 @@ export async function readWorkbook(content: Readable, field: string, reading: Wo
 }
 
 /**
- * The first sheet of an uploaded workbook if its first row is `columns` (letter case aside);
- * null when it is not, so the caller can say which header it expects.
+ * The first sheet of an uploaded workbook if its first row is `columns` (letter case aside),
+ * after the example column if it has one (`setExamplesAside`); null when it is not, so the caller
+ * can say which header it expects.
  */
 export async function readImportSheet(
   content: Readable,
   field: string,
   columns: readonly string[],
   limit: { rows: number; what: string },
-): Promise<WorkbookSheet | null> {
-  const [sheet] = await readWorkbook(content, field, { sheets: 'first', limit: { ...limit, headerRows: 1 } });
-  if (sheet === undefined) throw invalidInput(`${field}: the spreadsheet has no sheet`);
-  const header = rowCells(sheet, 1);
-  return columns.some((name, index) => cellText(header[index]).toLowerCase() !== name.toLowerCase()) ? null : sheet;
+): Promise<{ sheet: WorkbookSheet; examples: number[] } | null> {
+  const [read] = await readWorkbook(content, field, { sheets: 'first', limit: { ...limit, headerRows: 1 } });
+  if (read === undefined) throw invalidInput(`${field}: the spreadsheet has no sheet`);
+  const imported = setExamplesAside(read, 1);
+  const header = rowCells(imported.sheet, 1);
+  return columns.some((name, index) => cellText(header[index]).toLowerCase() !== name.toLowerCase()) ? null : imported;
+}
+
+const isExampleHeader = (value: unknown) => ['示例', 'example'].includes(cellText(value).normalize('NFKC').toLowerCase());
+
+/**
+ * The sheet as its columns are read, without the template's example column (when the header
+ * row `headerRow` starts with it) and without the rows it marks, whose numbers come apart. A
+ * sheet without the column is as it is: a download, or a file made by hand.
+ */
+export function setExamplesAside(sheet: WorkbookSheet, headerRow: number): { sheet: WorkbookSheet; examples: number[] } {
+  if (!isExampleHeader(rowCells(sheet, headerRow)[0])) return { sheet, examples: [] };
+  const examples: number[] = [];
+  const rows: WorkbookRow[] = [];
+  for (const { number, cells } of sheet.rows) {
+    if (number > headerRow && cellText(cells[0]) !== '') examples.push(number);
+    else rows.push({ number, cells: cells.slice(1) });
+  }
+  return { sheet: { ...sheet, rows }, examples };
 }
 
 /** The cells of row `number` (none for a blank row). */

@@ -49,6 +49,42 @@ export async function toXlsx<Row>(sheetName: string, columns: readonly XlsxColum
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
+// An import template's example rows are marked in a first column of their own, which stays in
+// view however far a person scrolls (it is frozen) and which the reader knows
+// (`setExamplesAside`, files/workbook-reader.ts): a row with anything in it is never imported.
+// The grey of an example row is for the eye only; spreadsheets keep or lose styles as they like.
+export const EXAMPLE_HEADER = '示例';
+export const EXAMPLE_MARK = '示例（不导入）';
+const EXAMPLE_WIDTH = 14;
+
+/** The example column's header and marks for a sheet whose header is `headerRow`, and the grey of its example rows. */
+export function markExamples(sheet: ExcelJsModule.Worksheet, headerRow: number, exampleRows: readonly number[]): void {
+  sheet.getColumn(1).width = EXAMPLE_WIDTH;
+  sheet.getCell(headerRow, 1).value = EXAMPLE_HEADER;
+  for (const number of exampleRows) {
+    const row = sheet.getRow(number);
+    row.getCell(1).value = EXAMPLE_MARK;
+    row.font = { italic: true, color: { argb: 'FF8C8C8C' } };
+  }
+  sheet.views = [{ state: 'frozen', xSplit: 1, ySplit: headerRow }];
+}
+
+/** An import template: the columns after the example column, and the example rows, marked. */
+async function toTemplateXlsx<Row>(sheetName: string, columns: readonly XlsxColumn<Row>[], examples: readonly Row[]): Promise<Buffer> {
+  const ExcelJS = await loadExcelJs();
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet(sheetName.slice(0, 31));
+  sheet.columns = [{}, ...columns.map((column) => ({ header: column.header, width: column.width ?? 18 }))];
+  sheet.getRow(1).font = { bold: true };
+  for (const row of examples) sheet.addRow([null, ...columns.map((column) => neutraliseCell(column.value(row)))]);
+  markExamples(
+    sheet,
+    1,
+    examples.map((_, index) => index + 2),
+  );
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
 /** Answers a GET <list>/download with the rows as an .xlsx attachment. */
 export async function sendXlsx<Row>(
   reply: FastifyReply,
@@ -57,6 +93,11 @@ export async function sendXlsx<Row>(
   rows: readonly Row[],
 ): Promise<FastifyReply> {
   return sendXlsxFile(reply, title, await toXlsx(title, columns, rows));
+}
+
+/** Answers a GET <import>/template: the columns to fill in, with example rows marked as such. */
+export async function sendXlsxTemplate<Row>(reply: FastifyReply, title: string, columns: readonly XlsxColumn<Row>[], examples: readonly Row[]): Promise<FastifyReply> {
+  return sendXlsxFile(reply, title, await toTemplateXlsx(title, columns, examples));
 }
 
 /** Answers with a workbook made elsewhere (several sheets, notes) as an .xlsx attachment named after `title`. */

@@ -9,7 +9,14 @@ import type { FastifyInstance } from 'fastify';
 // graded with its total and pass when nothing awaits a marker, else marking. For the marking and
 // report tests, which need attempts of known content without sitting the exam through the API.
 
-export type FixtureAnswer = { questionId: number; maxScore: number; response: AttemptResponse; seconds?: number };
+export type FixtureAnswer = {
+  questionId: number;
+  maxScore: number;
+  response: AttemptResponse;
+  seconds?: number;
+  /** The option order frozen in the paper (the keys as the candidate saw them); none, as a paper of no choice question. */
+  optionOrder?: string[];
+};
 
 export type FixtureAttempt = {
   examId: number;
@@ -61,7 +68,7 @@ export async function insertAttempt(app: FastifyInstance, attempt: FixtureAttemp
       submitted_by: submitted ? 'learner' : null,
       score: total,
       passed: total === null ? null : passes(total, Number(exam.pass_score)) ? 1 : 0,
-      paper: JSON.stringify({ questions: attempt.answers.map((answer) => ({ id: answer.questionId, score: answer.maxScore })) }),
+      paper: JSON.stringify({ questions: attempt.answers.map((answer) => ({ id: answer.questionId, score: answer.maxScore, options: answer.optionOrder ?? [] })) }),
       ip: '127.0.0.1',
       agent: 'test',
       update_time: startedAt,

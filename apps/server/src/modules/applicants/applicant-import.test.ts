@@ -49,21 +49,23 @@ describe('importing enrolments from a spreadsheet', () => {
     return importResultSchema.parse(response.json());
   };
 
-  it('offers a template with the columns and an example row, which imports as an unknown person', async () => {
+  it('offers a template with the columns and an example row marked as one, which never imports', async () => {
     const response = await call(app, 'GET', '/api/applicants/template', teacher);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toContain('spreadsheetml');
     expect(await sheetRows(response.rawPayload)).toEqual([
-      ['username', 'dueAt'],
-      ['zhangsan', '2026-12-31 18:00:00'],
+      ['示例', 'username', 'dueAt'],
+      ['示例（不导入）', 'zhangsan', '2026-12-31 18:00:00'],
     ]);
     const term = await createTerm(app, teacher, course, { name: 'Template' });
-    expect(await imported(`?termId=${term}`, response.rawPayload)).toEqual({
-      total: 1,
-      valid: 0,
-      created: 0,
-      errors: [{ row: 2, column: 'username', message: "no user named 'zhangsan'" }],
-    });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+    book.worksheets[0]?.addRow([null, 'learner1', '']);
+    const filled = Buffer.from(await book.xlsx.writeBuffer());
+    const planned = { total: 1, valid: 1, errors: [], rows: [{ sheet: '学员导入模板', row: 3, type: null, text: 'learner1' }], examples: [{ sheet: '学员导入模板', row: 2 }] };
+    expect(await imported(`?termId=${term}`, filled)).toEqual({ ...planned, created: 0 });
+    expect(await imported(`?termId=${term}&dryRun=false`, filled)).toEqual({ ...planned, created: 1 });
+    expect((await termRows(app, term)).map((row) => row.username)).toEqual(['learner1']);
   });
 
   it('checks every row, and writes nothing on a dry run or when any row is wrong', async () => {
@@ -90,6 +92,12 @@ describe('importing enrolments from a spreadsheet', () => {
         { row: 7, column: 'dueAt', message: "expected 'yyyy-MM-dd HH:mm:ss' or 'yyyy-MM-dd'" },
         { row: 8, column: 'username', message: 'is required' },
       ],
+      rows: [
+        { sheet: '学员', row: 2, type: null, text: 'learner1' },
+        { sheet: '学员', row: 3, type: null, text: 'learner2' },
+        { sheet: '学员', row: 9, type: null, text: 'teacher' },
+      ],
+      examples: [],
     };
     expect(await imported(`?termId=${term}&dryRun=true`, file)).toEqual(expected);
     // A dry run unless told otherwise.
@@ -110,10 +118,17 @@ describe('importing enrolments from a spreadsheet', () => {
       ['teacher', ''],
     ]);
     const dry = await imported(`?termId=${term}&dryRun=true`, file);
-    expect(dry).toEqual({ total: 4, valid: 4, created: 0, errors: [] });
+    expect(dry).toEqual({
+      total: 4,
+      valid: 4,
+      created: 0,
+      errors: [],
+      rows: ['learner1', 'learner2', 'learner3', 'teacher'].map((text, index) => ({ sheet: '学员', row: index + 2, type: null, text })),
+      examples: [],
+    });
     expect(await termRows(app, term)).toHaveLength(2);
 
-    expect(await imported(`?termId=${term}&dryRun=false`, file)).toEqual({ total: 4, valid: 4, created: 3, errors: [] });
+    expect(await imported(`?termId=${term}&dryRun=false`, file)).toMatchObject({ total: 4, valid: 4, created: 3, errors: [] });
     expect(await termRows(app, term)).toMatchObject([
       { username: 'learner1', status: 'approved', source: 'import', due_at: new Date(2026, 11, 31, 18).getTime() },
       // A date cell holds the time Excel shows, read in the server's zone.
@@ -123,7 +138,7 @@ describe('importing enrolments from a spreadsheet', () => {
       { username: 'teacher', status: 'in_progress', source: 'staff', due_at: null },
     ]);
     // Sent again: everyone is enrolled already.
-    expect(await imported(`?termId=${term}&dryRun=false`, file)).toEqual({ total: 4, valid: 4, created: 0, errors: [] });
+    expect(await imported(`?termId=${term}&dryRun=false`, file)).toMatchObject({ total: 4, valid: 4, created: 0, errors: [] });
   });
 
   it('refuses rows beyond the term’s free seats, writing nothing', async () => {
@@ -131,7 +146,7 @@ describe('importing enrolments from a spreadsheet', () => {
     await insertApplicant(app, term, 'teacher', 'approved');
     const file = await workbook([['learner1'], ['learner2'], ['learner3']]);
     const message = 'the term has 1 seat(s) left for 3 people';
-    expect(await imported(`?termId=${term}&dryRun=false`, file)).toEqual({
+    expect(await imported(`?termId=${term}&dryRun=false`, file)).toMatchObject({
       total: 3,
       valid: 1,
       created: 0,
@@ -155,6 +170,11 @@ describe('importing enrolments from a spreadsheet', () => {
         { row: 3, column: 'username', message: "'learner2' is outside the departments you manage" },
         { row: 5, column: 'username', message: "'admin' is outside the departments you manage" },
       ],
+      rows: [
+        { sheet: '学员', row: 2, type: null, text: 'learner1' },
+        { sheet: '学员', row: 4, type: null, text: 'learner3' },
+      ],
+      examples: [],
     };
     expect(await imported(`?termId=${term}&dryRun=true`, file, teacher)).toEqual(expected);
     expect(await imported(`?termId=${term}&dryRun=false`, file, teacher)).toEqual(expected);
@@ -165,7 +185,7 @@ describe('importing enrolments from a spreadsheet', () => {
   it('refuses what is not the template’s spreadsheet, naming the field', async () => {
     const term = await createTerm(app, teacher, course, { name: 'Refused' });
     const file = await workbook([['learner1']]);
-    expect(await imported(`?termId=${term}`, await workbook([['learner1']], ['name', 'due']))).toEqual({
+    expect(await imported(`?termId=${term}`, await workbook([['learner1']], ['name', 'due']))).toMatchObject({
       total: 0,
       valid: 0,
       created: 0,

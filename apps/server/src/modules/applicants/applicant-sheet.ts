@@ -14,20 +14,21 @@ export type SheetRow = { row: number; username: string; dueAt: unknown };
 
 /**
  * The data rows of the first sheet, numbered as Excel numbers them (the header is row 1), blank
- * rows left out; null when the first row is not the template's header.
+ * rows and the template's example rows left out (their numbers in `examples`); null when the
+ * first row is not the template's header.
  */
-export async function readApplicantSheet(content: Readable, field: string): Promise<SheetRow[] | null> {
-  const sheet = await readImportSheet(content, field, APPLICANT_IMPORT_COLUMNS, { rows: MAX_IMPORT_ROWS, what: 'people' });
-  if (sheet === null) return null;
+export async function readApplicantSheet(content: Readable, field: string): Promise<{ sheet: string; rows: SheetRow[]; examples: number[] } | null> {
+  const read = await readImportSheet(content, field, APPLICANT_IMPORT_COLUMNS, { rows: MAX_IMPORT_ROWS, what: 'people' });
+  if (read === null) return null;
   const rows: SheetRow[] = [];
-  for (const { number, cells } of sheet.rows) {
+  for (const { number, cells } of read.sheet.rows) {
     if (number === 1) continue;
     const username = cellText(cells[0]);
     const dueAt = cells[1];
     if (username === '' && cellText(dueAt) === '') continue;
     rows.push({ row: number, username, dueAt });
   }
-  return rows;
+  return { sheet: read.sheet.name, rows, examples: read.examples };
 }
 
 const pad = (value: number) => String(value).padStart(2, '0');

@@ -24,7 +24,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { acceptUploads, withUpload, type UploadOptions } from '../../files/upload-reader.js';
 import { principalOf } from '../../http/route-access.js';
-import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
+import { sendXlsx, sendXlsxTemplate, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
 
 const STATUS_LABELS: Record<ApplicantStatus, string> = {
@@ -52,7 +52,7 @@ const applicantColumns: XlsxColumn<Applicant>[] = [
   { header: '报名时间', value: (row) => row.createTime, width: 20 },
 ];
 
-/** The import template: the columns people fill in, with one example row to overwrite. */
+/** The import template: the columns people fill in, with one example row, marked as one (never imported). */
 const templateColumns: XlsxColumn<Record<(typeof APPLICANT_IMPORT_COLUMNS)[number], string>>[] = APPLICANT_IMPORT_COLUMNS.map((column) => ({
   header: column,
   value: (row) => row[column],
@@ -145,7 +145,7 @@ export const applicantRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
   app.get(
     '/api/applicants/template',
     { config: { access: { permissions: ['applicant:add'] } } },
-    async (_request, reply) => sendXlsx(reply, '学员导入模板', templateColumns, [TEMPLATE_EXAMPLE]),
+    async (_request, reply) => sendXlsxTemplate(reply, '学员导入模板', templateColumns, [TEMPLATE_EXAMPLE]),
   );
 
   app.post(

@@ -345,10 +345,12 @@ export class ApplicantsService {
    * file is corrected and sent again whole rather than half taken.
    */
   async import(caller: Principal, termId: number, dryRun: boolean, upload: Upload): Promise<ImportResult> {
-    const rows = await readApplicantSheet(upload.content, upload.field);
-    if (rows === null) {
-      return { total: 0, valid: 0, created: 0, errors: [{ row: 1, column: 'username', message: 'the first row must be the headers username, dueAt' }] };
+    const sheet = await readApplicantSheet(upload.content, upload.field);
+    if (sheet === null) {
+      return { total: 0, valid: 0, created: 0, errors: [{ row: 1, column: 'username', message: 'the first row must be the headers username, dueAt' }], rows: [], examples: [] };
     }
+    const { rows } = sheet;
+    const examples = sheet.examples.map((row) => ({ sheet: sheet.sheet, row }));
     return this.transaction(async (trx) => {
       const term = await lockTerm(trx, termId);
       if (term === undefined) throw invalidInput(`termId: term ${termId} does not exist`);
@@ -356,7 +358,7 @@ export class ApplicantsService {
       const users = await findUsersByName(trx, [...new Set(rows.map((row) => row.username).filter((name) => name !== ''))]);
       const scope = await this.options.access.within(trx).dataScopeOf(caller.userId);
       const firstRowOf = new Map<string, number>();
-      const people: { row: number; userId: number; dueAt: number | null }[] = [];
+      const people: { row: number; username: string; userId: number; dueAt: number | null }[] = [];
       for (const row of rows) {
         const rowErrors: ImportResult['errors'] = [];
         const user = users.get(row.username);
@@ -370,7 +372,7 @@ export class ApplicantsService {
         const dueAt = parseDueAt(row.dueAt);
         if (!dueAt.ok) rowErrors.push({ row: row.row, column: 'dueAt', message: "expected 'yyyy-MM-dd HH:mm:ss' or 'yyyy-MM-dd'" });
         errors.push(...rowErrors);
-        if (rowErrors.length === 0 && userId !== undefined && dueAt.ok) people.push({ row: row.row, userId, dueAt: dueAt.at });
+        if (rowErrors.length === 0 && userId !== undefined && dueAt.ok) people.push({ row: row.row, username: row.username, userId, dueAt: dueAt.at });
       }
       const current = await findApplicantsInTerm(trx, term.id, people.map((person) => person.userId));
       const joining = people.filter((person) => !isEnrolled(current.get(person.userId)?.status ?? ''));
@@ -381,8 +383,10 @@ export class ApplicantsService {
         }
       }
       errors.sort((a, b) => a.row - b.row);
-      const valid = people.length - (left !== null && joining.length > left ? joining.length - left : 0);
-      if (dryRun || errors.length > 0) return { total: rows.length, valid, created: 0, errors };
+      const refused = new Set(left !== null && joining.length > left ? joining.slice(left) : []);
+      const listed = people.filter((person) => !refused.has(person)).map((person) => ({ sheet: sheet.sheet, row: person.row, type: null, text: person.username }));
+      const result = { total: rows.length, valid: listed.length, created: 0, errors, rows: listed, examples };
+      if (dryRun || errors.length > 0) return result;
       // Each row may carry its own due date: the people are enrolled a due date at a time.
       const byDueAt = new Map<number | null, number[]>();
       for (const person of joining) {
@@ -394,7 +398,7 @@ export class ApplicantsService {
       for (const [dueAt, userIds] of byDueAt) {
         created += (await this.enrolIn(trx, term, userIds, { source: 'import', dueAt }, caller.username, 'file')).created;
       }
-      return { total: rows.length, valid, created, errors };
+      return { ...result, created };
     });
   }
 

@@ -14,7 +14,7 @@ import {
 } from '@cloud-classroom/shared/attempt-rules';
 import type { AnswerSave, AnswerSaved, AttemptEvents, AttemptQuestion, AttemptResponse, AttemptResult, AttemptStart, AttemptState, MyAttempt, ReviewedQuestion } from '@cloud-classroom/shared/attempts';
 import { formatDateTime } from '@cloud-classroom/shared/display';
-import { JUDGE_KEYS, scorableOf, scoreResponse, type QuestionType, type Scored } from '@cloud-classroom/shared/question-scoring';
+import { JUDGE_KEYS, scorableOf, scoreResponse, type Scored } from '@cloud-classroom/shared/question-scoring';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import { isUniqueViolation } from '../../db/constraint-violation.js';
@@ -24,6 +24,7 @@ import type { JobRunner } from '../../jobs/job-runner.js';
 import type { ExamsService, ExamTerms } from '../exams/exams.service.js';
 import type { QuestionContent, QuestionsService } from '../questions/questions.service.js';
 import { AnswerWriter } from './answer-writer.js';
+import { parsePaper, type FrozenPaper, type FrozenQuestion } from './frozen-paper.js';
 import {
   claimSubmission,
   countAnswered,
@@ -56,10 +57,6 @@ const GUARD_CACHE_SIZE = 20_000;
 const AGENT_MAX = 255;
 const DETAIL_MAX = 200;
 
-/** A question of an attempt as frozen at its start: its place, section, points and option order. */
-type FrozenQuestion = { id: number; type: QuestionType; section: string; score: number; options: string[]; blanks: number };
-/** `edu_attempt.paper`. */
-type FrozenPaper = { questions: FrozenQuestion[] };
 
 /**
  * What saving an answer checks, never changing after the start: kept per attempt (see
@@ -587,8 +584,6 @@ export class AttemptsService {
   }
 }
 
-/** Written only by this module, from a drawn paper. */
-const parsePaper = (text: string): FrozenPaper => JSON.parse(text) as FrozenPaper;
 /** Written only by this module, from a checked response. */
 const parseResponse = (text: string | null): AttemptResponse => (text === null ? null : (JSON.parse(text) as AttemptResponse));
 

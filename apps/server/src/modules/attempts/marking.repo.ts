@@ -221,6 +221,13 @@ export async function findAnswersOfAttempt(db: Kysely<Database>, attemptId: numb
   return rows.map(toMarkingAnswer);
 }
 
+/** The frozen papers of these attempts, by attempt. */
+export async function findPapers(db: Kysely<Database>, attemptIds: readonly number[]): Promise<Map<number, string>> {
+  if (attemptIds.length === 0) return new Map();
+  const rows = await db.selectFrom('edu_attempt').select(['id', 'paper']).where('id', 'in', attemptIds).execute();
+  return new Map(rows.map((row) => [row.id, row.paper]));
+}
+
 export async function findEventsOfAttempt(db: Kysely<Database>, attemptId: number) {
   const rows = await db
     .selectFrom('edu_attempt_event')

@@ -24,10 +24,12 @@ import type { JobRunner } from '../../jobs/job-runner.js';
 import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../auth/session.service.js';
 import type { GradedListener, PassedListener } from './attempts.service.js';
+import { parsePaper } from './frozen-paper.js';
 import {
   countSubmitted,
   countTargetAnswers,
   findAnswersOfAttempt,
+  findPapers,
   findAnswerToMark,
   findAttemptGroups,
   findAttemptHead,
@@ -237,7 +239,7 @@ export class MarkingService {
       pendingTotal = rows.reduce((sum, row) => sum + row.pending, 0);
       if (query.questionId !== undefined) {
         const answers = await findMarkingAnswers(this.db, examId, scope, { questionId: query.questionId, pending: query.pending });
-        items = answers.map((row) => toItem(row, questions.get(row.questionId), name(row.attemptId, row)));
+        items = await this.itemsOf(answers, questions, (row) => name(row.attemptId, row));
       }
     } else {
       const rows = await findAttemptGroups(this.db, examId, scope);
@@ -246,7 +248,7 @@ export class MarkingService {
       if (query.attemptId !== undefined) {
         const answers = await findMarkingAnswers(this.db, examId, scope, { attemptId: query.attemptId, pending: query.pending });
         const questions = await this.questionsById(answers.map((row) => row.questionId));
-        items = answers.map((row) => toItem(row, questions.get(row.questionId), name(row.attemptId, row)));
+        items = await this.itemsOf(answers, questions, (row) => name(row.attemptId, row));
       }
     }
     return { examId, title: exam.title, by: query.by, groups, items, pendingTotal, attemptCount: counts.submitted, gradedCount: counts.graded };
@@ -255,6 +257,25 @@ export class MarkingService {
   private async candidateNumbers(examId: number, db: Kysely<Database> = this.db): Promise<Map<number, number>> {
     const ids = await findAttemptIdsOfExam(db, examId);
     return new Map(ids.map((id, index) => [id, index + 1]));
+  }
+
+  /**
+   * The answers as items, each choice question's with the option order its candidate saw, from
+   * its attempt's frozen paper (read only for those: a paper is kilobytes); the question's own
+   * order where the paper froze none.
+   */
+  private async itemsOf(answers: readonly MarkingAnswerRow[], questions: Map<number, QuestionContent>, candidate: (row: MarkingAnswerRow) => string): Promise<MarkingItem[]> {
+    const isChoice = (row: MarkingAnswerRow) => ['single', 'multiple'].includes(questions.get(row.questionId)?.type ?? '');
+    const papers = await findPapers(this.db, [...new Set(answers.filter(isChoice).map((row) => row.attemptId))]);
+    const frozen = new Map<string, string[]>();
+    for (const [attemptId, paper] of papers) {
+      for (const question of parsePaper(paper).questions) frozen.set(`${attemptId}:${question.id}`, question.options);
+    }
+    return answers.map((row) => {
+      const question = questions.get(row.questionId);
+      const order = frozen.get(`${row.attemptId}:${row.questionId}`) ?? [];
+      return toItem(row, question, candidate(row), order.length > 0 ? order : (question?.options.map((option) => option.key) ?? []));
+    });
   }
 
   private async questionsById(ids: readonly number[], db: Kysely<Database> = this.db): Promise<Map<number, QuestionContent>> {
@@ -284,7 +305,7 @@ export class MarkingService {
       submittedBy: head.submittedBy as MarkingAttempt['submittedBy'],
       score: head.score,
       passed: head.passed,
-      items: answers.map((row) => toItem(row, questions.get(row.questionId), candidate)),
+      items: await this.itemsOf(answers, questions, () => candidate),
       events: events.map(
         (event): AttemptEvent => ({ type: event.type as IntegrityEventType, at: formatDateTime(event.at), questionId: event.questionId, detail: event.detail }),
       ),
@@ -351,7 +372,7 @@ function questionLabel(number: number, question: QuestionContent | undefined): s
   return `Q${number} · ${stem}`;
 }
 
-function toItem(row: MarkingAnswerRow, question: QuestionContent | undefined, candidate: string): MarkingItem {
+function toItem(row: MarkingAnswerRow, question: QuestionContent | undefined, candidate: string, optionOrder: string[]): MarkingItem {
   return {
     answerId: row.id,
     attemptId: row.attemptId,
@@ -361,6 +382,7 @@ function toItem(row: MarkingAnswerRow, question: QuestionContent | undefined, ca
     type: question?.type ?? 'short',
     stem: question?.stem ?? '',
     options: question?.options ?? [],
+    optionOrder,
     answer: question?.answer ?? [],
     response: parseResponse(row.response),
     maxScore: row.maxScore,

@@ -134,6 +134,21 @@ describe('marking', () => {
     ]);
   });
 
+  it('gives each answer the order its candidate saw the options in, the question\'s own where none was frozen', async () => {
+    const single = await addQuestion(app, admin, { score: 5 });
+    const examId = await createExam(app, admin, fixedPaper([single]));
+    const shuffled = await insertAttempt(app, { examId, username: 'learner1', answers: [{ questionId: single, maxScore: 5, response: 'D', optionOrder: ['D', 'C', 'A', 'B'] }] });
+    const plain = await insertAttempt(app, { examId, username: 'learner2', answers: [{ questionId: single, maxScore: 5, response: 'A' }] });
+    const items = (await queue(admin, examId, `?questionId=${single}&pending=false`)).items;
+    expect(items.map((item) => [item.attemptId, item.response, item.optionOrder])).toEqual([
+      [shuffled.id, 'D', ['D', 'C', 'A', 'B']],
+      [plain.id, 'A', ['A', 'B', 'C', 'D']],
+    ]);
+    expect((await queue(admin, examId, `?by=attempt&attemptId=${shuffled.id}&pending=false`)).items.map((item) => item.optionOrder)).toEqual([['D', 'C', 'A', 'B']]);
+    const attempt = markingAttemptSchema.parse((await call(app, 'GET', `/api/marking/attempts/${shuffled.id}`, admin)).json());
+    expect(attempt.items.map((item) => item.optionOrder)).toEqual([['D', 'C', 'A', 'B']]);
+  });
+
   it('grades an attempt when its last answer is marked, and counts what is left', async () => {
     const s = await sittings();
     const shortOf = (attempt: { answerIds: number[] }) => attempt.answerIds[2] as number;

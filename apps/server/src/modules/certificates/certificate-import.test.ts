@@ -67,13 +67,25 @@ describe('importing certificates from a spreadsheet', () => {
     return pageOf(certificateSchema).parse(response.json()).content;
   };
 
-  it('offers a template with the columns and an example row', async () => {
+  it('offers a template with the columns and an example row marked as one, which never imports', async () => {
     const response = await call(app, 'GET', '/api/certificates/template', teacher);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toContain('spreadsheetml');
     const [header, example] = await sheetRows(response.rawPayload);
-    expect(header).toEqual([...CERTIFICATE_IMPORT_COLUMNS]);
+    expect(header).toEqual(['示例', ...CERTIFICATE_IMPORT_COLUMNS]);
+    expect(example?.[0]).toBe('示例（不导入）');
     expect(example).toContain('FS-2019-00012');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+    book.worksheets[0]?.addRow([null, 'learner1', '消防安全结业', 'FS-2019-00009', '2019-06-30', '', '', '']);
+    expect(await imported('', Buffer.from(await book.xlsx.writeBuffer()))).toEqual({
+      total: 1,
+      valid: 1,
+      created: 0,
+      errors: [],
+      rows: [{ sheet: '证书导入模板', row: 3, type: null, text: 'FS-2019-00009 learner1' }],
+      examples: [{ sheet: '证书导入模板', row: 2 }],
+    });
   });
 
   it('lists every bad row and duplicate number in a dry run, writing nothing', async () => {
@@ -111,8 +123,8 @@ describe('importing certificates from a spreadsheet', () => {
       ['learner1', '消防安全结业', 'FS-2019-00001', new Date(Date.UTC(2019, 5, 30)), new Date(Date.UTC(2022, 5, 30)), '消防安全培训', '合格'],
       ['learner3', '消防安全结业', 'CC-2026-000001', '2026-01-15', '', '', 92.5],
     ]);
-    expect(await imported('?dryRun=true', file)).toEqual({ total: 2, valid: 2, created: 0, errors: [] });
-    expect(await imported('?dryRun=false', file)).toEqual({ total: 2, valid: 2, created: 2, errors: [] });
+    expect(await imported('?dryRun=true', file)).toMatchObject({ total: 2, valid: 2, created: 0, errors: [] });
+    expect(await imported('?dryRun=false', file)).toMatchObject({ total: 2, valid: 2, created: 2, errors: [] });
     const [first, second] = await certificates();
     expect(first).toMatchObject({ number: 'CC-2026-000001', username: 'learner3', title: '消防安全结业', score: '92.5', issuedOn: '2026-01-15', expiresOn: null, source: 'import', status: 'valid' });
     expect(second).toMatchObject({ number: 'FS-2019-00001', username: 'learner1', title: '消防安全培训', score: '合格', issuedOn: '2019-06-30', expiresOn: '2022-06-30', status: 'expired' });

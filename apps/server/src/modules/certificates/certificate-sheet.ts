@@ -13,16 +13,17 @@ export type CertificateSheetRow = { row: number } & Record<Exclude<CertificateIm
 
 /**
  * The data rows of the first sheet, numbered as Excel numbers them (the header is row 1), blank
- * rows left out; null when the first row is not the template's header.
+ * rows and the template's example rows left out (their numbers in `examples`); null when the
+ * first row is not the template's header.
  */
-export async function readCertificateSheet(content: Readable, field: string): Promise<CertificateSheetRow[] | null> {
-  const sheet = await readImportSheet(content, field, CERTIFICATE_IMPORT_COLUMNS, { rows: MAX_CERTIFICATE_IMPORT_ROWS, what: 'certificates' });
-  if (sheet === null) return null;
+export async function readCertificateSheet(content: Readable, field: string): Promise<{ sheet: string; rows: CertificateSheetRow[]; examples: number[] } | null> {
+  const read = await readImportSheet(content, field, CERTIFICATE_IMPORT_COLUMNS, { rows: MAX_CERTIFICATE_IMPORT_ROWS, what: 'certificates' });
+  if (read === null) return null;
   const rows: CertificateSheetRow[] = [];
-  for (const { number, cells } of sheet.rows) {
+  for (const { number, cells } of read.sheet.rows) {
     if (number === 1) continue;
     const value = (column: CertificateImportColumn) => cells[CERTIFICATE_IMPORT_COLUMNS.indexOf(column)];
-    const read: CertificateSheetRow = {
+    const row: CertificateSheetRow = {
       row: number,
       username: cellText(value('username')),
       template: cellText(value('template')),
@@ -33,9 +34,9 @@ export async function readCertificateSheet(content: Readable, field: string): Pr
       score: cellText(value('score')),
     };
     if (CERTIFICATE_IMPORT_COLUMNS.every((column) => cellText(value(column)) === '')) continue;
-    rows.push(read);
+    rows.push(row);
   }
-  return rows;
+  return { sheet: read.sheet.name, rows, examples: read.examples };
 }
 
 const pad = (value: number) => String(value).padStart(2, '0');

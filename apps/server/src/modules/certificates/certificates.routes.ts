@@ -32,7 +32,7 @@ import { sendStoredFile } from '../../files/send-stored-file.js';
 import { acceptUploads, withUpload, type UploadOptions } from '../../files/upload-reader.js';
 import { sendNotFound } from '../../http/error-handler.js';
 import { principalOf } from '../../http/route-access.js';
-import { sendXlsx, type XlsxColumn } from '../../http/xlsx-export.js';
+import { sendXlsxTemplate, type XlsxColumn } from '../../http/xlsx-export.js';
 import type { Services } from '../../services.js';
 import { BACKGROUND_MAX_BYTES, BACKGROUND_TYPES } from './certificates.service.js';
 import { contentDisposition } from '../../http/content-disposition.js';
@@ -57,10 +57,10 @@ const SHEET_UPLOAD: UploadOptions = {
   accepts: { types: ['zip'], refusal: 'expected an .xlsx spreadsheet' },
 };
 
-/** The import template: the columns people fill in, with one example row to overwrite. */
+/** The import template: the columns people fill in, with one example row, marked as one (never imported). */
 type ImportRow = Record<(typeof CERTIFICATE_IMPORT_COLUMNS)[number], string>;
 const importColumns: XlsxColumn<ImportRow>[] = CERTIFICATE_IMPORT_COLUMNS.map((column) => ({ header: column, value: (row) => row[column], width: 20 }));
-// The demo's template name, so a fresh install's example row imports as it is (after the username is changed).
+// The demo's template name: a row copied from the example names a template a fresh install has.
 const IMPORT_EXAMPLE: ImportRow = { username: 'zhangsan', template: '消防安全结业证书', number: 'FS-2019-00012', issuedOn: '2019-06-30', expiresOn: '2022-06-30', title: '消防安全培训', score: '合格' };
 
 
@@ -187,7 +187,7 @@ export const certificateRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
   app.get(
     '/api/certificates/template',
     { config: { access: { permissions: ['cert:issue'] } } },
-    async (_request, reply) => sendXlsx(reply, '证书导入模板', importColumns, [IMPORT_EXAMPLE]),
+    async (_request, reply) => sendXlsxTemplate(reply, '证书导入模板', importColumns, [IMPORT_EXAMPLE]),
   );
 
   app.post(

@@ -458,10 +458,11 @@ export class CertificatesService {
    * template, a number listed twice in the file or held by a certificate already, bad dates.
    */
   async import(caller: Principal, dryRun: boolean, upload: Upload): Promise<ImportResult> {
-    const rows = await readCertificateSheet(upload.content, upload.field);
-    if (rows === null) {
-      return { total: 0, valid: 0, created: 0, errors: [{ row: 1, column: 'username', message: `the first row must be the headers ${CERTIFICATE_IMPORT_COLUMNS.join(', ')}` }] };
+    const sheet = await readCertificateSheet(upload.content, upload.field);
+    if (sheet === null) {
+      return { total: 0, valid: 0, created: 0, errors: [{ row: 1, column: 'username', message: `the first row must be the headers ${CERTIFICATE_IMPORT_COLUMNS.join(', ')}` }], rows: [], examples: [] };
     }
+    const { rows } = sheet;
     return this.transaction(async (trx) => {
       const errors: ImportResult['errors'] = [];
       const distinct = (values: string[]) => [...new Set(values.filter((value) => value !== ''))];
@@ -470,7 +471,7 @@ export class CertificatesService {
       const taken = await findTakenNumbers(trx, distinct(rows.map((row) => row.number)));
       const scope = await this.within(trx).scopeOf(caller);
       const firstRowOf = new Map<string, number>();
-      const ready: { template: TemplateHead; person: Person; snapshot: CertificateSnapshot }[] = [];
+      const ready: { row: number; template: TemplateHead; person: Person; snapshot: CertificateSnapshot }[] = [];
       for (const row of rows) {
         const rowErrors: ImportResult['errors'] = [];
         const refuse = (column: CertificateImportColumn, message: string) => rowErrors.push({ row: row.row, column, message });
@@ -502,7 +503,7 @@ export class CertificatesService {
             expiresOn: expiresOn.date,
             number: number.data,
           });
-          if (parsed.success) ready.push({ template, person, snapshot: parsed.data });
+          if (parsed.success) ready.push({ row: row.row, template, person, snapshot: parsed.data });
           for (const issue of parsed.success ? [] : parsed.error.issues) {
             const column = String(issue.path[0] ?? 'title');
             refuse((CERTIFICATE_IMPORT_COLUMNS as readonly string[]).includes(column) ? (column as CertificateImportColumn) : 'username', issue.message);
@@ -510,7 +511,15 @@ export class CertificatesService {
         }
         errors.push(...rowErrors);
       }
-      if (dryRun || errors.length > 0) return { total: rows.length, valid: ready.length, created: 0, errors };
+      const result = {
+        total: rows.length,
+        valid: ready.length,
+        created: 0,
+        errors,
+        rows: ready.map(({ row, person, snapshot }) => ({ sheet: sheet.sheet, row, type: null, text: `${snapshot.number} ${person.username}` })),
+        examples: sheet.examples.map((row) => ({ sheet: sheet.sheet, row })),
+      };
+      if (dryRun || errors.length > 0) return result;
       const now = this.now();
       for (const { template, person, snapshot } of ready) {
         await insertCertificate(
@@ -533,7 +542,7 @@ export class CertificatesService {
           now,
         );
       }
-      return { total: rows.length, valid: ready.length, created: ready.length, errors };
+      return { ...result, created: ready.length };
     });
   }
 

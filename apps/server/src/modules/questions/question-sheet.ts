@@ -2,8 +2,8 @@ import { DEFAULT_BLANK_RULES, type JUDGE_KEYS, MULTIPLE_POLICIES, QUESTION_TYPES
 import { MAX_OPTIONS, OPTION_KEYS, type QuestionCreateBody } from '@cloud-classroom/shared/questions';
 import type { Readable } from 'node:stream';
 import type * as ExcelJsModule from 'exceljs';
-import { readWorkbook, rowCells, type WorkbookSheet } from '../../files/workbook-reader.js';
-import { cellText, loadExcelJs, neutraliseCell } from '../../http/xlsx-export.js';
+import { readWorkbook, rowCells, setExamplesAside, type WorkbookSheet } from '../../files/workbook-reader.js';
+import { cellText, EXAMPLE_HEADER, loadExcelJs, markExamples, neutraliseCell } from '../../http/xlsx-export.js';
 
 // The question bank's workbook (`GET api/questions/template`, `GET api/questions/download`,
 // `POST api/questions/import`): one sheet per type, named in Chinese (the type's code is accepted
@@ -63,7 +63,7 @@ const DIFFICULTY_NOTE = '难度：1–5 的整数（1 最易，留空为 3）';
 const TAGS_NOTE = '知识点：多个用逗号、顿号或分号隔开';
 const SCORE_NOTE = '分值：大于 0、不超过 100 的数，最多两位小数（留空为 1）';
 const TEXT_NOTE = '题干、解析：以 < 开头按 HTML 读取，否则按纯文本读取';
-const HEADER_NOTE = '表头可用中文或英文（stem, answer…）；本说明行导入时跳过；示例行可直接覆盖';
+const HEADER_NOTE = `表头可用中文或英文（stem, answer…）；本说明行导入时跳过；第一列「${EXAMPLE_HEADER}」有内容的行是示例，从不导入：自己的题目请另起一行，此列留空`;
 
 type SheetSpec = { name: string; columns: ColumnId[]; note: string[]; examples: Partial<Record<ColumnId, string | number>>[] };
 
@@ -210,12 +210,14 @@ function cellsOf(question: SheetQuestion): Partial<Record<ColumnId, string | num
 
 type Worksheet = ExcelJsModule.Worksheet;
 
-function addSheet(workbook: ExcelJsModule.Workbook, type: QuestionType, rows: readonly Partial<Record<ColumnId, string | number>>[]): Worksheet {
+function addSheet(workbook: ExcelJsModule.Workbook, type: QuestionType, rows: readonly Partial<Record<ColumnId, string | number>>[], examples: boolean): Worksheet {
   const spec = SHEETS[type];
   const sheet = workbook.addWorksheet(spec.name);
-  sheet.columns = spec.columns.map((column) => ({ width: COLUMNS[column].width }));
+  // The template's first column marks its example rows (`markExamples`); a download has none.
+  const lead = examples ? [null] : [];
+  sheet.columns = [...lead.map(() => ({})), ...spec.columns.map((column) => ({ width: COLUMNS[column].width }))];
   // Row 1: the rules, over the whole width; row 2: the headers.
-  sheet.mergeCells(1, 1, 1, spec.columns.length);
+  sheet.mergeCells(1, 1, 1, lead.length + spec.columns.length);
   const note = sheet.getCell(1, 1);
   note.value = spec.note.join('\n');
   note.alignment = { wrapText: true, vertical: 'top' };
@@ -223,12 +225,19 @@ function addSheet(workbook: ExcelJsModule.Workbook, type: QuestionType, rows: re
   note.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFF7E6' } };
   sheet.getRow(1).height = 16 * spec.note.length + 6;
   const header = sheet.getRow(2);
-  header.values = spec.columns.map((column) => headerOf(type, column));
+  header.values = [...lead, ...spec.columns.map((column) => headerOf(type, column))];
   header.font = { bold: true };
   sheet.views = [{ state: 'frozen', ySplit: 2 }];
   for (const row of rows) {
-    const added = sheet.addRow(spec.columns.map((column) => neutraliseCell(row[column] ?? null)));
+    const added = sheet.addRow([...lead, ...spec.columns.map((column) => neutraliseCell(row[column] ?? null))]);
     added.alignment = { wrapText: true, vertical: 'top' };
+  }
+  if (examples) {
+    markExamples(
+      sheet,
+      2,
+      rows.map((_, index) => index + 3),
+    );
   }
   return sheet;
 }
@@ -242,7 +251,7 @@ export async function writeQuestionWorkbook(types: readonly QuestionType[], ques
   const workbook = new ExcelJS.Workbook();
   for (const type of types) {
     const rows = examples ? SHEETS[type].examples : questions.filter((question) => question.type === type).map(cellsOf);
-    addSheet(workbook, type, rows);
+    addSheet(workbook, type, rows, examples);
   }
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
@@ -267,7 +276,12 @@ export type SheetRow = {
 /** A problem of a sheet or its header, with the sheet's place in the workbook (errors are answered in the workbook's order). */
 export type SheetProblem = SheetError & { sheetIndex: number };
 
-export type SheetContent = { rows: SheetRow[]; errors: SheetProblem[] };
+export type SheetContent = {
+  rows: SheetRow[];
+  errors: SheetProblem[];
+  /** The template's example rows, in the workbook's order: never imported. */
+  examples: { sheet: string; row: number }[];
+};
 
 /** A header as compared: NFKC, lower case, no spaces, without a trailing `*` or `(…)` people add. */
 const normaliseHeader = (text: string) =>
@@ -441,13 +455,15 @@ function findHeaderRow(sheet: WorkbookSheet, headers: Map<string, ColumnId>): nu
 
 const SHEET_NAMES = QUESTION_TYPES.map((type) => `${SHEETS[type].name} (${type})`).join(', ');
 
-function readSheet(sheet: WorkbookSheet, sheetIndex: number, type: QuestionType, content: SheetContent): void {
+function readSheet(whole: WorkbookSheet, sheetIndex: number, type: QuestionType, content: SheetContent): void {
   const headers = columnByHeader(type);
-  const headerRow = findHeaderRow(sheet, headers);
+  const headerRow = findHeaderRow(whole, headers);
   if (headerRow === undefined) {
-    content.errors.push({ sheetIndex, row: 1, column: sheet.name, message: `no header row naming the column ${COLUMNS.stem.zh} (stem)` });
+    content.errors.push({ sheetIndex, row: 1, column: whole.name, message: `no header row naming the column ${COLUMNS.stem.zh} (stem)` });
     return;
   }
+  const { sheet, examples } = setExamplesAside(whole, headerRow);
+  for (const row of examples) content.examples.push({ sheet: sheet.name, row });
   const columns = new Map<number, ColumnId>();
   const beyond: { index: number; header: string }[] = [];
   const headerCells = rowCells(sheet, headerRow);
@@ -496,7 +512,7 @@ function readSheet(sheet: WorkbookSheet, sheetIndex: number, type: QuestionType,
 export async function readQuestionWorkbook(file: Readable, field: string): Promise<SheetContent> {
   // A type's sheet has the rules row above its header.
   const sheets = await readWorkbook(file, field, { sheets: 'all', limit: { rows: MAX_IMPORT_ROWS, headerRows: 2, what: 'questions' } });
-  const content: SheetContent = { rows: [], errors: [] };
+  const content: SheetContent = { rows: [], errors: [], examples: [] };
   const taken = new Set<QuestionType>();
   for (const [sheetIndex, sheet] of sheets.entries()) {
     const type = sheetTypeByName.get(sheet.name.trim()) ?? sheetTypeByName.get(sheet.name.trim().toLowerCase());

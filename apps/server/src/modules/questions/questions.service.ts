@@ -183,6 +183,13 @@ async function cellOfRichText(html: string): Promise<string> {
 type RowIssue = { field: string; message: string };
 
 /** `field: message` split at its field. */
+/** How much of a stem the import's dry run lists, in characters. */
+const EXCERPT_LENGTH = 40;
+function excerpt(text: string): string {
+  const characters = [...text];
+  return characters.length > EXCERPT_LENGTH ? `${characters.slice(0, EXCERPT_LENGTH - 1).join('')}…` : text;
+}
+
 function splitMessage(text: string): RowIssue {
   const colon = text.indexOf(': ');
   return colon < 0 ? { field: '', message: text } : { field: text.slice(0, colon), message: text.slice(colon + 2) };
@@ -410,7 +417,8 @@ export class QuestionsService {
       .sort((a, b) => a.sheetIndex - b.sheetIndex || a.row - b.row)
       .map(({ row, column, message }) => ({ row, column, message }));
     const ready = checked.flatMap((item) => (item.prepared === undefined ? [] : [item.prepared]));
-    const result = { total: checked.length, valid: ready.length, created: 0, errors };
+    const rows = checked.flatMap(({ row, prepared }) => (prepared === undefined ? [] : [{ sheet: row.sheet, row: row.row, type: row.type, text: excerpt(prepared.row.stem_text) }]));
+    const result = { total: checked.length, valid: ready.length, created: 0, errors, rows, examples: content.examples };
     if (dryRun || errors.length > 0) return result;
     await this.transaction(async (trx) => {
       for (const question of ready) await this.insert(trx, question, by);

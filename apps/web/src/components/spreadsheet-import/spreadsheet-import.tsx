@@ -7,6 +7,7 @@ import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useLanguage } from '../../lib/use-menu-title';
 import { showRefusal } from '../form/use-form-submit';
+import { ImportPlan } from './import-plan';
 import { useImportMessages } from './spreadsheet-import-messages';
 
 type Checked = { file: File; result: ImportResult };
@@ -36,14 +37,17 @@ export type SpreadsheetImportProps = {
   listPath: string;
   /** A row's problem in the page's language; the shared catalogue's where it knows the message by default. */
   errorText?: (message: string) => string;
+  /** A row's type (`ImportRow.type`) in the page's language, for sheets whose rows have one. */
+  typeText?: (type: string) => string;
 };
 
 /**
  * A back-office page importing the rows of a workbook (`importResultSchema` routes: questions,
- * certificates) in three steps. The upload is checked first (a dry run listing every bad row);
+ * certificates) in three steps. The upload is checked first (a dry run listing every bad row, or
+ * for a file without any, what it will create sheet by sheet and the example rows it leaves out);
  * the import is all or nothing on the server, so it is offered only for a file without errors.
  */
-export function SpreadsheetImport({ texts, templates, send, onImported, listPath, errorText }: SpreadsheetImportProps) {
+export function SpreadsheetImport({ texts, templates, send, onImported, listPath, errorText, typeText }: SpreadsheetImportProps) {
   const t = useImportMessages();
   const language = useLanguage();
   const navigate = useNavigate();
@@ -189,6 +193,7 @@ export function SpreadsheetImport({ texts, templates, send, onImported, listPath
                         ]}
                       />
                     )}
+                    {result.errors.length === 0 && <ImportPlan result={result} typeText={typeText} />}
                   </>
                 )}
               </Flex>

@@ -91,7 +91,7 @@ function stubApplicants(answers: { approve?: () => unknown; reject?: () => unkno
     'DELETE api/applicants': () => undefined,
     'POST api/applicants': () => jsonResponse(201, { created: 1, existing: 1 }),
     'POST api/applicants/import': ({ params }) =>
-      (answers.importAnswer ?? (() => ({ total: 2, valid: 2, created: 0, errors: [] })))(params.get('dryRun') === 'true'),
+      (answers.importAnswer ?? (() => ({ total: 2, valid: 2, created: 0, errors: [], rows: [], examples: [] })))(params.get('dryRun') === 'true'),
     'GET api/users': ({ params }) => {
       const everyone = [user(7, 'dana', 'Dana Fox'), user(8, 'ed', 'Ed Stone')];
       const q = params.get('blurry') ?? '';
@@ -303,8 +303,20 @@ describe('ApplicantListPage', () => {
                 { row: 2, column: 'username', message: 'username: no user zed' },
                 { row: 4, column: 'dueAt', message: "dueAt: expected 'yyyy-MM-dd HH:mm:ss'" },
               ],
+              rows: [],
+              examples: [],
             }
-          : { total: 2, valid: 2, created: dryRun ? 0 : 2, errors: [] },
+          : {
+              total: 2,
+              valid: 2,
+              created: dryRun ? 0 : 2,
+              errors: [],
+              rows: [
+                { sheet: '学员导入模板', row: 3, type: null, text: 'ann' },
+                { sheet: '学员导入模板', row: 4, type: null, text: 'bob' },
+              ],
+              examples: [{ sheet: '学员导入模板', row: 2 }],
+            },
     });
     renderPage();
     await rowFound('Ann Lee');
@@ -339,6 +351,10 @@ describe('ApplicantListPage', () => {
     choose(xlsx('good.xlsx'));
     expect(await within(dialog).findByText('No errors: ready to import')).toBeTruthy();
     expect(within(dialog).queryByText('username: no user zed')).toBeNull();
+    // Who will be enrolled, and the template's example left out.
+    const plan = within(dialog).getByRole('region', { name: '学员导入模板: 2 rows to import' });
+    expect(within(plan).getByText('Example row 2, not imported')).toBeTruthy();
+    expect(within(plan).getByText('bob')).toBeTruthy();
     await waitFor(() => expect(importButton().hasAttribute('disabled')).toBe(false));
     fireEvent.click(importButton());
     await waitFor(() => expect(api.callsTo('POST api/applicants/import')).toHaveLength(3));

@@ -6,6 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Button, Flex, Form, Modal, Select, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { showRefusal } from '../../components/form/use-form-submit';
+import { ImportPlan } from '../../components/spreadsheet-import/import-plan';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { downloadFile } from '../../lib/download';
 import { useLanguage } from '../../lib/use-menu-title';
@@ -163,6 +164,7 @@ export function ImportDialog({ terms, termId: initialTermId, onClose, onImported
                 ]}
               />
             )}
+            {result.errors.length === 0 && <ImportPlan result={result} />}
           </>
         )}
       </Flex>

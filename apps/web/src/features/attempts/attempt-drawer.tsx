@@ -19,7 +19,8 @@ function Answers({ attempt, t }: { attempt: MarkingAttempt; t: AttemptTranslate 
       dataSource={attempt.items}
       rowKey="answerId"
       renderItem={(item, index) => {
-        const response = responseText(item);
+        const bankKey = (key: string) => t('question.bankKey', { key });
+        const response = responseText(item, bankKey);
         return (
           <List.Item className="attempt-answer">
             <Flex vertical gap={4} style={{ width: '100%', minWidth: 0 }}>
@@ -41,7 +42,7 @@ function Answers({ attempt, t }: { attempt: MarkingAttempt; t: AttemptTranslate 
               </Typography.Text>
               <Typography.Text>
                 <Typography.Text type="secondary">{t('attempt.key')}: </Typography.Text>
-                <span className="attempt-answer__text">{keyText(item)}</span>
+                <span className="attempt-answer__text">{keyText(item, bankKey)}</span>
               </Typography.Text>
               {item.comment !== null && item.comment !== '' && (
                 <Typography.Text>

@@ -21,6 +21,7 @@ const shortAnswer = (answerId: number, candidate: string, text: string): Marking
   type: 'short',
   stem: '<p>Why do we not use the lift?</p>',
   options: [],
+  optionOrder: [],
   answer: ['It may stop between floors.'],
   response: text,
   maxScore: 5,
@@ -43,6 +44,7 @@ const singleAnswer: MarkingItem = {
     { key: 'A', text: 'The stairs' },
     { key: 'B', text: 'The lift' },
   ],
+  optionOrder: ['A', 'B'],
   answer: ['A'],
   response: 'A',
   maxScore: 2,
@@ -54,8 +56,8 @@ const singleAnswer: MarkingItem = {
   pending: false,
 };
 
-/** A fake marking server: the queue answers from `items`, a mark takes the item out of the pending list. */
-function markingServer(initial: MarkingItem[]) {
+/** A fake marking server: the queue answers from `items`, a mark takes the item out of the pending list; `more` answers other routes. */
+function markingServer(initial: MarkingItem[], more: Parameters<typeof stubRoutes>[0] = {}) {
   let items = initial;
   const queue = (pendingOnly: boolean, questionId: string | null): MarkingQueue => {
     const groupIds = [...new Set(items.map((item) => item.questionId))];
@@ -88,6 +90,7 @@ function markingServer(initial: MarkingItem[]) {
         },
       ]),
     ),
+    ...more,
   });
   return api;
 }
@@ -159,6 +162,48 @@ describe('CorrectExamPage', () => {
     fireEvent.keyDown(reason, { key: 'Enter', code: 'Enter', keyCode: 13 });
     await waitFor(() => expect(api.callsTo('PUT api/marking/answers/201')).toHaveLength(1));
     expect(api.callsTo('PUT api/marking/answers/201')[0]?.body).toEqual({ score: 1, comment: '', reason: 'The stairs and the lift were both accepted in the briefing' });
+  });
+
+  it('shows the option a candidate picked by the letter they saw, with the bank’s key beside it', async () => {
+    const shuffled: MarkingItem = {
+      ...singleAnswer,
+      options: [
+        { key: 'A', text: 'The stairs' },
+        { key: 'B', text: 'The lift' },
+        { key: 'C', text: 'The window' },
+        { key: 'D', text: 'The roof' },
+      ],
+      optionOrder: ['D', 'C', 'A', 'B'],
+      response: 'B',
+    };
+    markingServer([shuffled], {
+      'GET api/marking/attempts/1': () =>
+        ({
+          id: 1,
+          examId: 7,
+          candidate: 'Candidate 1',
+          state: 'graded',
+          startedAt: '2026-11-26 08:00:00',
+          submittedAt: '2026-11-26 08:20:00',
+          submittedBy: 'learner',
+          score: 0,
+          passed: false,
+          items: [shuffled],
+          events: [],
+          changes: [],
+        }) satisfies MarkingAttempt,
+    });
+    renderAt('/edu/correct-exam?exam=7');
+    expect(await screen.findByText(/^All marked/)).toBeTruthy();
+    clickText('All');
+    expect(await screen.findByText('D (B in the bank). The lift')).toBeTruthy();
+    // The question above everyone's answers is the bank's, in its own order.
+    expect(screen.getByText('A. The stairs ✓')).toBeTruthy();
+
+    clickText('Attempt');
+    const drawer = await screen.findByRole('dialog');
+    expect(await within(drawer).findByText('D (B in the bank)')).toBeTruthy();
+    expect(within(drawer).getByText('C (A in the bank)')).toBeTruthy();
   });
 
   it('shows a refusal naming the score under that field and stays on the answer', async () => {

@@ -6,7 +6,7 @@ import { useFormSubmit } from '../../components/form/use-form-submit';
 import { QuestionView } from '../questions/site/question-view';
 import { markAnswer } from './attempts-api';
 import { useAttemptMessages, type AttemptTranslate } from './attempts-messages';
-import { formatScore, keyText, questionOfItem } from './marking-item-view';
+import { formatScore, inSeenOrder, keyText, questionOfItem, seenLabel } from './marking-item-view';
 import '../../components/rich-text/rich-text.css';
 
 type MarkValues = { score: number | null; comment?: string; reason?: string };
@@ -52,7 +52,7 @@ export function QuestionKeyView({ item, index }: { item: MarkingItem; index: num
       ) : (
         <div>
           <Typography.Text type="secondary">{item.type === 'short' ? t('question.reference') : t('attempt.key')}</Typography.Text>
-          <div className="marking-response">{item.type === 'judge' ? right.map((key) => t(`question.judge.${key}` as 'question.judge.T')).join(', ') : keyText(item)}</div>
+          <div className="marking-response">{item.type === 'judge' ? right.map((key) => t(`question.judge.${key}` as 'question.judge.T')).join(', ') : keyText(item, (key) => t('question.bankKey', { key }))}</div>
         </div>
       )}
     </Flex>
@@ -77,13 +77,21 @@ function ResponseView({ item, t }: { item: MarkingItem; t: AttemptTranslate }) {
           ))}
         </ol>
       );
-    default:
+    case 'judge':
       return (
         <div className="marking-response">
-          {picked.map((key) => {
-            const text = item.type === 'judge' ? t(`question.judge.${key}` as 'question.judge.T') : item.options.find((option) => option.key === key)?.text;
-            return <div key={key}>{item.type === 'judge' ? text : `${key}. ${text ?? ''}`}</div>;
-          })}
+          {picked.map((key) => (
+            <div key={key}>{t(`question.judge.${key}` as 'question.judge.T')}</div>
+          ))}
+        </div>
+      );
+    default:
+      // As the candidate saw the options, with the bank's key beside a letter that moved.
+      return (
+        <div className="marking-response">
+          {inSeenOrder(item, picked).map((key) => (
+            <div key={key}>{`${seenLabel(item, key, (bankKey) => t('question.bankKey', { key: bankKey }))}. ${item.options.find((option) => option.key === key)?.text ?? ''}`}</div>
+          ))}
         </div>
       );
   }
@@ -205,7 +213,7 @@ export function MarkingItemCard({ item, index, title, canEdit, focused, onSaved,
         </Space>
       }
     >
-      {compact ? <ResponseView item={item} t={t} /> : <QuestionView question={questionOfItem(item)} index={index} response={item.response} showKey verdict={false} />}
+      {compact ? <ResponseView item={item} t={t} /> : <QuestionView question={questionOfItem(item)} index={index} response={item.response} showKey verdict={false} bankKeys />}
       <Flex wrap gap={8} className="marking-item__facts">
         {item.score !== null && <Tag color={item.markedBy === null ? 'default' : 'blue'}>{t('marking.current', { score: formatScore(item.score), max: formatScore(item.maxScore) })}</Tag>}
         {item.autoScore !== null && <Tag>{t('marking.autoScore', { score: formatScore(item.autoScore) })}</Tag>}

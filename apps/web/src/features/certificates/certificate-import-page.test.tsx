@@ -28,8 +28,20 @@ const BAD: ImportResult = {
     { row: 4, column: 'issuedOn', message: "expected 'yyyy-MM-dd'" },
     { row: 4, column: 'title', message: 'at most 200 characters' },
   ],
+  rows: [],
+  examples: [],
 };
-const CLEAN: ImportResult = { total: 2, valid: 2, created: 0, errors: [] };
+const CLEAN: ImportResult = {
+  total: 2,
+  valid: 2,
+  created: 0,
+  errors: [],
+  rows: [
+    { sheet: '证书导入模板', row: 3, type: null, text: 'FS-2019-00012 learner1' },
+    { sheet: '证书导入模板', row: 4, type: null, text: 'FS-2019-00013 learner3' },
+  ],
+  examples: [{ sheet: '证书导入模板', row: 2 }],
+};
 
 function stubImport(answer: (dryRun: boolean, name: string) => unknown) {
   return stubRoutes({

@@ -28,8 +28,30 @@ const BAD: ImportResult = {
     { row: 7, column: 'stem', message: '[多选题] is required' },
     { row: 8, column: 'difficulty', message: '[多选题] expected a whole number from 1 to 5' },
   ],
+  rows: [],
+  examples: [],
 };
-const CLEAN: ImportResult = { total: 5, valid: 5, created: 0, errors: [] };
+const CLEAN: ImportResult = {
+  total: 5,
+  valid: 5,
+  created: 0,
+  errors: [],
+  rows: [3, 4, 5, 6, 7].map((row) => ({ sheet: '单选题', row, type: 'single', text: `Question ${row}` })),
+  examples: [],
+};
+/** The template of every type, filled in on its single-choice and judgement sheets. */
+const PLANNED: ImportResult = {
+  total: 3,
+  valid: 3,
+  created: 0,
+  errors: [],
+  rows: [
+    { sheet: '单选题', row: 4, type: 'single', text: '灭火器压力表指针在绿区表示？' },
+    { sheet: '单选题', row: 5, type: 'single', text: '安全出口的标志是什么颜色？' },
+    { sheet: '判断题', row: 4, type: 'judge', text: '烟雾向上飘。' },
+  ],
+  examples: ['单选题', '多选题', '判断题', '填空题', '简答题'].map((sheet) => ({ sheet, row: 3 })),
+};
 
 function stubImport(answer: (dryRun: boolean, name: string) => unknown) {
   return stubRoutes({
@@ -76,10 +98,12 @@ describe('QuestionImportPage', () => {
   });
 
   it('offers the import only for a file with questions', async () => {
-    stubImport(() => ({ total: 0, valid: 0, created: 0, errors: [] }));
+    stubImport(() => ({ total: 0, valid: 0, created: 0, errors: [], rows: [], examples: [{ sheet: '单选题', row: 3 }] }));
     renderPage();
     choose(xlsx('empty.xlsx'));
     expect(await screen.findByText('The file has no questions')).toBeTruthy();
+    // The template sent back as it came: its example is no question.
+    expect(within(screen.getByRole('region', { name: '单选题: 0 rows to import' })).getByText('Example row 3, not imported')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Import' }).hasAttribute('disabled')).toBe(true);
   });
 
@@ -117,6 +141,36 @@ describe('QuestionImportPage', () => {
     expect((await screen.findAllByText('Imported 5 questions')).length).toBeGreaterThan(0);
     clickText('Go to the question bank');
     expect(await screen.findByText('the question bank')).toBeTruthy();
+  });
+
+  it('lists what a clean file will create, sheet by sheet, and the example rows it leaves out', async () => {
+    stubImport(() => PLANNED);
+    renderPage();
+    choose(xlsx('filled.xlsx'));
+    expect(await screen.findByText('filled.xlsx: 3 rows, 3 valid')).toBeTruthy();
+    const sheet = (name: string) => screen.getByRole('region', { name });
+    const listed = (name: string) =>
+      within(sheet(name))
+        .queryAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+    expect(screen.getAllByRole('region').map((region) => region.getAttribute('aria-label'))).toEqual([
+      '单选题: 2 rows to import',
+      '多选题: 0 rows to import',
+      '判断题: 1 row to import',
+      '填空题: 0 rows to import',
+      '简答题: 0 rows to import',
+    ]);
+    expect(listed('单选题: 2 rows to import')).toEqual([
+      ['4', 'Single choice', '灭火器压力表指针在绿区表示？'],
+      ['5', 'Single choice', '安全出口的标志是什么颜色？'],
+    ]);
+    expect(listed('判断题: 1 row to import')).toEqual([['4', 'True or false', '烟雾向上飘。']]);
+    expect(listed('多选题: 0 rows to import')).toEqual([]);
+    for (const name of ['单选题: 2 rows to import', '多选题: 0 rows to import', '判断题: 1 row to import']) {
+      expect(within(sheet(name)).getByText('Example row 3, not imported')).toBeTruthy();
+    }
+    expect(importButton().textContent).toBe('Import 3 questions');
   });
 
   it('shows the errors the import itself found (the bank changed since the check), having written nothing', async () => {

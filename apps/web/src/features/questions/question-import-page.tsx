@@ -51,6 +51,7 @@ export default function QuestionImportPage() {
       onImported={() => queryClient.invalidateQueries({ queryKey: questionsKeys.all })}
       listPath={QUESTIONS_PAGE_PATH}
       errorText={(text) => importErrorText(text, t, language)}
+      typeText={(type) => t(`question.type.${type as QuestionType}`)}
     />
   );
 }

@@ -71,4 +71,20 @@ describe('a finished attempt', () => {
     expect(screen.getByText('Count them.')).toBeTruthy();
     expect(screen.queryByText(/no attempts left/)).toBeNull();
   });
+
+  it('labels the options A, B, C… as they were shown to me, whatever their keys in the bank', async () => {
+    const shuffled: typeof question = {
+      ...question,
+      options: [
+        { key: 'C', text: 'Three' },
+        { key: 'B', text: 'Two' },
+        { key: 'A', text: 'One' },
+      ],
+      response: 'B',
+    };
+    show(result({ questions: [{ ...shuffled, earned: 2, correct: true, comment: null, answer: ['B'] }] }));
+    const labels = (await screen.findAllByRole('radio')).map((radio) => radio.closest('label')?.textContent);
+    expect(labels).toEqual(['A.Three', 'B.Two✓ Right answer', 'C.One']);
+    expect(screen.getByRole('radio', { name: /Two/ })).toHaveProperty('checked', true);
+  });
 });

@@ -1,4 +1,5 @@
 import type { AttemptResponse, AttemptStart } from '@cloud-classroom/shared/attempts';
+import { keyAtLabel } from '@cloud-classroom/shared/attempt-rules';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { HttpError } from '../../../lib/http-client';
@@ -243,7 +244,9 @@ export function ExamTaking({ session, onSubmitted }: { session: AttemptSession; 
       const choices = question === undefined ? [] : question.type === 'judge' ? ['T', 'F'] : question.type === 'single' || question.type === 'multiple' ? question.options.map((option) => option.key as string) : [];
       let picked: string | undefined;
       if (/^[0-9]$/.test(key)) picked = choices[(Number(key) + 9) % 10];
-      else if (/^[A-Z]$/.test(key) && choices.includes(key)) picked = key;
+      // T and F are true or false's own; an option's letter is the one on the screen, not its key.
+      else if (question?.type === 'judge') picked = choices.includes(key) ? key : undefined;
+      else picked = keyAtLabel(choices, key);
       if (picked !== undefined && question !== undefined) {
         event.preventDefault();
         if (question.type === 'multiple') {

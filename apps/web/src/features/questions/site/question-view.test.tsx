@@ -67,11 +67,11 @@ afterEach(() => {
 });
 
 describe('QuestionView', () => {
-  it('shows a single choice as radios in the given order, and reports the key picked', () => {
+  it('shows a single choice as radios in the given order, labelled A, B, C as shown, and reports the question’s own key picked', () => {
     const changes = vi.fn();
     render(<Answering question={single} changes={changes} />);
     const group = screen.getByRole('group', { name: '3. Single choice' });
-    expect(within(group).getAllByRole('radio').map((radio) => radio.closest('label')?.textContent)).toEqual(['B.Two', 'A.One', 'C.Three']);
+    expect(within(group).getAllByRole('radio').map((radio) => radio.closest('label')?.textContent)).toEqual(['A.Two', 'B.One', 'C.Three']);
     expect(screen.getByText('2 points')).toBeTruthy();
     fireEvent.click(screen.getByRole('radio', { name: /One/ }));
     fireEvent.click(screen.getByRole('radio', { name: /Three/ }));
@@ -81,6 +81,11 @@ describe('QuestionView', () => {
     // Without the key, nothing tells the answer away.
     expect(screen.queryByText(/Right answer/)).toBeNull();
     expect(screen.queryByText('Count them.')).toBeNull();
+  });
+
+  it('shows staff the bank’s key beside each label a candidate saw that differs from it', () => {
+    render(<QuestionView question={single} index={1} response="A" bankKeys />);
+    expect(screen.getAllByRole('radio').map((radio) => radio.closest('label')?.textContent)).toEqual(['A (B in the bank).Two', 'B (A in the bank).One', 'C.Three']);
   });
 
   it('shows a multiple choice as checkboxes whose picks come sorted, and none as unanswered', () => {

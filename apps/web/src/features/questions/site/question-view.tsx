@@ -1,3 +1,4 @@
+import { displayedLabel } from '@cloud-classroom/shared/attempt-rules';
 import type { PaperQuestion } from '@cloud-classroom/shared/exams';
 import { JUDGE_KEYS, scorableOf, scoreResponse, type ScorableQuestion, type Scored } from '@cloud-classroom/shared/question-scoring';
 import { useId, type ReactNode } from 'react';
@@ -24,6 +25,8 @@ export type QuestionViewProps = {
    * yet); or `false`, none at all (the marking queue shows the server's score itself).
    */
   verdict?: { earned: number | null; correct: boolean | null } | false;
+  /** Staff reading a candidate's paper: each option's key in the bank beside the label the candidate saw, where they differ. */
+  bankKeys?: boolean;
 };
 
 const listOf = (response: QuestionViewResponse): string[] => (response === null ? [] : typeof response === 'string' ? [response] : response);
@@ -35,9 +38,11 @@ const scorableOfPaper = ({ answer, ...question }: PaperQuestion): ScorableQuesti
 /**
  * One question as a learner sees it (DESIGN §7), answerable with native inputs: the exam pages
  * render the paper with it, and the back office's question editor previews with it, so staff see
- * exactly what learners do. The stem and analysis come sanitised by the server.
+ * exactly what learners do. The stem and analysis come sanitised by the server. Options come in
+ * the order shown (a shuffled paper's own) and are labelled A, B, C… in it (`displayedLabel`),
+ * while responses and keys stay the question's keys.
  */
-export function QuestionView({ question, index, response, onChange, showKey = false, verdict }: QuestionViewProps) {
+export function QuestionView({ question, index, response, onChange, showKey = false, verdict, bankKeys = false }: QuestionViewProps) {
   const { t } = useLocaleText();
   const id = useId();
   const titleId = `${id}-title`;
@@ -54,8 +59,11 @@ export function QuestionView({ question, index, response, onChange, showKey = fa
     case 'multiple':
     case 'judge': {
       const multiple = question.type === 'multiple';
+      const order = question.options.map((option) => option.key);
       const choices =
-        question.type === 'judge' ? JUDGE_KEYS.map((key) => ({ key, text: t(`question.judge.${key}`), showKey: false })) : question.options.map((option) => ({ ...option, showKey: true }));
+        question.type === 'judge'
+          ? JUDGE_KEYS.map((key) => ({ key, text: t(`question.judge.${key}`), label: undefined }))
+          : question.options.map((option) => ({ ...option, label: displayedLabel(order, option.key) }));
       const picked = listOf(response);
       const pick = (key: string, checked: boolean) => {
         if (onChange === undefined) return;
@@ -82,7 +90,12 @@ export function QuestionView({ question, index, response, onChange, showKey = fa
                   disabled={onChange === undefined}
                   onChange={(event) => pick(choice.key, event.target.checked)}
                 />
-                {choice.showKey && <span className="question-view__key">{choice.key}.</span>}
+                {choice.label !== undefined && (
+                  <span className="question-view__key">
+                    {choice.label}
+                    {bankKeys && choice.label !== choice.key && t('question.bankKey', { key: choice.key })}.
+                  </span>
+                )}
                 <span className="question-view__text">{choice.text}</span>
                 {right && <span className="question-view__mark">✓ {t('question.rightOption')}</span>}
               </label>
