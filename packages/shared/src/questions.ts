@@ -100,6 +100,8 @@ export const questionQuerySchema = pageQuerySchema.extend({
     .string()
     .regex(/^\d+(,\d+)*$/, 'expected ids separated by commas')
     .transform((text) => text.split(',').map(Number))
+    // An id past the column's range is no question's; PostgreSQL would refuse to compare it (a 500).
+    .refine((ids) => ids.every((id) => id >= 1 && id <= ID_MAX), `expected ids from 1 to ${ID_MAX}`)
     .optional(),
 });
 export type QuestionQuery = z.output<typeof questionQuerySchema>;

@@ -256,6 +256,9 @@ describe('questions', () => {
         ['?difficulty=6', 'difficulty'],
         ['?difficulty=easy', 'difficulty'],
         ['?exclude=1,a', 'exclude'],
+        // Past the id column's range: PostgreSQL answered 500.
+        ['?exclude=1,99999999999999999999', 'exclude'],
+        ['?exclude=0', 'exclude'],
         ['?duplicate=maybe', 'duplicate'],
         ['?sort=stem,asc', 'sort'],
         ['?size=0', 'size'],
