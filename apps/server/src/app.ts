@@ -7,6 +7,7 @@ import type { AppDatabase } from './db/database.js';
 import { answerFrameworkError, registerErrorHandler, sendNotFound } from './http/error-handler.js';
 import { responseSerializerCompiler } from './http/response-serializer.js';
 import { registerAuditLog } from './http/audit-log.js';
+import { registerIdempotency } from './http/idempotency.js';
 import { registerOpenApi } from './http/openapi.js';
 import { refuseNulCharacters } from './http/refuse-nul-characters.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -85,6 +86,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   await services.notificationPush.start();
   enforceRouteAccess(app, { sessions: services.sessions, permissionsOf: (userId) => services.access.menuPermissionsOf(userId) });
   registerAuditLog(app, database.db, services.clock);
+  registerIdempotency(app, database.db, services.clock);
   // Node drops idle keep-alive sockets only at the moment close() is called; a socket whose
   // request finishes later would hold shutdown open until its keep-alive timeout (72 s).
   let idleSweeper: NodeJS.Timeout | undefined;

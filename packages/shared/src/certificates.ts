@@ -550,6 +550,11 @@ export const certificateIssueSchema = z
     termId: certIdSchema.nullish().transform((id) => id ?? null),
     /** What the certificate names instead of the exam's, course's or template's title. */
     title: z.string().trim().max(200).nullish().transform((title) => (title ? title : null)),
+    /**
+     * Issue again to people who hold a valid certificate of the template for the exam or term
+     * already, superseding it; without it they are refused (409), as a second one is a duplicate.
+     */
+    reissue: z.boolean().optional().transform((reissue) => reissue === true),
   })
   .refine((body) => (body.userIds === undefined) !== (body.applicantIds === undefined), { message: 'list people or applicants, one of the two', path: ['userIds'] })
   .refine((body) => body.examId === null || body.termId === null, { message: 'name an exam or a term, not both', path: ['termId'] });

@@ -24,6 +24,7 @@ import * as databaseBackups from './migrations/0022-database-backups.js';
 import * as cloudStorage from './migrations/0023-cloud-storage.js';
 import * as databaseMonitor from './migrations/0024-database-monitor.js';
 import * as playbackCredit from './migrations/0025-playback-credit.js';
+import * as idempotency from './migrations/0026-idempotency.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -58,6 +59,7 @@ const migrations = {
   '0023-cloud-storage': cloudStorage,
   '0024-database-monitor': databaseMonitor,
   '0025-playback-credit': playbackCredit,
+  '0026-idempotency': idempotency,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

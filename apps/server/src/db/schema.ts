@@ -55,6 +55,7 @@ export interface Database {
   sys_notification_pref: { user_id: number; kind: string; enabled: Flag };
   sys_deploy_package: DeployPackageTable;
   sys_cloud_file: CloudFileTable;
+  sys_idempotency: IdempotencyTable;
 }
 
 type Flag = 0 | 1;
@@ -594,4 +595,16 @@ export interface CloudFileTable extends Audited {
   name: string;
   suffix: string;
   size: number;
+}
+
+/** The first answer to a person's Idempotency-Key (0026); `status` null while that request runs. */
+export interface IdempotencyTable {
+  user_id: number;
+  idem_key: string;
+  /** SHA-256 (hex) of the method, URL and body the key was first sent with. */
+  request_hash: string;
+  status: number | null;
+  content_type: string | null;
+  created_at: number;
+  body: string | null;
 }

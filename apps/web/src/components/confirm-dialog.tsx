@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
 
 export type ConfirmDialogProps = {
@@ -25,6 +25,12 @@ export function ConfirmDialog({ open, title, text, confirmLabel, cancelLabel, on
   const textId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
+  // A double click's second click lands before the re-render that disables the button: after a
+  // confirm, none until a render shows the confirmed action no longer busy.
+  const confirmed = useRef(false);
+  useLayoutEffect(() => {
+    if (!busy) confirmed.current = false;
+  });
 
   useEffect(() => {
     if (!open) return undefined;
@@ -34,6 +40,12 @@ export function ConfirmDialog({ open, title, text, confirmLabel, cancelLabel, on
   }, [open]);
 
   if (!open) return null;
+
+  const confirm = () => {
+    if (confirmed.current) return;
+    confirmed.current = true;
+    onConfirm();
+  };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'Escape' && !busy) {
@@ -77,7 +89,7 @@ export function ConfirmDialog({ open, title, text, confirmLabel, cancelLabel, on
           <button type="button" className="button" onClick={onCancel} disabled={busy}>
             {cancelLabel}
           </button>
-          <button ref={confirmRef} type="button" className="button button--primary" onClick={onConfirm} disabled={busy}>
+          <button ref={confirmRef} type="button" className="button button--primary" onClick={confirm} disabled={busy}>
             {confirmLabel}
           </button>
         </div>

@@ -1,7 +1,7 @@
 import { translate } from '@cloud-classroom/shared/messages';
 import Cookies from 'js-cookie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiUrl, configureHttpClient, http, HttpError, request, toSearchParams } from './http-client';
+import { apiUrl, configureHttpClient, http, HttpError, newIdempotencyKey, request, toSearchParams, UserAction } from './http-client';
 
 type Call = { url: string; init: RequestInit };
 
@@ -111,6 +111,33 @@ describe('http client', () => {
       stubFetch(() => json({}));
       await http.get('auth/code');
       expect(new Headers(calls[0]?.init.headers).has('authorization')).toBe(false);
+    });
+
+    it('sends an Idempotency-Key with every write: the action’s, numbered after its first write and the same again on its retry; else one of its own; none with a read', async () => {
+      stubFetch(() => json({}));
+      const action = new UserAction('action-key-1');
+      await http.post('api/media', { name: 'a' }, { action });
+      await http.put('api/categories', { id: 1 }, { action });
+      const retry = action.retry();
+      await http.post('api/media', { name: 'a' }, { action: retry });
+      await http.put('api/categories', { id: 1 }, { action: retry });
+      await http.post('api/categories', { name: 'b' });
+      await http.delete('api/categories', [1]);
+      await http.get('api/categories');
+      const keys = calls.map((call) => new Headers(call.init.headers).get('idempotency-key'));
+      expect(keys.slice(0, 4)).toEqual(['action-key-1', 'action-key-1-2', 'action-key-1', 'action-key-1-2']);
+      expect(keys[4]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(keys[5]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(keys[5]).not.toBe(keys[4]);
+      expect(keys[6]).toBeNull();
+    });
+
+    it('makes a UUID key where crypto.randomUUID is missing (a page served over plain http)', () => {
+      const real = globalThis.crypto;
+      vi.stubGlobal('crypto', { getRandomValues: <T extends ArrayBufferView>(array: T) => real.getRandomValues(array) });
+      const keys = new Set(Array.from({ length: 20 }, () => newIdempotencyKey()));
+      expect(keys.size).toBe(20);
+      for (const key of keys) expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     });
   });
 

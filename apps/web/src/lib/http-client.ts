@@ -25,10 +25,57 @@ export type RequestOptions = {
   /** Callers that show the error themselves (the login form) turn the notification off. */
   silent?: boolean;
   signal?: AbortSignal;
+  /** The user action this write belongs to, whose idempotency keys it carries (see `UserAction`). */
+  action?: UserAction;
 };
 
-/** What an api file's function passes on to its request: a form's submit hook asks for `silent`, as it shows the refusal itself. */
-export type CallOptions = Pick<RequestOptions, 'silent' | 'signal'>;
+/**
+ * What an api file's function passes on to its request: a form's submit hook asks for `silent`,
+ * as it shows the refusal itself, and names the user action the request is part of.
+ */
+export type CallOptions = Pick<RequestOptions, 'silent' | 'signal' | 'action'>;
+
+/** The methods that change something: each carries an `Idempotency-Key`. */
+const WRITES = new Set(['POST', 'PUT', 'DELETE']);
+
+/**
+ * A fresh idempotency key: a random UUID. `crypto.randomUUID` exists on secure origins only,
+ * and an intranet install is often served over plain http, where `getRandomValues` still is.
+ */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * One thing a person did (a click on Save), whose writes the server does once (DESIGN §11): its
+ * first write carries its key, a later write of the same action (an upload, then the save) the
+ * key with its ordinal (`-2`, `-3`), since one key is one request. A retry of the action starts
+ * again with the same key (`retry()`), so its writes carry the keys they carried the first time.
+ */
+export class UserAction {
+  private sent = 0;
+
+  constructor(readonly key: string = newIdempotencyKey()) {}
+
+  retry(): UserAction {
+    return new UserAction(this.key);
+  }
+
+  nextKey(): string {
+    this.sent += 1;
+    return this.sent === 1 ? this.key : `${this.key}-${this.sent}`;
+  }
+}
+
+/** The `Idempotency-Key` header a request of `method` carries: the action's next key, else a key of its own; none on a read. */
+export function idempotencyHeader(method: string, action: UserAction | undefined): Record<string, string> {
+  return WRITES.has(method) ? { 'Idempotency-Key': action?.nextKey() ?? newIdempotencyKey() } : {};
+}
 
 /** What a failed request rejects with, after the catalogue's side effect has happened. */
 export class HttpError extends Error {
@@ -154,8 +201,8 @@ export function noAnswer(timedOut: boolean, silent: boolean | undefined): never 
 }
 
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const { query, body, responseType = 'json', silent, signal } = options;
-  const headers: Record<string, string> = { ...authorizationHeader() };
+  const { query, body, responseType = 'json', silent, signal, action } = options;
+  const headers: Record<string, string> = { ...authorizationHeader(), ...idempotencyHeader(method, action) };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
   else if (body !== undefined) {

@@ -2,6 +2,7 @@ import Cookies from 'js-cookie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttpClient, HttpError } from './http-client';
 import { FakeXhr } from '../test/fake-xhr';
+import { UserAction } from './http-client';
 import { uploadWithProgress } from './upload-with-progress';
 
 const notifyError = vi.fn<(message: string) => void>();
@@ -36,14 +37,14 @@ describe('uploadWithProgress', () => {
     Cookies.remove('TW-PLATFORM-TOEKN');
   });
 
-  it('posts the body with the session’s header and reports how much of it has been sent', async () => {
+  it('posts the body with the session’s header and the action’s idempotency key, and reports how much of it has been sent', async () => {
     Cookies.set('TW-PLATFORM-TOEKN', 'Bearer abc');
     const progress: number[] = [];
     const form = body();
-    const upload = uploadWithProgress<{ id: number }>('api/media', form, { query: { name: 'x' }, onProgress: ({ percent }) => progress.push(percent) });
+    const upload = uploadWithProgress<{ id: number }>('api/media', form, { query: { name: 'x' }, action: new UserAction('upload-key-1'), onProgress: ({ percent }) => progress.push(percent) });
     const xhr = FakeXhr.last();
     expect([xhr.method, xhr.url, xhr.body]).toEqual(['POST', '/api/media?name=x', form]);
-    expect(xhr.headers).toEqual({ Authorization: 'Bearer abc' });
+    expect(xhr.headers).toEqual({ Authorization: 'Bearer abc', 'Idempotency-Key': 'upload-key-1' });
 
     xhr.sendProgress(0, 400);
     xhr.sendProgress(100, 400);

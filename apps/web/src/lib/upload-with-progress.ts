@@ -1,4 +1,4 @@
-import { apiUrl, authorizationHeader, errorMessageOfBody, failedAnswer, noAnswer, UPLOAD_TIMEOUT_MS, type CallOptions, type Query } from './http-client';
+import { apiUrl, authorizationHeader, errorMessageOfBody, failedAnswer, idempotencyHeader, noAnswer, UPLOAD_TIMEOUT_MS, type CallOptions, type Query } from './http-client';
 
 /** How far an upload has got: bytes sent of the body's total (the file plus the multipart framing). */
 export type UploadProgress = { loaded: number; total: number; percent: number };
@@ -16,7 +16,7 @@ export type UploadOptions = CallOptions & {
  * Aborting `signal` cancels the upload and rejects with the signal's reason, as fetch does.
  */
 export function uploadWithProgress<T>(path: string, body: FormData, options: UploadOptions = {}): Promise<T> {
-  const { query, onProgress, signal, silent } = options;
+  const { query, onProgress, signal, silent, action } = options;
   return new Promise<T>((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
@@ -34,7 +34,7 @@ export function uploadWithProgress<T>(path: string, body: FormData, options: Upl
     };
 
     xhr.open('POST', apiUrl(path, query));
-    for (const [name, value] of Object.entries(authorizationHeader())) xhr.setRequestHeader(name, value);
+    for (const [name, value] of Object.entries({ ...authorizationHeader(), ...idempotencyHeader('POST', action) })) xhr.setRequestHeader(name, value);
     xhr.timeout = UPLOAD_TIMEOUT_MS;
     xhr.upload.onprogress = (event) => {
       if (!event.lengthComputable || event.total === 0) return;

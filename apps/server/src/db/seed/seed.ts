@@ -57,6 +57,8 @@ export const EMPTIED_ON_RESET = [
   'sys_log',
   'sys_login_throttle',
   'sys_captcha',
+  // The answers kept for keys name people who are removed.
+  'sys_idempotency',
   // The demo catalogue comes back with the demo; media files no row refers to any more are swept
   // at a later start (files/orphan-files.ts).
   'edu_census_login',

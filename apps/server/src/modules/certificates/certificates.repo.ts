@@ -458,6 +458,23 @@ export async function findCertificates(db: Kysely<Database>, filter: Certificate
   };
 }
 
+/** The valid certificates of the template for the exam or term that these people hold, newest first. */
+export async function findValidHeld(
+  db: Kysely<Database>,
+  what: { templateId: number; examId: number | null; termId: number | null; userIds: readonly number[] },
+  now: number,
+): Promise<{ id: number; userId: number }[]> {
+  if (what.userIds.length === 0) return [];
+  let query = db
+    .selectFrom('edu_certificate as c')
+    .select(['c.id', 'c.user_id as userId'])
+    .where('c.template_id', '=', what.templateId)
+    .where('c.user_id', 'in', what.userIds)
+    .where((eb) => statusIs(eb as unknown as ExpressionBuilder<CertificateTables, 'c'>, 'valid', now));
+  query = what.examId !== null ? query.where('c.exam_id', '=', what.examId) : query.where('c.term_id', '=', what.termId);
+  return query.orderBy('c.id', 'desc').execute();
+}
+
 /** Revokes those not revoked yet; answers how many were. */
 export async function revokeCertificates(db: Kysely<Database>, ids: readonly number[], reason: string, by: string, now: number): Promise<number> {
   const result = await db

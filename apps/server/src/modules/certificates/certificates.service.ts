@@ -68,6 +68,7 @@ import {
   findPeople,
   findPeopleByUsername,
   findTakenNumbers,
+  findValidHeld,
   findTemplateHeadsByName,
   findRuleHolders,
   findRules,
@@ -370,9 +371,36 @@ export class CertificatesService {
       }
       const people = await this.peopleInScope(trx, caller, userIds);
       const source = body.examId !== null ? 'exam' : termId !== null ? 'term' : 'staff';
-      const certificates = await this.issueIn(trx, { template, people: userIds.map((id) => people.get(id) as Person), examId: body.examId, termId, title: body.title, source, ruleId: null }, caller.username);
+      const replacing = await this.heldAlready(trx, { templateId: template.id, examId: body.examId, termId, people: userIds.map((id) => people.get(id) as Person) }, body);
+      const certificates = await this.issueIn(
+        trx,
+        { template, people: userIds.map((id) => people.get(id) as Person), examId: body.examId, termId, title: body.title, source, ruleId: null, replacing },
+        caller.username,
+      );
       return { certificates };
     });
+  }
+
+  /**
+   * The valid certificates of the template for the exam or term that the people hold already, by
+   * holder: a second one is a duplicate (a double click, a list picked twice), refused with 409
+   * naming the first holder unless the body asks to re-issue, which supersedes them.
+   */
+  private async heldAlready(
+    trx: Kysely<Database>,
+    what: { templateId: number; examId: number | null; termId: number | null; people: readonly Person[] },
+    body: CertificateIssue,
+  ): Promise<Map<number, number[]>> {
+    const held = new Map<number, number[]>();
+    if (what.examId === null && what.termId === null) return held;
+    const found = await findValidHeld(trx, { templateId: what.templateId, examId: what.examId, termId: what.termId, userIds: what.people.map((person) => person.id) }, this.now());
+    for (const { id, userId } of found) held.set(userId, [...(held.get(userId) ?? []), id]);
+    const holder = what.people.find((person) => held.has(person.id));
+    if (holder !== undefined && !body.reissue) {
+      const field = body.applicantIds !== undefined ? 'applicantIds' : 'userIds';
+      throw conflict(`${field}: ${holder.username} already holds a valid certificate for this ${what.examId !== null ? 'exam' : 'term'}; re-issue it instead`);
+    }
+    return held;
   }
 
   /**
@@ -382,7 +410,17 @@ export class CertificatesService {
    */
   private async issueIn(
     trx: Kysely<Database>,
-    what: { template: TemplateHead; people: readonly Person[]; examId: number | null; termId: number | null; title: string | null; source: CertificateSource; ruleId: number | null },
+    what: {
+      template: TemplateHead;
+      people: readonly Person[];
+      examId: number | null;
+      termId: number | null;
+      title: string | null;
+      source: CertificateSource;
+      ruleId: number | null;
+      /** By holder, the certificates each new one supersedes (newest first). */
+      replacing?: ReadonlyMap<number, readonly number[]>;
+    },
     by: string,
   ): Promise<CertificatesIssued['certificates']> {
     const { template, people, examId, termId } = what;
@@ -420,12 +458,13 @@ export class CertificatesService {
           termId,
           issuedAt: now,
           expiresAt: expiresOn === null ? null : endOfValidity(expiresOn, this.options.timeZone),
-          supersedes: null,
+          supersedes: what.replacing?.get(person.id)?.[0] ?? null,
           ruleId: what.ruleId,
         },
         by,
         now,
       );
+      for (const old of what.replacing?.get(person.id) ?? []) await supersede(trx, old, id, now);
       issued.push({ id, userId: person.id, number });
     }
     for (const listener of this.issuedListeners) await listener(issued.map((certificate) => certificate.id), trx);

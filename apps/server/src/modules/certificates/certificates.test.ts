@@ -270,6 +270,37 @@ describe('certificates', () => {
     expect((await list(`termId=${term}`, admin)).totalElements).toBe(2);
   });
 
+  it('refuses a second valid certificate of the term for the same person (409 naming the field) unless re-issue is asked, which supersedes the first', async () => {
+    const course = await createCourse(app, teacher, { title: '登高作业' });
+    const term = await createTerm(app, teacher, course);
+    await insertApplicant(app, term, 'learner1', 'completed');
+    const applicant = (await db(app).selectFrom('edu_applicant').select('id').where('term_id', '=', term).executeTakeFirstOrThrow()).id;
+    const [first] = await issue(teacher, { templateId: template, applicantIds: [applicant] });
+    const again = await call(app, 'POST', '/api/certificates/issue', teacher, { templateId: template, applicantIds: [applicant] });
+    expectRefusal(again, 409, 'applicantIds');
+    expect(again.json().message).toBe('applicantIds: learner1 already holds a valid certificate for this term; re-issue it instead');
+    const byPerson = await call(app, 'POST', '/api/certificates/issue', teacher, { templateId: template, userIds: [ids.learner1], termId: term });
+    expectRefusal(byPerson, 409, 'userIds');
+    expect((await list(`termId=${term}`)).totalElements).toBe(1);
+
+    const [second] = await issue(teacher, { templateId: template, applicantIds: [applicant], reissue: true });
+    expect(await readCertificate(first!.id)).toMatchObject({ status: 'superseded', supersededBy: second!.id });
+    expect(await readCertificate(second!.id)).toMatchObject({ status: 'valid', supersedes: first!.id, termId: term });
+  });
+
+  it('issues once for one Idempotency-Key sent twice at once (a double click), both answers the same', async () => {
+    const course = await createCourse(app, teacher, { title: '有限空间作业' });
+    const term = await createTerm(app, teacher, course);
+    await insertApplicant(app, term, 'learner3', 'completed');
+    const applicant = (await db(app).selectFrom('edu_applicant').select('id').where('term_id', '=', term).executeTakeFirstOrThrow()).id;
+    const headers = { authorization: teacher, 'idempotency-key': crypto.randomUUID() };
+    const send = () => app.inject({ method: 'POST', url: '/api/certificates/issue', headers, payload: { templateId: template, applicantIds: [applicant] } });
+    const [one, other] = await Promise.all([send(), send()]);
+    expect(one?.statusCode, one?.body).toBe(201);
+    expect([other?.statusCode, other?.body]).toEqual([one?.statusCode, one?.body]);
+    expect((await list(`termId=${term}`)).totalElements).toBe(1);
+  });
+
   it('gives concurrent issues unique, gapless numbers', async () => {
     const before = (await list('size=9999')).content.map((row) => row.number);
     const batches = await Promise.all(Array.from({ length: 8 }, () => issue(admin, { templateId: template, userIds: [ids.learner1, ids.learner2] })));

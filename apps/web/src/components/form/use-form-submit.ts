@@ -3,16 +3,16 @@ import { localizeMessage } from '@cloud-classroom/shared/messages';
 import type { Locale } from '@cloud-classroom/shared/locale';
 import { useMutation } from '@tanstack/react-query';
 import { App, type FormInstance } from 'antd';
-import { HttpError, notifyError, type CallOptions } from '../../lib/http-client';
+import { useRef } from 'react';
+import { HttpError, notifyError, UserAction, type CallOptions } from '../../lib/http-client';
 import { useLanguage } from '../../lib/use-menu-title';
 
 /**
  * Handed to the mutation, which passes it on to its api call: the request then leaves its
- * refusal to this hook, which shows it under the field it names, or as the usual notification.
+ * refusal to this hook, which shows it under the field it names, or as the usual notification,
+ * and carries the submit's idempotency keys (`action`).
  */
-export type SubmitRequest = CallOptions & { silent: true };
-
-const SUBMIT_REQUEST: SubmitRequest = { silent: true };
+export type SubmitRequest = CallOptions & { silent: true; action: UserAction };
 
 export type UseFormSubmitOptions<Values, Result> = {
   /** The form whose fields take the refusals naming them; without one every refusal is a notification. */
@@ -72,19 +72,35 @@ export function useFormSubmit<Values, Result = void>({
 }: UseFormSubmitOptions<Values, Result>): FormSubmit<Values> {
   const { message } = App.useApp();
   const language = useLanguage();
-  const mutation = useMutation({ mutationFn: (values: Values) => mutationFn(values, SUBMIT_REQUEST) });
+  const mutation = useMutation({ mutationFn: ({ values, action }: { values: Values; action: UserAction }) => mutationFn(values, { silent: true, action }) });
+  // A double click's second click lands before React re-renders the button as loading: this
+  // ref, set at once, refuses it until the first submit and its onSuccess are over.
+  const inFlight = useRef(false);
+  // The submit that got no answer (a timeout, the network): the same values sent again are its
+  // retry, under its keys, as the server may have done it already.
+  const unanswered = useRef<{ values: string; action: UserAction } | undefined>(undefined);
 
   const submit = async (values: Values) => {
-    let result: Result;
+    if (inFlight.current) return false;
+    inFlight.current = true;
     try {
-      result = await mutation.mutateAsync(values);
-    } catch (error) {
-      showRefusal(error, { form, fields, language });
-      return false;
+      const sent = JSON.stringify(values);
+      const action = unanswered.current?.values === sent ? unanswered.current.action.retry() : new UserAction();
+      unanswered.current = undefined;
+      let result: Result;
+      try {
+        result = await mutation.mutateAsync({ values, action });
+      } catch (error) {
+        if (error instanceof HttpError && error.status === 0) unanswered.current = { values: sent, action };
+        showRefusal(error, { form, fields, language });
+        return false;
+      }
+      if (successMessage !== undefined && successMessage !== null) message.success(successMessage);
+      await onSuccess?.(result, values);
+      return true;
+    } finally {
+      inFlight.current = false;
     }
-    if (successMessage !== undefined && successMessage !== null) message.success(successMessage);
-    await onSuccess?.(result, values);
-    return true;
   };
 
   return { submit, submitting: mutation.isPending };

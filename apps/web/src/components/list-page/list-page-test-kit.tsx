@@ -58,7 +58,7 @@ export function stubBrowser(width = 1280): void {
   });
 }
 
-export type ApiCall = { method: string; path: string; params: URLSearchParams; body: unknown };
+export type ApiCall = { method: string; path: string; params: URLSearchParams; body: unknown; headers: Headers };
 
 /**
  * Stubs fetch with `answer(call)`: a returned value is sent as JSON with status 200 (undefined: an
@@ -69,7 +69,7 @@ export function stubApi(answer: (call: ApiCall) => unknown): ApiCall[] {
   vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
     const url = new URL(input, 'http://localhost');
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : init.body;
-    const call = { method: init.method ?? 'GET', path: url.pathname.replace(/^\//, ''), params: url.searchParams, body };
+    const call = { method: init.method ?? 'GET', path: url.pathname.replace(/^\//, ''), params: url.searchParams, body, headers: new Headers(init.headers) };
     calls.push(call);
     const result = await answer(call);
     if (result instanceof Response) return result;

@@ -73,6 +73,9 @@ function ThingsPage() {
 }
 
 function answerThings(call: ApiCall) {
+  if (call.method === 'POST' && (call.body as { email?: string }).email === 'offline@example.com' && calls.filter((sent) => sent.method === 'POST').length === 1) {
+    throw new TypeError('Failed to fetch');
+  }
   if (call.method === 'POST' && (call.body as { email?: string }).email === 'taken@example.com') {
     return jsonResponse(409, { status: 409, message: 'email: taken@example.com is already in use', timestamp: 0 });
   }
@@ -87,8 +90,9 @@ function answerThings(call: ApiCall) {
 const lists = (calls: ApiCall[]) => calls.filter((call) => call.method === 'GET' && call.path === 'api/things');
 
 // antd in jsdom is slow; a whole page with a dialog takes seconds.
+let calls: ApiCall[];
+
 describe('list page pattern', { timeout: 30_000 }, () => {
-  let calls: ApiCall[];
   beforeEach(() => {
     stubBrowser();
     useUserStore.setState({ roles: ['admin'] });
@@ -234,5 +238,26 @@ describe('list page pattern', { timeout: 30_000 }, () => {
       { email: 'taken@example.com' },
       { email: 'a@example.com' },
     ]);
+  });
+
+  it('sends a double-clicked confirm once, with an idempotency key, and a retry after no answer with the same key', async () => {
+    renderWithProviders(<ThingsPage />);
+    await screen.findByText('thing 1');
+    await userEvent.click(screen.getByRole('button', { name: /Add/ }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('E-mail'), { target: { value: 'offline@example.com' } });
+    const confirm = within(dialog).getByRole('button', { name: 'confirm' });
+    // Both clicks land before React re-renders the button as loading.
+    fireEvent.click(confirm);
+    fireEvent.click(confirm);
+    await waitFor(() => expect(calls.filter((call) => call.method === 'POST')).toHaveLength(1));
+    // The first got no answer: confirming again is its retry, under the same key.
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'confirm' }).classList.contains('ant-btn-loading')).toBe(false));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'confirm' }));
+    expect(await screen.findByText('Saved')).toBeTruthy();
+    const keys = calls.filter((call) => call.method === 'POST').map((call) => call.headers.get('idempotency-key'));
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
   });
 });

@@ -99,7 +99,7 @@ describe('CertificateIssuePage', () => {
     await pick('People', 'Gus Hale (gus)');
     clickText('Issue');
     await waitFor(() => expect(api.callsTo('POST api/certificates/issue')).toHaveLength(1));
-    expect(api.callsTo('POST api/certificates/issue')[0]?.body).toEqual({ templateId: 4, userIds: [8], examId: 7, termId: null, title: null });
+    expect(api.callsTo('POST api/certificates/issue')[0]?.body).toEqual({ templateId: 4, userIds: [8], examId: 7, termId: null, title: null, reissue: false });
     expect(await screen.findByText('1 certificate issued')).toBeTruthy();
     expect(screen.getByText('CC-2026-000031')).toBeTruthy();
   });
@@ -123,13 +123,13 @@ describe('CertificateIssuePage', () => {
     expect(await screen.findByText('3 chosen')).toBeTruthy();
     clickText('Issue');
     await waitFor(() => expect(api.callsTo('POST api/certificates/issue')).toHaveLength(1));
-    expect(api.callsTo('POST api/certificates/issue')[0]?.body).toEqual({ templateId: 4, applicantIds: [51, 53, 52], examId: null, termId: 11, title: null });
+    expect(api.callsTo('POST api/certificates/issue')[0]?.body).toEqual({ templateId: 4, applicantIds: [51, 53, 52], examId: null, termId: 11, title: null, reissue: false });
     expect(await screen.findByText('1 certificate issued')).toBeTruthy();
     // Issued: the choice starts over.
     expect(await screen.findByText('0 chosen')).toBeTruthy();
   });
 
-  it('issues for a term to people chosen by hand when asked to', async () => {
+  it('issues for a term to people chosen by hand when asked to, re-issuing to holders when ticked', async () => {
     const api = stubIssue();
     renderAt('/edu/applicant-cert?template=4');
     expect(await screen.findByTitle('Standard · v1')).toBeTruthy();
@@ -138,9 +138,10 @@ describe('CertificateIssuePage', () => {
     await pick('Term', 'Spring 2026');
     clickText('People chosen by hand');
     await pick('People', 'Gus Hale (gus)');
+    clickText('Re-issue to holders');
     clickText('Issue');
     await waitFor(() => expect(api.callsTo('POST api/certificates/issue')).toHaveLength(1));
-    expect(api.callsTo('POST api/certificates/issue')[0]?.body).toEqual({ templateId: 4, userIds: [8], examId: null, termId: 11, title: null });
+    expect(api.callsTo('POST api/certificates/issue')[0]?.body).toEqual({ templateId: 4, userIds: [8], examId: null, termId: 11, title: null, reissue: true });
   });
 
   it('picks people by hand for a term when the issuer may not list its applicants', async () => {
@@ -155,7 +156,7 @@ describe('CertificateIssuePage', () => {
     await pick('People', 'Gus Hale (gus)');
     clickText('Issue');
     await waitFor(() => expect(api.callsTo('POST api/certificates/issue')).toHaveLength(1));
-    expect(api.callsTo('POST api/certificates/issue')[0]?.body).toEqual({ templateId: 4, userIds: [8], examId: null, termId: 11, title: null });
+    expect(api.callsTo('POST api/certificates/issue')[0]?.body).toEqual({ templateId: 4, userIds: [8], examId: null, termId: 11, title: null, reissue: false });
     expect(api.callsTo('GET api/applicants')).toHaveLength(0);
   });
 

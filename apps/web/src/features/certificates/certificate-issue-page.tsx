@@ -2,7 +2,7 @@ import { ArrowLeftOutlined, SafetyCertificateOutlined } from '@ant-design/icons'
 import { certificateIssueSchema, type CertificatesIssued } from '@cloud-classroom/shared/certificates';
 import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Flex, Form, Input, Radio, Select, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Flex, Form, Input, Radio, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useFormSubmit } from '../../components/form/use-form-submit';
@@ -32,6 +32,8 @@ export type IssueValues = {
   pickFrom: PickFrom;
   userIds: number[];
   applicantIds: number[];
+  /** Issue again to people holding a valid one for the exam or term, superseding it. */
+  reissue: boolean;
 };
 
 const APPLICANT_READERS: readonly PermissionCheck[] = ['admin', 'applicant:list'];
@@ -52,6 +54,7 @@ export function issueBodyOf(values: IssueValues) {
     examId: values.for === 'exam' ? (values.examId ?? null) : null,
     termId: values.for === 'term' ? (values.termId ?? null) : null,
     title: values.title.trim() || null,
+    reissue: values.for !== 'none' && values.reissue,
   };
 }
 
@@ -93,7 +96,7 @@ export default function CertificateIssuePage() {
       form={form}
       layout="vertical"
       className="cert-issue"
-      initialValues={{ templateId: templateParam, for: 'none', title: '', pickFrom: 'applicants', userIds: [], applicantIds: [] }}
+      initialValues={{ templateId: templateParam, for: 'none', title: '', pickFrom: 'applicants', userIds: [], applicantIds: [], reissue: false }}
       onFinish={(values) => void submit(values)}
       onValuesChange={(changed: Partial<IssueValues>) => {
         // Terms belong to one course, applicants to one term.
@@ -152,6 +155,11 @@ export default function CertificateIssuePage() {
         ) : (
           <Form.Item name="userIds" label={t('issue.people')} extra={t('issue.peopleHint')} rules={[zodRule(shape.userIds)]}>
             <UserPicker placeholder={t('issue.peoplePlaceholder')} aria-label={t('issue.people')} />
+          </Form.Item>
+        )}
+        {issueFor !== 'none' && (
+          <Form.Item name="reissue" valuePropName="checked" extra={t('issue.reissueHint')}>
+            <Checkbox>{t('issue.reissue')}</Checkbox>
           </Form.Item>
         )}
         <Button type="primary" htmlType="submit" icon={<SafetyCertificateOutlined />} loading={submitting}>

@@ -1,5 +1,5 @@
 import type { SiteCourseDetail } from '@cloud-classroom/shared/progress';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse } from '../../../components/list-page/list-page-test-kit';
@@ -71,6 +71,20 @@ describe('the course details page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Apply' }));
     expect(await screen.findByText('Your application is waiting for approval.')).toBeTruthy();
     expect(routes.callsTo('POST api/site/courses/5/apply').map((call) => call.body)).toEqual([{ termId: 21 }]);
+  });
+
+  it('applies once for a double click, with an idempotency key', async () => {
+    open();
+    const apply = await screen.findByRole('button', { name: 'Apply' });
+    // Both clicks land before React re-renders the button as disabled (act renders at its end).
+    act(() => {
+      apply.click();
+      apply.click();
+    });
+    expect(await screen.findByText('Your application is waiting for approval.')).toBeTruthy();
+    const calls = routes.callsTo('POST api/site/courses/5/apply');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.headers.get('idempotency-key')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("shows the server's refusal in the page's language", async () => {

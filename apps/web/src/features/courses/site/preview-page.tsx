@@ -7,6 +7,7 @@ import { LoadingSkeleton } from '../../../components/site/loading-skeleton';
 import { SiteShell } from '../../../components/site/site-shell';
 import { SiteTag } from '../../../components/site/site-tag';
 import { useDocumentTitle } from '../../../components/site/use-document-title';
+import { useOneAction } from '../../../components/site/use-one-action';
 import { useSiteData } from '../../../components/site/use-site-data';
 import { http, HttpError } from '../../../lib/http-client';
 import { localizeMessage, useLocaleText } from '../../../lib/use-locale-text';
@@ -52,7 +53,7 @@ function ApplyForm({ course, onApplied }: { course: SiteCourseDetail; onApplied:
   const open = course.terms.filter((term) => term.enrolMode !== 'assigned');
   const available = open.filter((term) => term.seatsLeft === null || term.seatsLeft > 0);
   const [termId, setTermId] = useState<number | undefined>(available.length === 1 ? available[0]?.id : undefined);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useOneAction();
   const [error, setError] = useState<string>();
 
   if (course.terms.length === 0) return <p className="site-notice">{t('preview.noTerms')}</p>;
@@ -64,16 +65,15 @@ function ApplyForm({ course, onApplied }: { course: SiteCourseDetail; onApplied:
       setError(t('preview.chooseTerm'));
       return;
     }
-    setBusy(true);
     setError(undefined);
-    try {
-      onApplied(await http.post<Applied>(`api/site/courses/${course.id}/apply`, { termId }, { silent: true }));
-    } catch (caught) {
-      if (caught instanceof HttpError && (caught.status === 401 || caught.status === 403)) return;
-      setError(refusalText(language, caught));
-    } finally {
-      setBusy(false);
-    }
+    await run(async (action) => {
+      try {
+        onApplied(await http.post<Applied>(`api/site/courses/${course.id}/apply`, { termId }, { silent: true, action }));
+      } catch (caught) {
+        if (caught instanceof HttpError && (caught.status === 401 || caught.status === 403)) return;
+        setError(refusalText(language, caught));
+      }
+    });
   };
 
   return (

@@ -1,8 +1,9 @@
 import type { NotificationKind, NotificationPushMessage } from '@cloud-classroom/shared/notification-kinds';
 import type { Notification, NotificationPage, NotificationPreferences, NotificationPreferencesUpdate, UnreadCount } from '@cloud-classroom/shared/notifications';
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
-import { API_BASE, http, type CallOptions } from '../../../lib/http-client';
+import { useOneAction } from '../../../components/site/use-one-action';
+import { API_BASE, http, type CallOptions, type UserAction } from '../../../lib/http-client';
 
 // The bell's state, shared by the back office's navbar and the learner's header: the unread count
 // and the newest notifications, loaded once and kept current by what `/websocket` pushes. Plain
@@ -65,18 +66,13 @@ export function useOpenNotification(onOpened?: () => void): (notification: Notif
 
 /** "Mark all read" for a button: `busy` while it runs; a failure leaves the list as it was. */
 export function useMarkAllRead(): { busy: boolean; markAll: () => void } {
-  const [busy, setBusy] = useState(false);
-  const markAll = useCallback(() => {
-    setBusy(true);
-    markAllNotificationsRead()
-      .catch(() => undefined)
-      .finally(() => setBusy(false));
-  }, []);
+  const { busy, run } = useOneAction();
+  const markAll = useCallback(() => void run((action) => markAllNotificationsRead(action).catch(() => undefined)), [run]);
   return { busy, markAll };
 }
 
-async function markAllNotificationsRead(): Promise<void> {
-  const { unreadCount } = await http.put<UnreadCount>('api/site/notifications/read-all');
+async function markAllNotificationsRead(action: UserAction): Promise<void> {
+  const { unreadCount } = await http.put<UnreadCount>('api/site/notifications/read-all', undefined, { action });
   const now = new Date().toISOString();
   update({ unreadCount, items: feed.items.map((item) => (item.readTime === null ? { ...item, readTime: now } : item)) });
 }

@@ -1,6 +1,6 @@
 import { REQUEST_TIMEOUT_MS } from '@cloud-classroom/shared/constants';
 import type { ProgressReport, ProgressResult, SiteLesson } from '@cloud-classroom/shared/progress';
-import { apiUrl, authorizationHeader, errorMessageOfBody, failedAnswer, HttpError, prepareServerMessages } from '../../../lib/http-client';
+import { apiUrl, authorizationHeader, errorMessageOfBody, failedAnswer, HttpError, idempotencyHeader, prepareServerMessages } from '../../../lib/http-client';
 
 /** The player's lesson, or why it cannot be studied: the page shows these itself. */
 export type LessonAnswer =
@@ -18,7 +18,7 @@ type SendOptions = { signal?: AbortSignal; keepalive?: boolean };
  */
 async function send(method: 'GET' | 'POST', path: string, body: unknown, options: SendOptions): Promise<Response> {
   const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
-  const headers: Record<string, string> = { ...authorizationHeader() };
+  const headers: Record<string, string> = { ...authorizationHeader(), ...idempotencyHeader(method, undefined) };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   try {
     return await fetch(apiUrl(path), {

@@ -5,6 +5,7 @@ import { formValidators } from '@cloud-classroom/shared/validators';
 import { useId, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { SiteShell, UserAvatar } from '../../../components/site/site-shell';
+import { useOneAction } from '../../../components/site/use-one-action';
 import { useDocumentTitle } from '../../../components/site/use-document-title';
 import { http, HttpError } from '../../../lib/http-client';
 import { localizeMessage, useLocaleText } from '../../../lib/use-locale-text';
@@ -87,7 +88,7 @@ function ProfileForm() {
   const [errors, setErrors] = useState<Errors<ProfileField>>({});
   const [formError, setFormError] = useState<string>();
   const [saved, setSaved] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useOneAction();
 
   const set = (field: ProfileField) => (event: ChangeEvent<HTMLInputElement>) => {
     setValues((current) => ({ ...current, [field]: event.target.value }));
@@ -113,24 +114,23 @@ function ProfileForm() {
     const found = check();
     setErrors(found);
     if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    try {
-      const blankToNull = (value: string) => (value.trim() === '' ? null : value.trim());
-      await http.put(
-        'api/users/center',
-        { nickName: values.nickName.trim(), gender: values.gender === '' ? null : values.gender, phone: blankToNull(values.phone), email: blankToNull(values.email) },
-        { silent: true },
-      );
-      await useUserStore.getState().getInfo();
-      setSaved(t('userSetting.saved'));
-    } catch (error) {
-      if (error instanceof HttpError && (error.status === 401 || error.status === 403)) return;
-      const placed = placeRefusal(error, ['nickName', 'gender', 'phone', 'email'] as const, language);
-      setErrors(placed.fields ?? {});
-      setFormError(placed.form);
-    } finally {
-      setBusy(false);
-    }
+    await run(async (action) => {
+      try {
+        const blankToNull = (value: string) => (value.trim() === '' ? null : value.trim());
+        await http.put(
+          'api/users/center',
+          { nickName: values.nickName.trim(), gender: values.gender === '' ? null : values.gender, phone: blankToNull(values.phone), email: blankToNull(values.email) },
+          { silent: true, action },
+        );
+        await useUserStore.getState().getInfo();
+        setSaved(t('userSetting.saved'));
+      } catch (error) {
+        if (error instanceof HttpError && (error.status === 401 || error.status === 403)) return;
+        const placed = placeRefusal(error, ['nickName', 'gender', 'phone', 'email'] as const, language);
+        setErrors(placed.fields ?? {});
+        setFormError(placed.form);
+      }
+    });
   };
 
   const id = (field: string) => `${prefix}-${field}`;
@@ -177,7 +177,7 @@ function AvatarForm() {
   const inputId = useId();
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useOneAction();
 
   const choose = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -187,20 +187,19 @@ function AvatarForm() {
     if (file === undefined) return;
     if (!AVATAR_TYPES.includes(file.type)) return setError(t('userSetting.avatarWrongType'));
     if (file.size > AVATAR_MAX_BYTES) return setError(t('userSetting.avatarTooLarge'));
-    setBusy(true);
-    try {
-      const form = new FormData();
-      form.append('avatar', file, file.name);
-      await http.post('api/users/updateAvatar', form, { silent: true });
-      await useUserStore.getState().getInfo();
-      setSaved(t('userSetting.avatarSaved'));
-    } catch (caught) {
-      if (caught instanceof HttpError && (caught.status === 401 || caught.status === 403)) return;
-      const message = caught instanceof Error ? caught.message : String(caught);
-      setError(localizeMessage(language, fieldOfMessage(message).text));
-    } finally {
-      setBusy(false);
-    }
+    await run(async (action) => {
+      try {
+        const form = new FormData();
+        form.append('avatar', file, file.name);
+        await http.post('api/users/updateAvatar', form, { silent: true, action });
+        await useUserStore.getState().getInfo();
+        setSaved(t('userSetting.avatarSaved'));
+      } catch (caught) {
+        if (caught instanceof HttpError && (caught.status === 401 || caught.status === 403)) return;
+        const message = caught instanceof Error ? caught.message : String(caught);
+        setError(localizeMessage(language, fieldOfMessage(message).text));
+      }
+    });
   };
 
   return (
@@ -245,7 +244,7 @@ function PasswordForm() {
   const [values, setValues] = useState<Record<PasswordField, string>>({ oldPass: '', newPass: '', confirmPass: '' });
   const [errors, setErrors] = useState<Errors<PasswordField>>({});
   const [formError, setFormError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useOneAction();
 
   const check = (): Errors<PasswordField> => {
     const found: Errors<PasswordField> = {};
@@ -263,17 +262,17 @@ function PasswordForm() {
     const found = check();
     setErrors(found);
     if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    try {
-      await http.post('api/users/updatePass', { oldPass: values.oldPass, newPass: values.newPass }, { silent: true });
-      await signOutAfterPasswordChange(navigate);
-    } catch (error) {
-      setBusy(false);
-      if (error instanceof HttpError && (error.status === 401 || error.status === 403)) return;
-      const placed = placeRefusal(error, ['oldPass', 'newPass'] as const, language);
-      setErrors(placed.fields ?? {});
-      setFormError(placed.form);
-    }
+    await run(async (action) => {
+      try {
+        await http.post('api/users/updatePass', { oldPass: values.oldPass, newPass: values.newPass }, { silent: true, action });
+        await signOutAfterPasswordChange(navigate);
+      } catch (error) {
+        if (error instanceof HttpError && (error.status === 401 || error.status === 403)) return;
+        const placed = placeRefusal(error, ['oldPass', 'newPass'] as const, language);
+        setErrors(placed.fields ?? {});
+        setFormError(placed.form);
+      }
+    });
   };
 
   const field = (name: PasswordField, label: MessageKey, autoComplete: string, hint?: string) => {
