@@ -4,15 +4,24 @@ import { connectNotifications } from './notification-store';
 
 /** A stand-in for the browser's WebSocket: the test closes it as the server would. */
 class FakeSocket extends EventTarget {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSED = 3;
   static opened: FakeSocket[] = [];
+  readyState = FakeSocket.OPEN;
+  closeCalls = 0;
   constructor(readonly url: string) {
     super();
     FakeSocket.opened.push(this);
   }
   serverCloses(code: number) {
+    this.readyState = FakeSocket.CLOSED;
     this.dispatchEvent(new CloseEvent('close', { code }));
   }
+  /** A browser logs a warning when a socket is closed before it is open: the test counts those calls. */
   close() {
+    this.closeCalls += 1;
+    this.readyState = FakeSocket.CLOSED;
     this.dispatchEvent(new CloseEvent('close', { code: 1000 }));
   }
 }
@@ -42,6 +51,17 @@ describe('the notification socket', () => {
   });
 
   const latest = () => FakeSocket.opened.at(-1)!;
+
+  it('closes a socket left while still connecting only once it is open, so the browser logs nothing', () => {
+    const connecting = latest();
+    connecting.readyState = FakeSocket.CONNECTING;
+    disconnect();
+    expect(connecting.closeCalls).toBe(0);
+    connecting.readyState = FakeSocket.OPEN;
+    connecting.dispatchEvent(new Event('open'));
+    expect(connecting.closeCalls).toBe(1);
+    expect(FakeSocket.opened).toHaveLength(1);
+  });
 
   it('reopens a lost connection after a growing pause', () => {
     latest().serverCloses(1006);

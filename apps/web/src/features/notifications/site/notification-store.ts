@@ -144,6 +144,7 @@ export function connectNotifications(token: string): () => void {
   const open = (reconnecting: boolean) => {
     socket = new WebSocket(socketUrl(token));
     socket.addEventListener('open', () => {
+      if (stopped) return;
       delay = RECONNECT_FIRST_MS;
       if (reconnecting) void refreshNotifications().catch(() => undefined);
     });
@@ -170,6 +171,10 @@ export function connectNotifications(token: string): () => void {
     stopped = true;
     clearTimeout(timer);
     document.removeEventListener('visibilitychange', openWhenShown);
-    socket?.close();
+    // Closed while still connecting, the browser logs "closed before the connection is
+    // established" (a page left at once, or a session's bell remounted): close it once open.
+    const last = socket;
+    if (last?.readyState === WebSocket.CONNECTING) last.addEventListener('open', () => last.close());
+    else last?.close();
   };
 }
