@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SettableClock } from '../clock.js';
@@ -92,6 +93,18 @@ describe('Idempotency-Key', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ message: expect.stringMatching(/^Idempotency-Key: /) as unknown });
     expect(await categoriesNamed(app, 'Bad key')).toBe(0);
+  });
+
+  it('takes over a key whose request never answered (its process died) once it is minutes old', async () => {
+    const key = crypto.randomUUID();
+    const body = { name: 'After a crash', pid: null, sort: 1 };
+    const userId = (await db(app).selectFrom('sys_user').select('id').where('username', '=', 'teacher').executeTakeFirstOrThrow()).id;
+    // What a process killed mid-request leaves: the claim (the request's hash as the hook makes it), no answer; the work was not committed.
+    const hash = createHash('sha256').update(`POST /api/categories\n${JSON.stringify(body)}`).digest('hex');
+    await db(app).insertInto('sys_idempotency').values({ user_id: userId, idem_key: key, request_hash: hash, status: null, content_type: null, body: null, created_at: clock.now() - 10 * 60 * 1000 }).execute();
+    const retried = await send(app, teacher, 'POST', '/api/categories', body, key);
+    expect(retried.statusCode, retried.body).toBe(201);
+    expect(await categoriesNamed(app, 'After a crash')).toBe(1);
   });
 
   it('keeps a key a day: after that it runs again, and the keys of the day before are purged', async () => {

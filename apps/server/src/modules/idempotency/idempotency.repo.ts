@@ -8,10 +8,17 @@ export type StoredAnswer = { status: number; contentType: string | null; body: s
 export type KeyRow = { requestHash: string; answer: StoredAnswer | null };
 
 /**
- * Takes the key for a request unless someone holds it: a new row, or one past `expiredBefore`
- * taken over in the same statement. Answers whether this request holds it now.
+ * Takes the key for a request unless someone holds it: a new row, or one taken over in the same
+ * statement when it is past `expiredBefore`, or still unanswered from before `abandonedBefore`.
+ * Answers whether this request holds it now.
  */
-export async function claimKey(db: Kysely<Database>, { userId, key }: KeyOwner, requestHash: string, now: number, expiredBefore: number): Promise<boolean> {
+export async function claimKey(
+  db: Kysely<Database>,
+  { userId, key }: KeyOwner,
+  requestHash: string,
+  now: number,
+  { expiredBefore, abandonedBefore }: { expiredBefore: number; abandonedBefore: number },
+): Promise<boolean> {
   const claimed = await db
     .insertInto('sys_idempotency')
     .values({ user_id: userId, idem_key: key, request_hash: requestHash, status: null, content_type: null, created_at: now, body: null })
@@ -19,7 +26,12 @@ export async function claimKey(db: Kysely<Database>, { userId, key }: KeyOwner, 
       conflict
         .columns(['user_id', 'idem_key'])
         .doUpdateSet({ request_hash: requestHash, status: null, content_type: null, created_at: now, body: null })
-        .where('sys_idempotency.created_at', '<', expiredBefore),
+        .where((eb) =>
+          eb.or([
+            eb('sys_idempotency.created_at', '<', expiredBefore),
+            eb.and([eb('sys_idempotency.status', 'is', null), eb('sys_idempotency.created_at', '<', abandonedBefore)]),
+          ]),
+        ),
     )
     .returning('user_id')
     .executeTakeFirst();

@@ -9,6 +9,9 @@ export type { KeyOwner, StoredAnswer } from './idempotency.repo.js';
 /** DESIGN §11: a key and its first answer are kept a day. */
 export const KEEP_KEYS_MS = 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
+// A claim still unanswered after this long belongs to a process that died mid-request (its work
+// was never committed): the next request with the key runs it. No request runs this long.
+const ABANDONED_AFTER_MS = 5 * 60 * 1000;
 // A second request with the key of one still running waits for its answer, looking every
 // POLL_MS: the database is what every process shares, so a wait on another process's request
 // can only poll. After MAX_POLLS (30 s) it gives up with `busy`.
@@ -35,7 +38,7 @@ export class IdempotencyService {
     await this.purgeExpired();
     for (let polls = 0; ; polls += 1) {
       const now = this.clock.now();
-      if (await claimKey(this.db, owner, requestHash, now, now - KEEP_KEYS_MS)) return { kind: 'claimed' };
+      if (await claimKey(this.db, owner, requestHash, now, { expiredBefore: now - KEEP_KEYS_MS, abandonedBefore: now - ABANDONED_AFTER_MS })) return { kind: 'claimed' };
       const row = await findKey(this.db, owner);
       // Released (its first request failed on the server) since the claim was refused: take it now.
       if (row === undefined) continue;
