@@ -109,6 +109,31 @@ describe('journeys: the back office in English', () => {
     expect(errors).toEqual([]);
   });
 
+  it('the date pickers follow the language: Chinese months and weekdays, then English ones', async () => {
+    const page = await openInChinese('/monitor/logs', { width: 1440, height: 900 });
+    const errors = collectErrors(page);
+    const view = page.locator('.app-view:not([hidden])');
+    const openPicker = async () => {
+      await view.locator('.ant-picker').first().click();
+      const panel = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-panel').first();
+      await panel.locator('thead th').first().waitFor();
+      return { header: await panel.locator('.ant-picker-header-view').first().innerText(), weekdays: await panel.locator('thead th').allInnerTexts() };
+    };
+    const chinese = await openPicker();
+    expect(chinese.header).toMatch(/^\d{4}年\s*\d{1,2}月$/);
+    expect(chinese.weekdays.slice(0, 7)).toEqual(['一', '二', '三', '四', '五', '六', '日']);
+    await saveScreenshot(page, 'chinese-date-picker-1440', { fullPage: false });
+    await page.keyboard.press('Escape');
+    await page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').waitFor({ state: 'hidden' });
+
+    await switchToEnglish(page);
+    const english = await openPicker();
+    expect(english.header).toMatch(/^[A-Z][a-z]{2}\s*\d{4}$/);
+    expect(english.weekdays.slice(0, 7)).toEqual(['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa']);
+    await saveScreenshot(page, 'english-date-picker-1440', { fullPage: false });
+    expect(errors).toEqual([]);
+  });
+
   it('at 375 px: the sidebar and the tab turn English, and so does the browser title', async () => {
     const page = await openInChinese('/system/dict', { width: 375, height: 800 });
     const errors = collectErrors(page);

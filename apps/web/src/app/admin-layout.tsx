@@ -1,8 +1,6 @@
 import type { Size } from '@cloud-classroom/shared/constants';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider, Spin, type ConfigProviderProps, type ThemeConfig } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
 import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../features/layout/app-store';
@@ -20,6 +18,7 @@ import { NOTIFICATION_DURATION_MS } from '@cloud-classroom/shared/constants';
 import { configureHttpClient } from '../lib/http-client';
 import { applyThemeColour } from '../lib/theme-colour';
 import { showToast } from '../lib/toast';
+import { antdLocaleFor } from './antd-locale';
 import { loadPage } from './page-registry';
 import './admin-layout.css';
 
@@ -103,7 +102,7 @@ export function AdminLayout() {
 
   return (
     <ConfigProvider
-      locale={i18n.language === 'en-US' ? enUS : zhCN}
+      locale={antdLocaleFor(i18n.language)}
       componentSize={COMPONENT_SIZE[size]}
       // antd derives links (colorLink) and default progress bars from colorInfo, not colorPrimary;
       // left alone they stayed antd's blue under any chosen theme.
