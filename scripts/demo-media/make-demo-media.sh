@@ -20,6 +20,10 @@ ffmpeg -hide_banner -loglevel error -y \
 chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
   --print-to-pdf="$out/safety-handbook.pdf" "$here/safety-handbook.html"
 
+# The communication course's 3-page meeting handbook.
+chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
+  --print-to-pdf="$out/meeting-handbook.pdf" "$here/meeting-handbook.html"
+
 # The learners' user guide the download page offers (2 pages).
 chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
   --print-to-pdf="$out/user-guide.pdf" "$here/user-guide.html"
@@ -36,5 +40,6 @@ cover cover-onboarding '新员工入职' 'Onboarding essentials' 0x065f46 0x84cc
 cover cover-infosec '信息安全意识' 'Information security' 0x7c2d12 0xf59e0b
 
 pdfinfo "$out/safety-handbook.pdf" | grep Pages
+pdfinfo "$out/meeting-handbook.pdf" | grep Pages
 pdfinfo "$out/user-guide.pdf" | grep Pages
 ls -l "$out"

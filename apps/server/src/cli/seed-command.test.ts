@@ -218,10 +218,14 @@ describe('npm run seed', () => {
       expect(courses.filter((course) => course.cover_media_id !== null)).toHaveLength(3);
       const media = await blank.db.selectFrom('edu_media').selectAll().orderBy('id').execute();
       expect(media.find((row) => row.kind === 'video')?.duration_seconds).toBeCloseTo(8, 0);
-      expect(media.find((row) => row.kind === 'document')?.pages).toBe(4);
+      expect(media.filter((row) => row.kind === 'document').map((row) => row.pages)).toEqual([4, 3]);
       for (const row of media) expect(fs.statSync(path.join(config.dataDir, row.file_key)).size).toBe(row.size);
-      const lessons = await blank.db.selectFrom('edu_lesson').select(['type', 'media_id']).execute();
+      const lessons = await blank.db.selectFrom('edu_lesson').select(['title', 'type', 'media_id']).execute();
       expect(new Set(lessons.map((lesson) => lesson.type))).toEqual(new Set(['video', 'document', 'text']));
+      // Each document lesson shows its own handbook: the communication course's is not the safety one.
+      const mediaName = (title: string) => media.find((row) => row.id === lessons.find((lesson) => lesson.title === title)?.media_id)?.name;
+      expect(mediaName('员工消防安全手册')).toBe('安全培训手册 Safety training handbook.pdf');
+      expect(mediaName('会议沟通参考手册')).toBe('会议沟通参考手册 Meeting communication handbook.pdf');
       expect(lessons.filter((lesson) => lesson.type !== 'text').every((lesson) => media.some((row) => row.id === lesson.media_id))).toBe(true);
       expect((await blank.db.selectFrom('edu_category').select('name').execute()).length).toBe(4);
       // The demo enrolments: learner1 in the open fire-safety term and awaiting approval in the

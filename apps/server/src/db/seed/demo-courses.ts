@@ -11,7 +11,7 @@ import type { Database } from '../schema.js';
 
 type DemoLesson =
   | { title: string; type: 'video'; preview?: boolean }
-  | { title: string; type: 'document' }
+  | { title: string; type: 'document'; handbook: 'safetyHandbook' | 'meetingHandbook' }
   | { title: string; type: 'text'; content: string; preview?: boolean };
 
 type DemoCourse = {
@@ -70,7 +70,7 @@ export const DEMO_COURSES: DemoCourse[] = [
       {
         title: '第二章 应急疏散',
         lessons: [
-          { title: '员工消防安全手册', type: 'document' },
+          { title: '员工消防安全手册', type: 'document', handbook: 'safetyHandbook' },
           {
             title: '疏散路线与集合点',
             type: 'text',
@@ -143,7 +143,7 @@ export const DEMO_COURSES: DemoCourse[] = [
             preview: true,
             content: p('先说结论，再给理由，最后补充细节。') + '<blockquote>“我建议下周上线，因为测试已全部通过，剩余风险可控。”</blockquote>',
           },
-          { title: '会议沟通参考手册', type: 'document' },
+          { title: '会议沟通参考手册', type: 'document', handbook: 'meetingHandbook' },
         ],
       },
     ],
@@ -233,7 +233,7 @@ export async function insertDemoCourses(trx: Transaction<Database>, media: DemoM
             chapter_id: chapterId,
             title: lesson.title,
             type: lesson.type,
-            media_id: lesson.type === 'video' ? media.safetyVideo.id : lesson.type === 'document' ? media.safetyHandbook.id : null,
+            media_id: lesson.type === 'video' ? media.safetyVideo.id : lesson.type === 'document' ? media[lesson.handbook].id : null,
             content: lesson.type === 'text' ? lesson.content : '',
             completion_percent: 90,
             preview: lesson.type !== 'document' && lesson.preview === true ? 1 : 0,

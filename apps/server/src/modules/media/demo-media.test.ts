@@ -36,13 +36,15 @@ describe('demo media', () => {
     const sizes = Object.fromEntries(fs.readdirSync(committedFolder).map((name) => [name, fs.statSync(path.join(committedFolder, name)).size]));
     expect(sizes['safety-intro.mp4']).toBeLessThan(1024 * 1024);
     expect(sizes['safety-handbook.pdf']).toBeLessThan(200 * 1024);
+    expect(sizes['meeting-handbook.pdf']).toBeLessThan(200 * 1024);
     for (const cover of ['cover-safety.jpg', 'cover-onboarding.jpg', 'cover-infosec.jpg']) expect(sizes[cover]).toBeLessThan(60 * 1024);
   });
 
-  it('are recorded with the facts of the real files: an 8 s video, a 4-page handbook, three covers', async () => {
+  it('are recorded with the facts of the real files: an 8 s video, a 4-page and a 3-page handbook, three covers', async () => {
     expect(demo.safetyVideo).toMatchObject({ kind: 'video', mime: 'video/mp4', createBy: 'system', createTime: expect.stringMatching(/^2026-01-0[45] /) });
     expect(demo.safetyVideo.durationSeconds).toBeCloseTo(8, 1);
     expect(demo.safetyHandbook).toMatchObject({ kind: 'document', mime: 'application/pdf', pages: 4 });
+    expect(demo.meetingHandbook).toMatchObject({ kind: 'document', mime: 'application/pdf', pages: 3 });
     for (const cover of [demo.safetyCover, demo.onboardingCover, demo.infosecCover]) expect(cover).toMatchObject({ kind: 'image', mime: 'image/jpeg' });
     const rows = await database.db.selectFrom('edu_media').selectAll().orderBy('id').execute();
     expect(rows.map((row) => row.name)).toEqual(Object.values(DEMO_MEDIA_FILES).map((file) => file.name));

@@ -13,6 +13,8 @@ export type DemoMedia = {
   safetyVideo: Media;
   /** The 4-page safety training handbook, in Chinese and English. */
   safetyHandbook: Media;
+  /** The 3-page meeting communication handbook, in Chinese and English (the communication course's). */
+  meetingHandbook: Media;
   /** 640×360 course covers. */
   safetyCover: Media;
   onboardingCover: Media;
@@ -23,6 +25,7 @@ export type DemoMedia = {
 export const DEMO_MEDIA_FILES: Record<keyof DemoMedia, { file: string; type: MediaType; name: string }> = {
   safetyVideo: { file: 'safety-intro.mp4', type: 'mp4', name: '安全培训导学 Safety introduction.mp4' },
   safetyHandbook: { file: 'safety-handbook.pdf', type: 'pdf', name: '安全培训手册 Safety training handbook.pdf' },
+  meetingHandbook: { file: 'meeting-handbook.pdf', type: 'pdf', name: '会议沟通参考手册 Meeting communication handbook.pdf' },
   safetyCover: { file: 'cover-safety.jpg', type: 'jpeg', name: '安全生产培训封面.jpg' },
   onboardingCover: { file: 'cover-onboarding.jpg', type: 'jpeg', name: '新员工入职封面.jpg' },
   infosecCover: { file: 'cover-infosec.jpg', type: 'jpeg', name: '信息安全意识封面.jpg' },
