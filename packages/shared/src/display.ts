@@ -92,3 +92,8 @@ export function menuTitle(menu: MenuTitles, locale: Locale): string {
 export function dictLabel(detail: { label: string; labelEn?: string | null }, locale: Locale): string {
   return inLocale(locale, detail.label, detail.labelEn);
 }
+
+/** The description a role shows in `locale`: its English one in English, else its Chinese one. */
+export function roleDescription(role: { description: string | null; descriptionEn?: string | null }, locale: Locale): string {
+  return role.description === null ? (role.descriptionEn ?? '') : inLocale(locale, role.description, role.descriptionEn);
+}

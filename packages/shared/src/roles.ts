@@ -13,7 +13,9 @@ export const roleSchema = z.object({
   name: z.string(),
   level: z.number().int(),
   dataScope: dataScopeSchema,
+  /** Chinese; `descriptionEn` the English one (null: the Chinese one shows in English too). */
   description: z.string().nullable(),
+  descriptionEn: z.string().nullable(),
   /** The chosen departments of a '自定义' data scope; empty for the other scopes. */
   depts: z.array(deptRefSchema),
   menus: z.array(menuRefSchema),
@@ -41,17 +43,19 @@ export const roleQuerySchema = pageQuerySchema.extend({
 export type RoleQuery = z.output<typeof roleQuerySchema>;
 
 const idRef = z.object({ id: z.number().int().positive() });
+const optionalText = z
+  .string()
+  .trim()
+  .max(255)
+  .nullish()
+  .transform((text) => text || null);
 
 const roleFields = {
   name: z.string(REQUIRED).trim().min(1, 'is required').max(64),
   level: z.number(REQUIRED).int().min(MIN_ROLE_LEVEL).max(MAX_ROLE_LEVEL),
   dataScope: dataScopeSchema,
-  description: z
-    .string()
-    .trim()
-    .max(255)
-    .nullish()
-    .transform((text) => text || null),
+  description: optionalText,
+  descriptionEn: optionalText,
   depts: z.array(idRef).max(1000).default([]),
 };
 

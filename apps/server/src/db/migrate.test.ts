@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { databaseContent, FIRST_START_CONTENT, FIRST_START_CONTENT_NOW, insertDatabaseContent, withoutCourseMenus } from '../test/database-content.js';
+import { databaseContent, FIRST_START_CONTENT, FIRST_START_CONTENT_NOW, insertDatabaseContent, withChineseRoleDescriptions, withoutCourseMenus } from '../test/database-content.js';
 import { openBlankTestDatabase, openTestDatabase, testConfig, type TestDatabase } from '../test/test-app.js';
 import { migrateToLatest, migrateUpTo } from './migrate.js';
 import * as dictDetailValueUnique from './migrations/0004-dict-detail-value-unique.js';
@@ -100,6 +100,7 @@ describe('migrations', () => {
       '0024-database-monitor',
       '0025-playback-credit',
       '0026-idempotency',
+      '0027-role-description-en',
     ]);
   });
 
@@ -109,7 +110,7 @@ describe('migrations', () => {
     const blank = await openBlankTestDatabase(testConfig());
     try {
       expect(await blank.db.introspection.getTables({ withInternalKyselyTables: true })).toEqual([]);
-      expect(await migrateToLatest(blank)).toHaveLength(24);
+      expect(await migrateToLatest(blank)).toHaveLength(25);
       const tables = await blank.db.introspection.getTables({ withInternalKyselyTables: true });
       expect(tables.map((table) => table.name)).toContain('kysely_migration');
       expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([blank.schema]));
@@ -250,9 +251,9 @@ describe('migrations', () => {
     await insertDatabaseContent(db, FIRST_START_CONTENT);
     await migrateUpTo(database, '0009-system-data');
     const before = await databaseContent(db);
-    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams', '0013-attempts', '0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media', '0022-database-backups', '0023-cloud-storage', '0024-database-monitor', '0025-playback-credit', '0026-idempotency']);
+    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams', '0013-attempts', '0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media', '0022-database-backups', '0023-cloud-storage', '0024-database-monitor', '0025-playback-credit', '0026-idempotency', '0027-role-description-en']);
     const after = await databaseContent(db);
-    expect(withoutCourseMenus(after)).toEqual(before);
+    expect(withoutCourseMenus(after)).toEqual(withChineseRoleDescriptions(before));
     for (const name of ['admin', 'teacher']) {
       expect(after.roles.find((role) => role.name === name)?.menus).toEqual(expect.arrayContaining([...COURSE_MENU_TITLES]));
     }
@@ -381,6 +382,22 @@ describe('migrations', () => {
     expect(await migrateUpTo(database, '0024-database-monitor')).toEqual([]);
   });
 
+  it('0027 describes the seeded roles in Chinese and English on an upgraded install, leaving what operators wrote', async () => {
+    database = await openBlankTestDatabase(testConfig());
+    await migrateUpTo(database, '0005-english-names');
+    const { db } = database;
+    await insertDatabaseContent(db, FIRST_START_CONTENT);
+    await migrateUpTo(database, '0026-idempotency');
+    await db.updateTable('sys_role').set({ description: 'Our own words' }).where('name', '=', 'learner').execute();
+    expect(await migrateUpTo(database, '0027-role-description-en')).toEqual(['0027-role-description-en']);
+    const roles = await db.selectFrom('sys_role').select(['name', 'description', 'description_en']).orderBy('level').execute();
+    expect(roles).toEqual([
+      { name: 'admin', description: '管理员：全部权限', description_en: 'Administrators: everything' },
+      { name: 'teacher', description: '讲师：培训部的课程、考试、阅卷和证书', description_en: 'Teachers: content, exams, marking and certificates of the training department' },
+      { name: 'learner', description: 'Our own words', description_en: null },
+    ]);
+  });
+
   it('0009 leaves an install that an earlier first start seeded as it was, with what its operators changed', async () => {
     database = await openBlankTestDatabase(testConfig());
     await migrateUpTo(database, '0005-english-names');
@@ -442,7 +459,7 @@ describe('migrations', () => {
     await db.deleteFrom('edu_attempt').where('id', '=', gone).execute();
     const before = await db.selectFrom('edu_attempt').selectAll().orderBy('id').execute();
 
-    expect(await migrateToLatest(database)).toEqual(['0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media', '0022-database-backups', '0023-cloud-storage', '0024-database-monitor', '0025-playback-credit', '0026-idempotency']);
+    expect(await migrateToLatest(database)).toEqual(['0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media', '0022-database-backups', '0023-cloud-storage', '0024-database-monitor', '0025-playback-credit', '0026-idempotency', '0027-role-description-en']);
 
     expect(await db.selectFrom('edu_attempt').selectAll().orderBy('id').execute()).toEqual(before);
     const { id: next } = await db.insertInto('edu_attempt').values(attempt(4)).returning('id').executeTakeFirstOrThrow();

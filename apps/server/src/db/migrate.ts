@@ -25,6 +25,7 @@ import * as cloudStorage from './migrations/0023-cloud-storage.js';
 import * as databaseMonitor from './migrations/0024-database-monitor.js';
 import * as playbackCredit from './migrations/0025-playback-credit.js';
 import * as idempotency from './migrations/0026-idempotency.js';
+import * as roleDescriptionEn from './migrations/0027-role-description-en.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -60,6 +61,7 @@ const migrations = {
   '0024-database-monitor': databaseMonitor,
   '0025-playback-credit': playbackCredit,
   '0026-idempotency': idempotency,
+  '0027-role-description-en': roleDescriptionEn,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

@@ -147,7 +147,8 @@ async function freeTitle(db: Kysely<ReferenceTables>, title: string): Promise<st
   }
 }
 
-export type RoleSpec = { name: string; level: number; dataScope: DataScope; description: string };
+/** `descriptionEn` only from 0027 on, which adds its column (see the note at the top). */
+export type RoleSpec = { name: string; level: number; dataScope: DataScope; description: string; descriptionEn?: string };
 
 /** Inserts the role unless one of that name exists (which is kept as it is); answers its id. */
 export async function addRole(database: AnyDatabase, role: RoleSpec, now = Date.now()): Promise<{ id: number; inserted: boolean }> {
@@ -156,7 +157,14 @@ export async function addRole(database: AnyDatabase, role: RoleSpec, now = Date.
   if (found !== undefined) return { id: found.id, inserted: false };
   const { id } = await db
     .insertInto('sys_role')
-    .values({ ...created(BY, now), name: role.name, level: role.level, data_scope: role.dataScope, description: role.description })
+    .values({
+      ...created(BY, now),
+      name: role.name,
+      level: role.level,
+      data_scope: role.dataScope,
+      description: role.description,
+      ...(role.descriptionEn === undefined ? {} : { description_en: role.descriptionEn }),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return { id, inserted: true };

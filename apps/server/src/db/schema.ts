@@ -104,7 +104,9 @@ export type DataScope = '全部' | '本级' | '自定义';
 export interface RoleTable extends Audited {
   name: string;
   level: number;
+  /** Chinese; `description_en` the English one (null: the Chinese one shows in English too). */
   description: string | null;
+  description_en: ColumnType<string | null, string | null | undefined, string | null>;
   data_scope: DataScope;
 }
 

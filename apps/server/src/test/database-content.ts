@@ -97,14 +97,27 @@ export const FIRST_START_CONTENT = JSON.parse(fs.readFileSync(new URL('first-sta
  * its teacher as it was (the role is the operators' to change), so upgrades start from
  * FIRST_START_CONTENT; a first start and a reset make this.
  */
-export const FIRST_START_CONTENT_NOW: DatabaseContent = {
+/** The seeded roles' English descriptions, which 0027 made Chinese (keeping the English as `description_en`). */
+const CHINESE_ROLE_DESCRIPTIONS = new Map([
+  ['Administrators: everything', '管理员：全部权限'],
+  ['Teachers: content, exams, marking and certificates of the training department and R&D', '讲师：培训部与研发部的课程、考试、阅卷和证书'],
+  ['Teachers: content, exams, marking and certificates of the training department', '讲师：培训部的课程、考试、阅卷和证书'],
+  ['Learners: no back office', '学员：不进入后台'],
+]);
+
+/** The content with the seeded roles described in Chinese, as 0027 leaves an upgraded install. */
+export function withChineseRoleDescriptions(content: DatabaseContent): DatabaseContent {
+  return { ...content, roles: content.roles.map((role) => ({ ...role, description: CHINESE_ROLE_DESCRIPTIONS.get(role.description ?? '') ?? role.description })) };
+}
+
+export const FIRST_START_CONTENT_NOW: DatabaseContent = withChineseRoleDescriptions({
   ...FIRST_START_CONTENT,
   roles: FIRST_START_CONTENT.roles.map((role) =>
     role.name === 'teacher'
       ? { ...role, description: 'Teachers: content, exams, marking and certificates of the training department and R&D', depts: ['培训部', '研发部'] }
       : role,
   ),
-};
+});
 
 /**
  * Writes content as databaseContent reads it, in its order, into tables that hold none of it:

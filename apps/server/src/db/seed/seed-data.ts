@@ -41,11 +41,12 @@ export const seedRoles: SeedRole[] = [
     name: 'teacher',
     level: 2,
     dataScope: '自定义',
-    description: 'Teachers: content, exams, marking and certificates of the training department and R&D',
+    description: '讲师：培训部与研发部的课程、考试、阅卷和证书',
+    descriptionEn: 'Teachers: content, exams, marking and certificates of the training department and R&D',
     depts: ['培训部', '研发部'],
     menus: [...COURSE_MENUS, ...ENROLMENT_MENUS, ...EXAM_MENUS, ...MARKING_MENUS, ...CERTIFICATE_MENUS, ...CERTIFICATE_PAGE_MENUS, ...CERTIFICATE_RULE_PAGE_MENUS, ...CENSUS_MENUS],
   },
-  { name: 'learner', level: 3, dataScope: '本级', description: 'Learners: no back office' },
+  { name: 'learner', level: 3, dataScope: '本级', description: '学员：不进入后台', descriptionEn: 'Learners: no back office' },
 ];
 
 export type SeedUser = {

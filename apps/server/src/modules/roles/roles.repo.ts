@@ -35,7 +35,7 @@ const ORDERING: Ordering<RoleSortField> = {
 
 function filtered(db: Kysely<Database>, filter: RoleFilter) {
   let query = db.selectFrom('sys_role');
-  if (filter.blurry) query = query.where(contains(['name', 'description'], filter.blurry));
+  if (filter.blurry) query = query.where(contains(['name', 'description', 'description_en'], filter.blurry));
   if (filter.createTime) query = query.where(within('create_time', filter.createTime));
   return query;
 }
@@ -80,6 +80,7 @@ export async function findRoleDtos(db: Kysely<Database>, ids: readonly number[])
         level: row.level,
         dataScope: row.data_scope,
         description: row.description,
+        descriptionEn: row.description_en,
         depts: depts.filter((dept) => dept.role_id === row.id).map((dept) => ({ id: dept.id, name: dept.name })),
         menus: menus.filter((menu) => menu.role_id === row.id).map((menu) => ({ id: menu.id, title: menu.title })),
         createBy: row.create_by,
@@ -104,7 +105,7 @@ export async function findRoleIdByName(db: Kysely<Database>, name: string): Prom
   return row?.id;
 }
 
-export type RoleValues = { name: string; level: number; dataScope: DataScope; description: string | null };
+export type RoleValues = { name: string; level: number; dataScope: DataScope; description: string | null; descriptionEn: string | null };
 
 export async function insertRole(db: Kysely<Database>, role: RoleValues, by: string, now: number): Promise<number> {
   const { id } = await db
@@ -114,6 +115,7 @@ export async function insertRole(db: Kysely<Database>, role: RoleValues, by: str
       level: role.level,
       data_scope: role.dataScope,
       description: role.description,
+      description_en: role.descriptionEn,
       ...created(by, now),
     })
     .returning('id')
@@ -124,7 +126,7 @@ export async function insertRole(db: Kysely<Database>, role: RoleValues, by: str
 export async function updateRole(db: Kysely<Database>, id: number, role: RoleValues, by: string, now: number): Promise<void> {
   await db
     .updateTable('sys_role')
-    .set({ name: role.name, level: role.level, data_scope: role.dataScope, description: role.description, ...changed(by, now) })
+    .set({ name: role.name, level: role.level, data_scope: role.dataScope, description: role.description, description_en: role.descriptionEn, ...changed(by, now) })
     .where('id', '=', id)
     .execute();
 }

@@ -20,6 +20,7 @@ const exportColumns: XlsxColumn<Role>[] = [
   { header: '角色级别', value: (role) => role.level },
   { header: '数据权限', value: (role) => role.dataScope },
   { header: '描述', value: (role) => role.description, width: 40 },
+  { header: '英文描述', value: (role) => role.descriptionEn, width: 40 },
   { header: '创建日期', value: (role) => role.createTime, width: 20 },
 ];
 

@@ -40,6 +40,7 @@ const role = (name: string, extra: Partial<RoleCreate> = {}): RoleCreate => ({
   level: 3,
   dataScope: '本级',
   description: null,
+  descriptionEn: null,
   depts: [],
   ...extra,
 });
@@ -132,7 +133,9 @@ describe('roles: reading', () => {
     expect(teacher?.menus).toContainEqual({ id: await menuId(app, '课程列表'), title: '课程列表' });
     expect(teacher?.menus).not.toContainEqual({ id: await menuId(app, '角色管理'), title: '角色管理' });
     expect(teacher?.createTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    expect(learner).toMatchObject({ level: 3, dataScope: '本级', depts: [], description: 'Learners: no back office' });
+    // Described in both languages, as menus are titled.
+    expect(learner).toMatchObject({ level: 3, dataScope: '本级', depts: [], description: '学员：不进入后台', descriptionEn: 'Learners: no back office' });
+    expect(adminRole).toMatchObject({ description: '管理员：全部权限', descriptionEn: 'Administrators: everything' });
   });
 
   it('filters by blurry (name or description) and by creation time, pages and sorts', async () => {
@@ -201,7 +204,7 @@ describe('roles: reading', () => {
     expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(response.headers['content-disposition']).toContain('.xlsx');
     const rows = await sheetRows(response.rawPayload);
-    expect(rows[0]).toEqual(['角色名称', '角色级别', '数据权限', '描述', '创建日期']);
+    expect(rows[0]).toEqual(['角色名称', '角色级别', '数据权限', '描述', '英文描述', '创建日期']);
     // 'e' is in teacher and learner, and in the admin role's description ('everything').
     expect(rows).toHaveLength(4);
     expect(rows[2]).toEqual(expect.arrayContaining(['teacher', 2, '自定义']));
@@ -294,11 +297,13 @@ describe('roles: writing', () => {
 
   it('edits a role: fields, scope and departments together', async () => {
     const teacher = await roleId(app, 'teacher');
-    const response = await call(app, 'PUT', '/api/roles', admin, { ...role('mentor', { level: 2, dataScope: '全部', description: 'Mentors' }), id: teacher });
+    const response = await call(app, 'PUT', '/api/roles', admin, { ...role('mentor', { level: 2, dataScope: '全部', description: '导师', descriptionEn: 'Mentors' }), id: teacher });
     expect(response.statusCode).toBe(204);
     expect(response.body).toBe('');
     const edited = await getRole(app, admin, teacher);
-    expect(edited).toMatchObject({ name: 'mentor', level: 2, dataScope: '全部', description: 'Mentors', depts: [], createBy: 'system', updateBy: 'admin' });
+    expect(edited).toMatchObject({ name: 'mentor', level: 2, dataScope: '全部', description: '导师', descriptionEn: 'Mentors', depts: [], createBy: 'system', updateBy: 'admin' });
+    // Found by either description.
+    expect(names((await list(app, admin, '?blurry=Mentors')).content)).toEqual(['mentor']);
 
     const market = await deptId(app, '市场部');
     await call(app, 'PUT', '/api/roles', admin, { ...role('mentor', { dataScope: '自定义', depts: [{ id: market }] }), id: teacher });

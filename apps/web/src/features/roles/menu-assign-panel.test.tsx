@@ -20,7 +20,7 @@ const menusByParent: Record<string, Menu[]> = {
   '2': [menu(3, '用户新增', 'Add user', 2, 2)],
 };
 
-const teacher: Role = { id: 2, name: 'teacher', level: 2, dataScope: '全部', description: null, depts: [], menus: [{ id: 2, title: '用户管理' }], ...AUDIT };
+const teacher: Role = { id: 2, name: 'teacher', level: 2, dataScope: '全部', description: null, descriptionEn: null, depts: [], menus: [{ id: 2, title: '用户管理' }], ...AUDIT };
 
 const treeTitles = () => [...document.querySelectorAll('.ant-tree-title')].map((title) => title.textContent);
 

@@ -15,6 +15,7 @@ type RoleFormValues = {
   dataScope: (typeof DATA_SCOPES)[number];
   depts?: number[];
   description?: string;
+  descriptionEn?: string;
 };
 
 const { shape } = roleCreateSchema;
@@ -25,6 +26,7 @@ function toBody(values: RoleFormValues): RoleCreate {
     level: values.level ?? MAX_ROLE_LEVEL,
     dataScope: values.dataScope,
     description: values.description ?? null,
+    descriptionEn: values.descriptionEn ?? null,
     // Departments matter only to a custom scope; the server keeps none for the others.
     depts: values.dataScope === '自定义' ? (values.depts ?? []).map((id) => ({ id })) : [],
   };
@@ -83,6 +85,7 @@ export function RoleFormDialog({
               dataScope: editing.dataScope,
               depts: editing.depts.map((dept) => dept.id),
               description: editing.description ?? undefined,
+              descriptionEn: editing.descriptionEn ?? undefined,
             }
           : { level: MAX_ROLE_LEVEL, dataScope: '本级', depts: [] }
       }
@@ -107,6 +110,9 @@ export function RoleFormDialog({
       )}
       <Form.Item name="description" label={t('roles.description')} rules={[zodRule(shape.description)]}>
         <Input.TextArea rows={3} maxLength={255} showCount />
+      </Form.Item>
+      <Form.Item name="descriptionEn" label={t('roles.descriptionEn')} rules={[zodRule(shape.descriptionEn)]} extra={t('roles.descriptionEnHint')}>
+        <Input.TextArea rows={2} maxLength={255} showCount />
       </Form.Item>
     </FormDialog>
   );

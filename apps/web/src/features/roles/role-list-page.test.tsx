@@ -15,7 +15,7 @@ await vi.hoisted(async () => {
 const stamp = { createBy: 'admin', updateBy: 'admin', createTime: '2025-03-01 09:00:00', updateTime: '2025-03-01 09:00:00' };
 
 function role(id: number, name: string, level: number, menus: number[] = []): Role {
-  return { id, name, level, dataScope: '全部', description: `${name} role`, depts: [], menus: menus.map((menu) => ({ id: menu, title: `m${menu}` })), ...stamp };
+  return { id, name, level, dataScope: '全部', description: `${name} role`, descriptionEn: null, depts: [], menus: menus.map((menu) => ({ id: menu, title: `m${menu}` })), ...stamp };
 }
 
 function menu(id: number, title: string, type: 0 | 1 | 2, pid: number | null, subCount = 0): Menu {
@@ -25,7 +25,7 @@ function menu(id: number, title: string, type: 0 | 1 | 2, pid: number | null, su
   };
 }
 
-const roles = [role(1, 'Administrators', 1), role(2, 'Teachers', 3, [1, 2, 3]), { ...role(3, 'Tutors', 4), dataScope: '本级' as const }];
+const roles = [{ ...role(1, 'Administrators', 1), description: '管理员：全部权限', descriptionEn: 'Everything, in English' }, role(2, 'Teachers', 3, [1, 2, 3]), { ...role(3, 'Tutors', 4), dataScope: '本级' as const }];
 const menusByParent: Record<string, Menu[]> = {
   top: [menu(1, 'System', 0, null, 2), menu(10, 'Courses', 1, null)],
   '1': [menu(2, 'Users', 1, 1, 2), menu(5, 'Roles', 1, 1)],
@@ -72,6 +72,10 @@ describe('role list page', { timeout: 180_000 }, () => {
     renderWithProviders(<RoleListPage />);
     expect(await screen.findByText('Teachers')).toBeTruthy();
     expect(screen.getAllByText('All')).toHaveLength(2);
+    // A description in the reader's language, the Chinese one where there is no English.
+    expect(screen.getByText('Everything, in English')).toBeTruthy();
+    expect(screen.queryByText('管理员：全部权限')).toBeNull();
+    expect(screen.getByText('Teachers role')).toBeTruthy();
     const first = calls.find((call) => call.path === 'api/roles');
     expect(first?.params.getAll('sort')).toEqual(['level,asc', 'id,asc']);
     expect(first?.params.get('page')).toBe('0');
@@ -100,7 +104,7 @@ describe('role list page', { timeout: 180_000 }, () => {
     await waitFor(() => expect(calls.filter((call) => call.method === 'POST')).toHaveLength(1));
     expect(calls.find((call) => call.method === 'POST')).toMatchObject({
       path: 'api/roles',
-      body: { name: 'Tutors', level: 4, dataScope: '自定义', description: null, depts: [{ id: 7 }] },
+      body: { name: 'Tutors', level: 4, dataScope: '自定义', description: null, descriptionEn: null, depts: [{ id: 7 }] },
     });
   });
 
@@ -124,7 +128,7 @@ describe('role list page', { timeout: 180_000 }, () => {
     await waitFor(() => expect(calls.filter((call) => call.method === 'PUT')).toHaveLength(1));
     expect(calls.find((call) => call.method === 'PUT')).toMatchObject({
       path: 'api/roles',
-      body: { id: 3, name: 'Tutors', level: 4, dataScope: '本级', description: 'Tutors role', depts: [] },
+      body: { id: 3, name: 'Tutors', level: 4, dataScope: '本级', description: 'Tutors role', descriptionEn: null, depts: [] },
     });
   });
 

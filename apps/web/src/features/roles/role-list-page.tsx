@@ -1,3 +1,4 @@
+import { roleDescription } from '@cloud-classroom/shared/display';
 import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { mayManage, roleStanding } from '@cloud-classroom/shared/role-level';
 import type { Role } from '@cloud-classroom/shared/roles';
@@ -9,6 +10,7 @@ import { KeywordSearchBar, type KeywordFilter } from '../../components/list-page
 import { ListPage, type ListColumn } from '../../components/list-page/list-page';
 import { RowActions } from '../../components/list-page/row-actions';
 import { useListPage } from '../../components/list-page/use-list-page';
+import { useLanguage } from '../../lib/use-menu-title';
 import { MenuAssignPanel } from './menu-assign-panel';
 import { RoleFormDialog } from './role-form-dialog';
 import { useRoleMessages } from './roles-messages';
@@ -22,6 +24,7 @@ const LIST: readonly PermissionCheck[] = ['admin', 'roles:list'];
 /** 角色管理: the role list, and beside it (below on narrow screens) the clicked role's menus. */
 export default function RoleListPage() {
   const t = useRoleMessages();
+  const language = useLanguage();
   const [current, setCurrent] = useState<Role | undefined>(undefined);
   const list = useListPage<Role, KeywordFilter>({
     query: roleList,
@@ -50,7 +53,8 @@ export default function RoleListPage() {
         </Tooltip>
       ),
     },
-    { key: 'description', title: t('roles.description'), dataIndex: 'description', sortable: true, ellipsis: true },
+    // In the reader's language; the form shows both.
+    { key: 'description', title: t('roles.description'), dataIndex: 'description', sortable: true, ellipsis: true, render: (_, role) => roleDescription(role, language) },
     { key: 'createTime', title: t('roles.createTime'), dataIndex: 'createTime', sortable: true },
     {
       key: 'actions',

@@ -42,7 +42,7 @@ function user(id: number, username: string, extra: Partial<User> = {}): User {
 }
 
 const users = [user(1, 'root', { roles: [adminRole] }), user(2, 'alice'), user(3, 'bob', { enabled: false })];
-const roles: Role[] = [adminRole, staffRole].map((role) => ({ ...role, description: null, depts: [], menus: [], ...stamp }));
+const roles: Role[] = [adminRole, staffRole].map((role) => ({ ...role, description: null, descriptionEn: null, depts: [], menus: [], ...stamp }));
 
 function answer(call: ApiCall): unknown {
   const route = `${call.method} ${call.path}`;
