@@ -86,6 +86,13 @@ describe('errors on the wire', () => {
     expect(expectErrorShape(inQuery.json(), 400).message).toBe('page: must not contain a NUL character');
   });
 
+  it('answers a body nested thousands of levels deep with 400, not a 500 from a stack overflow', async () => {
+    const nested = `${'['.repeat(5000)}0${']'.repeat(5000)}`;
+    const response = await app.inject({ method: 'POST', url: '/api/test/echo', headers: { 'content-type': 'application/json' }, payload: `{"name": "ab", "tags": ${nested}}` });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(expectErrorShape(response.json(), 400).message).toBe('body: is nested more than 64 levels deep');
+  });
+
   it('answers a body that is not JSON with 400', async () => {
     const response = await app.inject({
       method: 'POST',
