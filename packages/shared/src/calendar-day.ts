@@ -54,15 +54,34 @@ export function mondayOf(day: string): string {
 
 const clocks = new Map<string, Intl.DateTimeFormat>();
 
-/** How far `timeZone`'s wall clock is ahead of UTC at the instant `ms`, in milliseconds. */
-function offsetAt(ms: number, timeZone: string): number {
+/** What a wall clock in a zone reads at an instant. */
+export type WallClock = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+
+/** What `timeZone`'s wall clock reads at the instant `ms` (epoch milliseconds). */
+export function wallClockOf(ms: number, timeZone: string): WallClock {
   let clock = clocks.get(timeZone);
   if (clock === undefined) {
     clock = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
     clocks.set(timeZone, clock);
   }
   const parts = Object.fromEntries(clock.formatToParts(ms).map((part) => [part.type, Number(part.value)]));
-  const wall = Date.UTC(parts.year ?? 0, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0);
+  return { year: parts.year ?? 0, month: parts.month ?? 1, day: parts.day ?? 1, hour: parts.hour ?? 0, minute: parts.minute ?? 0, second: parts.second ?? 0 };
+}
+
+const two = (value: number) => String(value).padStart(2, '0');
+
+/** The wall clock at `ms` in `timeZone` as `yyyy-MM-dd HH:mm`, or compact as `yyyyMMdd-HHmmss` for file names people read. */
+export function formatInZone(ms: number, timeZone: string, style: 'minutes' | 'file-name' = 'minutes'): string {
+  const c = wallClockOf(ms, timeZone);
+  return style === 'minutes'
+    ? `${c.year}-${two(c.month)}-${two(c.day)} ${two(c.hour)}:${two(c.minute)}`
+    : `${c.year}${two(c.month)}${two(c.day)}-${two(c.hour)}${two(c.minute)}${two(c.second)}`;
+}
+
+/** How far `timeZone`'s wall clock is ahead of UTC at the instant `ms`, in milliseconds. */
+function offsetAt(ms: number, timeZone: string): number {
+  const c = wallClockOf(ms, timeZone);
+  const wall = Date.UTC(c.year, c.month - 1, c.day, c.hour, c.minute, c.second);
   return wall - Math.floor(ms / 1000) * 1000;
 }
 

@@ -62,7 +62,7 @@ export async function restoreCommand(args: readonly string[], env: NodeJS.Proces
 /** A backup's name in the backups' folder, or a path (relative to where the command was run). */
 function backupFileOf(given: string, config: Config, cwd: string): string {
   if (BACKUP_NAME_PATTERN.test(given)) {
-    const kept = new BackupFolder(config.dataDir).pathOf(given);
+    const kept = new BackupFolder(config.dataDir, config.timeZone).pathOf(given);
     if (kept !== undefined && fs.existsSync(kept)) return kept;
   }
   const file = path.resolve(cwd, given);

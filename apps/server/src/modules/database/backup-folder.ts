@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { formatInZone } from '@cloud-classroom/shared/calendar-day';
 import { BACKUP_NAME_PATTERN, type BackupFormat, type BackupKind } from '@cloud-classroom/shared/database';
 import { durableRename, syncFolder } from './backup-tools.js';
 
@@ -32,18 +33,21 @@ const PARTIAL = /^\.[0-9a-f]{16}\.partial$/;
 
 const pad = (value: number, length = 2) => String(value).padStart(length, '0');
 
-/** `cc-20261126-211500-123-manual.sqlite`: UTC, sorted by time. */
-export function backupNameOf(time: number, kind: BackupKind, format: BackupFormat): string {
-  const d = new Date(time);
-  const day = `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}`;
-  const clock = `${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`;
-  return `cc-${day}-${clock}-${pad(d.getUTCMilliseconds(), 3)}-${kind}.${EXTENSIONS[format]}`;
+/**
+ * `cc-20261126-211500-123-manual.sqlite`: the organisation's wall clock, as the page shows the time
+ * (the list is ordered by the facts' instant, so a clock put back an hour misorders nothing).
+ */
+export function backupNameOf(time: number, kind: BackupKind, format: BackupFormat, timeZone: string): string {
+  return `cc-${formatInZone(time, timeZone, 'file-name')}-${pad(time % 1000, 3)}-${kind}.${EXTENSIONS[format]}`;
 }
 
 export class BackupFolder {
   readonly root: string;
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly timeZone: string,
+  ) {
     this.root = path.join(dataDir, BACKUPS_FOLDER);
   }
 
@@ -78,7 +82,7 @@ export class BackupFolder {
     const { size } = await fs.promises.stat(partial);
     const sha256 = await sha256Of(partial);
     for (let time = facts.createTime; ; time += 1) {
-      const name = backupNameOf(time, facts.kind, facts.format);
+      const name = backupNameOf(time, facts.kind, facts.format, this.timeZone);
       const target = path.join(this.root, name);
       // A hard link fails when the name is taken, where a rename would replace the file.
       try {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { addDays, dayInZone, startOfDay } from '@cloud-classroom/shared/calendar-day';
+import { addDays, dayInZone, formatInZone, startOfDay } from '@cloud-classroom/shared/calendar-day';
 import {
   backupScheduleSchema,
   DEFAULT_BACKUP_SCHEDULE,
@@ -71,7 +71,7 @@ export class DatabaseService {
   private pgTools: Promise<PgTools> | undefined;
 
   constructor(private readonly options: DatabaseServiceOptions) {
-    this.folder = new BackupFolder(options.dataDir);
+    this.folder = new BackupFolder(options.dataDir, options.timeZone);
     this.files = new LocalFileStore(this.folder.root);
   }
 
@@ -95,7 +95,7 @@ export class DatabaseService {
   async status(): Promise<DatabaseStatus> {
     const schedule = await this.schedule();
     const { timeZone } = this.options;
-    const nextRun = schedule.enabled ? wallClockIn(nextRunAt(schedule.time, this.options.clock.now(), timeZone), timeZone) : null;
+    const nextRun = schedule.enabled ? formatInZone(nextRunAt(schedule.time, this.options.clock.now(), timeZone), timeZone) : null;
     if (this.dialect === 'sqlite') return { dialect: 'sqlite', canBackUp: true, tool: 'SQLite VACUUM INTO', problem: null, schedule, nextRun, timeZone };
     const { dump } = await this.tools();
     return { dialect: 'postgres', canBackUp: dump !== undefined, tool: dump ?? 'pg_dump', problem: dump === undefined ? PG_DUMP_MISSING : null, schedule, nextRun, timeZone };
@@ -255,15 +255,6 @@ async function leaveWalModeIfSqlite(file: string): Promise<void> {
 }
 
 /** `yyyy-MM-dd HH:mm` on the wall clock of `timeZone`, where the schedule's time of day is read. */
-function wallClockIn(ms: number, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
-      .formatToParts(ms)
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
-}
-
 function toWire(facts: BackupFacts): Backup {
   return {
     name: facts.name,

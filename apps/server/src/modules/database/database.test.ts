@@ -156,7 +156,8 @@ describe('database backups', () => {
     expect(response.statusCode, response.body).toBe(201);
     made = backupSchema.parse(response.json());
     expect(made).toMatchObject({ kind: 'manual', format: onPostgres ? 'pg-custom' : 'sqlite', migration: NEWEST_MIGRATION, createBy: 'admin', note: null });
-    expect(made.name).toMatch(onPostgres ? /^cc-20261126-100000-000-manual\.dump$/ : /^cc-20261126-100000-000-manual\.sqlite$/);
+    // Named by the organisation's wall clock (18:00 in Shanghai at 10:00 UTC), as the page shows the time.
+    expect(made.name).toMatch(onPostgres ? /^cc-20261126-180000-000-manual\.dump$/ : /^cc-20261126-180000-000-manual\.sqlite$/);
     expect((await list()).content).toEqual([made]);
     const bytes = await download(app, admin, made.name);
     expect(bytes.length).toBe(made.size);
@@ -294,8 +295,8 @@ describe('database backups', () => {
     admin = await loginAs(app, 'admin');
     const scheduled = (await list('&kind=scheduled')).content;
     expect(scheduled.map((backup) => backup.name)).toEqual([
-      expect.stringMatching(/^cc-20261128-190005-000-scheduled\./),
-      expect.stringMatching(/^cc-20261127-190005-000-scheduled\./),
+      expect.stringMatching(/^cc-20261129-030005-000-scheduled\./),
+      expect.stringMatching(/^cc-20261128-030005-000-scheduled\./),
     ]);
     expect(scheduled.every((backup) => backup.createBy === 'system')).toBe(true);
     // The manual one is not the schedule's to remove.
