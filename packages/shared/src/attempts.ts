@@ -290,6 +290,8 @@ export const markingQueueSchema = z.object({
   /** Attempts submitted, and those graded. */
   attemptCount: z.number().int(),
   gradedCount: z.number().int(),
+  /** Submitted attempts of candidates outside the reader's data scope, not counted above nor shown. */
+  outsideScope: z.number().int().nonnegative(),
 });
 export type MarkingQueue = z.infer<typeof markingQueueSchema>;
 

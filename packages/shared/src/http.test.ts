@@ -5,6 +5,7 @@ import {
   errorBodySchema,
   healthSchema,
   mapPage,
+  withOutsideScope,
   pageOf,
   type Page,
   pageQuerySchema,
@@ -149,6 +150,19 @@ describe('pageOf', () => {
 describe('mapPage', () => {
   it('turns each row and keeps the total', () => {
     expect(mapPage({ content: [1, 2], totalElements: 41 }, (n) => `#${n}`)).toEqual({ content: ['#1', '#2'], totalElements: 41 });
+  });
+
+  it('keeps the count of rows outside the reader’s scope', () => {
+    expect(mapPage({ content: [1], totalElements: 1, outsideScope: 3 }, String)).toEqual({ content: ['1'], totalElements: 1, outsideScope: 3 });
+  });
+});
+
+describe('withOutsideScope', () => {
+  it.each([
+    [0, { content: [], totalElements: 0 }],
+    [2, { content: [], totalElements: 0, outsideScope: 2 }],
+  ])('says %i hidden rows only when there are any', (hidden, page) => {
+    expect(withOutsideScope({ content: [], totalElements: 0 }, hidden)).toEqual(page);
   });
 });
 

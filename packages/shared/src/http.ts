@@ -67,12 +67,21 @@ export type TimeRange = z.output<typeof createTimeRangeSchema>;
 /** Query strings carry flags as the words 'true' and 'false'. */
 export const queryFlagSchema = z.enum(['true', 'false']).transform((value) => value === 'true');
 
-/** One page of a list, as eladmin answers it: the page's rows and how many rows the whole list has. */
-export type Page<T> = { content: T[]; totalElements: number };
+/**
+ * One page of a list, as eladmin answers it: the page's rows and how many rows the whole list has;
+ * beyond eladmin, `outsideScope` counts the rows that matched but that the reader's data scope hides
+ * (absent when it hides none), so a list never looks complete when it is not.
+ */
+export type Page<T> = { content: T[]; totalElements: number; outsideScope?: number };
 
 /** The page with each row turned into another shape (a table row into what the wire shows). */
 export function mapPage<T, U>(page: Page<T>, map: (row: T) => U): Page<U> {
-  return { content: page.content.map(map), totalElements: page.totalElements };
+  return { ...page, content: page.content.map(map) };
+}
+
+/** The page with the number of matching rows the reader's scope hid, when there are any. */
+export function withOutsideScope<T>(page: Page<T>, outsideScope: number): Page<T> {
+  return outsideScope > 0 ? { ...page, outsideScope } : page;
 }
 
 /** The schema of a page of `item`s; its output is `Page<z.infer<typeof item>>`. */
@@ -80,6 +89,7 @@ export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({
     content: z.array(item),
     totalElements: z.number().int().nonnegative(),
+    outsideScope: z.number().int().positive().optional(),
   });
 }
 

@@ -15,7 +15,7 @@ import {
   type ImportResult,
   type RuleTarget,
 } from '@cloud-classroom/shared/applicants';
-import type { Page } from '@cloud-classroom/shared/http';
+import { withOutsideScope, type Page } from '@cloud-classroom/shared/http';
 import type { Applied } from '@cloud-classroom/shared/progress';
 import { descendantIds } from '@cloud-classroom/shared/tree';
 import type { Kysely } from 'kysely';
@@ -197,7 +197,11 @@ export class ApplicantsService {
   // ---- The back office's list -------------------------------------------------------------------
 
   async list(caller: Principal, query: ApplicantQuery): Promise<Page<Applicant>> {
-    return findApplicants(this.db, { ...filterOf(query), ...(await this.scopeFilter(caller)) }, this.now(), query);
+    const scope = await this.scopeFilter(caller);
+    const page = await findApplicants(this.db, { ...filterOf(query), ...scope }, this.now(), query);
+    if (scope.deptIds === undefined) return page;
+    const everyone = await findApplicants(this.db, filterOf(query), this.now(), { page: 0, size: 1 });
+    return withOutsideScope(page, everyone.totalElements - page.totalElements);
   }
 
   /** One enrolment, as the list shows it (edit-applicant opened from a bookmark or a reload); outside the caller's scope, as none. */

@@ -265,7 +265,9 @@ describe('marking', () => {
       [s.learner3.id, 'Candidate 3'],
       [s.teacher.id, 'Candidate 4'],
     ]);
-    expect(seen).toMatchObject({ attemptCount: 3, pendingTotal: 3 });
+    // learner2's submission is said to be there, not counted: a marker does not take 3 for everything that came in.
+    expect(seen).toMatchObject({ attemptCount: 3, pendingTotal: 3, outsideScope: 1 });
+    expect(await queue(admin, s.examId, '?by=attempt')).toMatchObject({ attemptCount: 4, outsideScope: 0 });
     expect((await queue(teacher, s.examId, `?questionId=${s.short}`)).items.map((item) => item.attemptId)).toEqual([s.learner1.id, s.learner3.id, s.teacher.id]);
     expect((await mark(teacher, s.learner2.answerIds[2] as number, { score: 3 })).statusCode).toBe(403);
     expect((await call(app, 'GET', `/api/marking/attempts/${s.learner2.id}`, teacher)).statusCode).toBe(403);

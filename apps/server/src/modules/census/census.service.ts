@@ -2,7 +2,7 @@ import { addDays, dayInZone, lastDayBefore, startOfDay } from '@cloud-classroom/
 import { CENSUS_LOGINS_SHOWN, type CensusListQuery, type CensusRow, type CensusUser, type CensusUserQuery } from '@cloud-classroom/shared/census';
 import { certificateStatusAt } from '@cloud-classroom/shared/certificates';
 import { formatDateTime } from '@cloud-classroom/shared/display';
-import { mapPage, type Page } from '@cloud-classroom/shared/http';
+import { mapPage, withOutsideScope, type Page } from '@cloud-classroom/shared/http';
 import { percentOf } from '@cloud-classroom/shared/progress-rules';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
@@ -97,8 +97,11 @@ export class CensusService {
   // ---- The list ---------------------------------------------------------------------------------
 
   async list(caller: Principal, query: CensusListQuery): Promise<Page<CensusRow>> {
-    const page = await findCensusPage(this.db, await this.filterOf(caller, query), query);
-    return mapPage(page, rowOf);
+    const filter = await this.filterOf(caller, query);
+    const page = mapPage(await findCensusPage(this.db, filter, query), rowOf);
+    if (filter.scope.length === 0) return page;
+    const everyone = await findCensusPage(this.db, { ...filter, scope: [] }, { page: 0, size: 1 });
+    return withOutsideScope(page, everyone.totalElements - page.totalElements);
   }
 
   /** Everyone the list's filters match, in its order, as a workbook. */

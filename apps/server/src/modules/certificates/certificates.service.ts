@@ -36,7 +36,7 @@ import {
 import { ENROLLED_STATUSES, type ImportResult } from '@cloud-classroom/shared/applicants';
 import { dayInZone, endOfValidity } from '@cloud-classroom/shared/calendar-day';
 import { formatDateTime } from '@cloud-classroom/shared/display';
-import { mapPage, type Page } from '@cloud-classroom/shared/http';
+import { mapPage, withOutsideScope, type Page } from '@cloud-classroom/shared/http';
 import { checkPermission } from '@cloud-classroom/shared/permission';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
@@ -343,8 +343,11 @@ export class CertificatesService {
   }
 
   async list(caller: Principal, query: CertificateQuery): Promise<Page<Certificate>> {
-    const page = await findCertificates(this.db, { ...query, scope: await this.scopeOf(caller) }, this.now(), query);
-    return mapPage(page, publicShape);
+    const scope = await this.scopeOf(caller);
+    const page = mapPage(await findCertificates(this.db, { ...query, scope }, this.now(), query), publicShape);
+    if (scope.length === 0) return page;
+    const everyone = await findCertificates(this.db, { ...query, scope: [] }, this.now(), { page: 0, size: 1 });
+    return withOutsideScope(page, everyone.totalElements - page.totalElements);
   }
 
   async one(caller: Principal, id: number): Promise<Certificate> {

@@ -141,6 +141,12 @@ export async function findUserIds(
   return { ids: content.map((row) => row.id), total: totalElements };
 }
 
+/** How many users match, without reading them. */
+export async function countUsers(db: Kysely<Database>, filter: UserListFilter): Promise<number> {
+  const row = await filteredUsers(db, filter).select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** What the service needs of users it acts on by id. */
 export type UserRef = {
   id: number;

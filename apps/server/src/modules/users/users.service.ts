@@ -12,7 +12,7 @@ import {
 } from '@cloud-classroom/shared/users';
 import type { Readable } from 'node:stream';
 import { hash, verify } from '@node-rs/argon2';
-import type { Page } from '@cloud-classroom/shared/http';
+import { withOutsideScope, type Page } from '@cloud-classroom/shared/http';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -28,6 +28,7 @@ import type { DeptService } from '../depts/depts.service.js';
 import type { RoleService } from '../roles/roles.service.js';
 import { AVATAR_FOLDER, avatarContentType, avatarKey, avatarNameOf, newAvatarName } from './avatar-files.js';
 import {
+  countUsers,
   deleteUsers,
   findLoginCandidate,
   findPasswordHash,
@@ -101,16 +102,23 @@ export class UserService {
     return findLoginCandidate(this.options.db, username);
   }
 
+  /** One page of the people the caller may see, saying how many more matched outside their data scope. */
   async page(caller: Principal, query: UserQuery): Promise<Page<User>> {
-    const filter = await this.repoFilter(caller, query);
-    if (filter === undefined) return { content: [], totalElements: 0 };
-    const { ids, total } = await findUserIds(this.options.db, filter, { page: query.page, size: query.size });
-    return { content: await findUserDtos(this.options.db, ids), totalElements: total };
+    const scope = await this.options.access.dataScopeOf(caller.userId);
+    const filter = await this.repoFilter(scope, query);
+    let page: Page<User> = { content: [], totalElements: 0 };
+    if (filter !== undefined) {
+      const { ids, total } = await findUserIds(this.options.db, filter, { page: query.page, size: query.size });
+      page = { content: await findUserDtos(this.options.db, ids), totalElements: total };
+    }
+    if (scope.length === 0) return page;
+    const everyone = await this.repoFilter([], query);
+    return withOutsideScope(page, (everyone === undefined ? 0 : await countUsers(this.options.db, everyone)) - page.totalElements);
   }
 
   /** Every matching user, for the export. */
   async all(caller: Principal, query: UserFilter): Promise<User[]> {
-    const filter = await this.repoFilter(caller, query);
+    const filter = await this.repoFilter(await this.options.access.dataScopeOf(caller.userId), query);
     if (filter === undefined) return [];
     return findUserDtos(this.options.db, (await findUserIds(this.options.db, filter)).ids);
   }
@@ -292,10 +300,9 @@ export class UserService {
     if (name !== null && avatarContentType(name) !== undefined) await this.options.files.delete(avatarKey(name));
   }
 
-  /** The list's filter as the repository takes it, or undefined when the caller may see nobody it asks for. */
-  private async repoFilter(caller: Principal, query: UserFilter): Promise<UserListFilter | undefined> {
+  /** The list's filter within a data scope ([] = everyone) as the repository takes it, or undefined when it leaves nobody. */
+  private async repoFilter(scope: readonly number[], query: UserFilter): Promise<UserListFilter | undefined> {
     const { access } = this.options;
-    const scope = await access.dataScopeOf(caller.userId);
     const asked = query.deptId === undefined ? undefined : await access.deptSubtrees([query.deptId]);
     const deptIds = scope.length === 0 ? asked : asked === undefined ? scope : asked.filter((id) => scope.includes(id));
     if (deptIds?.length === 0) return undefined;

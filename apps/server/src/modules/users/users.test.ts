@@ -134,8 +134,14 @@ describe('GET /api/users', () => {
     const teacher = await loginAs(app, 'teacher');
     // The teacher's role covers 培训部 and everything below it, and 研发部; not 市场部 (learner2).
     expect(usernames(await list('', teacher))).toEqual(['learner3', 'learner1', 'teacher']);
+    // The people who matched outside the scope are counted, not named, so "no data" never hides them.
+    expect(await list('', teacher)).toMatchObject({ totalElements: 3, outsideScope: 2 });
+    expect(await list('?blurry=learner2', teacher)).toEqual({ content: [], totalElements: 0, outsideScope: 1 });
+    expect(await list('?blurry=learner1', teacher)).toEqual({ content: [expect.objectContaining({ username: 'learner1' })], totalElements: 1 });
+    expect(await list('?blurry=learner2', admin)).toMatchObject({ totalElements: 1 });
+    expect(await list('?blurry=learner2', admin)).not.toHaveProperty('outsideScope');
     expect(usernames(await list(`?deptId=${await idOf('sys_dept', '讲师组')}`, teacher))).toEqual(['teacher']);
-    expect((await list(`?deptId=${await idOf('sys_dept', '市场部')}`, teacher)).totalElements).toBe(0);
+    expect(await list(`?deptId=${await idOf('sys_dept', '市场部')}`, teacher)).toEqual({ content: [], totalElements: 0, outsideScope: 1 });
     expect((await list(`?deptId=${await idOf('sys_dept', '云课堂')}`, teacher)).totalElements).toBe(3);
   });
 

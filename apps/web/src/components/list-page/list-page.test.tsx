@@ -113,6 +113,13 @@ describe('list page pattern', { timeout: 30_000 }, () => {
     expect(lists(calls).at(-1)?.params.get('page')).toBe('2');
   });
 
+  it('says beside the total how many matching rows the reader’s data scope hides', async () => {
+    calls = stubApi((call) => (lists([call]).length === 1 ? { content: things.slice(0, 10), totalElements: things.length, outsideScope: 2 } : undefined));
+    renderWithProviders(<ThingsPage />);
+    expect(await screen.findByText(new RegExp(`${things.length}.*2`))).toBeTruthy();
+    expect(screen.getByText(/(另有 2 条在您管理的部门之外|2 more outside your departments)/)).toBeTruthy();
+  });
+
   it('sorts on the server with field,dir strings', async () => {
     renderWithProviders(<ThingsPage />);
     await screen.findByText('thing 1');

@@ -16,7 +16,7 @@ export function paginationOf<Row, Filter extends ListFilter>(
     total: list.total,
     pageSizeOptions: PAGE_SIZES.map(String),
     showSizeChanger: true,
-    showTotal: (total) => t('list.total', { total }),
+    showTotal: (total) => (list.outsideScope > 0 ? t('list.totalOutsideScope', { total, outside: list.outsideScope }) : t('list.total', { total })),
     onChange: (current, pageSize) => list.setPage(current - 1, pageSize),
   };
 }

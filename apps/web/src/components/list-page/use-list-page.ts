@@ -50,6 +50,8 @@ export type ListPageState<Row, Filter extends ListFilter> = {
   result: UseQueryResult<Page<Row>>;
   rows: Row[];
   total: number;
+  /** Rows that matched but lie outside the reader's data scope (0 when none or not said). */
+  outsideScope: number;
   loading: boolean;
   /** Reloads every query of this list (keeps filter and page). */
   refresh: () => Promise<void>;
@@ -142,6 +144,7 @@ export function useListPage<Row, Filter extends ListFilter = ListFilter>({
     result,
     rows,
     total,
+    outsideScope: result.data?.outsideScope ?? 0,
     loading: result.isFetching,
     refresh,
     remove,

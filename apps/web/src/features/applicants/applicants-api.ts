@@ -82,7 +82,7 @@ export const peopleSearchQuery = (blurry: string) =>
   queryOptions({
     queryKey: [...applicantsKeys.people, blurry],
     queryFn: ({ signal }) =>
-      http.get<Page<User>>('api/users', { blurry: blurry || undefined, page: 0, size: 20, sort: 'id,desc' }, { signal }).then((page) => page.content),
+      http.get<Page<User>>('api/users', { blurry: blurry || undefined, page: 0, size: 20, sort: 'id,desc' }, { signal }),
   });
 
 /** Every role, for a role rule. */

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Select } from 'antd';
+import { Select, Typography } from 'antd';
 import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useState } from 'react';
 import { useCheckPermission } from '../../components/permission';
@@ -23,7 +23,7 @@ const labelOf = (user: { nickName: string; username: string }) => `${user.nickNa
 
 /**
  * Several people, found by username or nick name as one types (`GET api/users?blurry=`, which
- * answers only people in the caller's data scope). The chosen ones keep their names while the
+ * answers only people in the caller's data scope and how many more matched outside it). The chosen ones keep their names while the
  * search moves on to others.
  */
 export function UserPicker({ value, onChange, knownNames, placeholder, id, 'aria-label': ariaLabel }: UserPickerProps) {
@@ -32,7 +32,8 @@ export function UserPicker({ value, onChange, knownNames, placeholder, id, 'aria
   const [search, setSearch] = useState('');
   const [chosen, setChosen] = useState<ReadonlyMap<number, string>>(() => new Map(knownNames));
   const people = useQuery({ ...peopleSearchQuery(search.trim()), enabled: mayList });
-  const found = (people.data ?? []).map((user) => ({ value: user.id, label: labelOf(user) }));
+  const found = (people.data?.content ?? []).map((user) => ({ value: user.id, label: labelOf(user) }));
+  const outsideScope = people.data?.outsideScope ?? 0;
   const foundIds = new Set(found.map((option) => option.value));
   const kept = (value ?? []).filter((userId) => !foundIds.has(userId)).map((userId) => ({ value: userId, label: chosen.get(userId) ?? `#${userId}` }));
 
@@ -46,6 +47,19 @@ export function UserPicker({ value, onChange, knownNames, placeholder, id, 'aria
       disabled={!mayList}
       placeholder={mayList ? placeholder : t('applicants.cannotListPeople')}
       options={[...found, ...kept]}
+      // Someone searched for but outside the caller's departments is said to exist, not passed over as "no data".
+      popupRender={(menu) =>
+        outsideScope === 0 ? (
+          menu
+        ) : (
+          <>
+            {menu}
+            <Typography.Text type="secondary" role="status" style={{ display: 'block', padding: '4px 12px' }}>
+              {t('applicants.peopleOutsideScope', { count: outsideScope })}
+            </Typography.Text>
+          </>
+        )
+      }
       value={value}
       onChange={(ids, options) => {
         const next = new Map(chosen);

@@ -75,6 +75,7 @@ function markingServer(initial: MarkingItem[], more: Parameters<typeof stubRoute
       pendingTotal: items.filter((item) => item.pending).length,
       attemptCount: 3,
       gradedCount: 3 - items.filter((item) => item.pending).length,
+      outsideScope: 0,
     };
   };
   const api = stubRoutes({
@@ -218,6 +219,7 @@ describe('CorrectExamPage', () => {
           pendingTotal: 2,
           attemptCount: 2,
           gradedCount: 0,
+          outsideScope: 0,
         }) satisfies MarkingQueue,
       'PUT api/marking/answers/101': () => jsonResponse(400, { status: 400, message: 'score: the attempt is still in progress', timestamp: 0 }),
     });
@@ -260,6 +262,7 @@ describe('CorrectExamPage', () => {
           pendingTotal: 1,
           attemptCount: 1,
           gradedCount: 0,
+          outsideScope: 0,
         }) satisfies MarkingQueue,
       'GET api/marking/attempts/1': () => attempt,
     });
@@ -277,10 +280,19 @@ describe('CorrectExamPage', () => {
     expect(within(drawer).getByText('2 → 1')).toBeTruthy();
   });
 
+  it('says how many submissions lie outside the marker’s departments, beside the counters', async () => {
+    stubRoutes({
+      'GET api/marking/exams/7/queue': () =>
+        ({ examId: 7, title: 'Fire drill', by: 'question', groups: [], items: [], pendingTotal: 0, attemptCount: 0, gradedCount: 0, outsideScope: 1 }) satisfies MarkingQueue,
+    });
+    renderAt('/edu/correct-exam?exam=7');
+    expect(await screen.findByText('1 submission outside your departments is not shown')).toBeTruthy();
+  });
+
   it('opens the attempt an address names (the report links here), naming its candidate in the page language', async () => {
     stubRoutes({
       'GET api/marking/exams/7/queue': () =>
-        ({ examId: 7, title: 'Fire drill', by: 'question', groups: [], items: [], pendingTotal: 0, attemptCount: 0, gradedCount: 0 }) satisfies MarkingQueue,
+        ({ examId: 7, title: 'Fire drill', by: 'question', groups: [], items: [], pendingTotal: 0, attemptCount: 0, gradedCount: 0, outsideScope: 0 }) satisfies MarkingQueue,
       'GET api/marking/attempts/4': () =>
         ({
           id: 4,

@@ -188,6 +188,7 @@ function Marking({ examId, attemptParam }: { examId: number; attemptParam: numbe
                 <Tag color={data.pendingTotal > 0 ? 'orange' : 'green'}>{t('marking.pendingTotal', { count: data.pendingTotal })}</Tag>
                 <Tag>{t('marking.submitted', { count: data.attemptCount })}</Tag>
                 <Tag color="blue">{t('marking.graded', { count: data.gradedCount })}</Tag>
+                {data.outsideScope > 0 && <Typography.Text type="secondary">{t('marking.outsideScope', { count: data.outsideScope })}</Typography.Text>}
               </Space>
             )}
           </div>
