@@ -7,7 +7,8 @@ import {
   type CourseCreate,
   type CourseStatus,
 } from '@cloud-classroom/shared/courses';
-import { Form, Input, InputNumber, Radio, Switch } from 'antd';
+import { Form, InputNumber, Radio, Switch } from 'antd';
+import { LimitedInput, LimitedTextArea } from '../../components/form/limited-input';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { zodRule } from '../../components/list-page/zod-rule';
@@ -82,7 +83,7 @@ export function CourseFormDialog({ course, onClose, onSaved }: CourseFormDialogP
       onClose={onClose}
     >
       <Form.Item name="title" label={t('courses.title')} rules={[zodRule(shape.title)]}>
-        <Input maxLength={100} />
+        <LimitedInput schema={shape.title} />
       </Form.Item>
       <Form.Item name="categoryId" label={t('courses.category')}>
         <CategoryTreeSelect allowClear placeholder={t('courses.uncategorised')} />
@@ -103,7 +104,7 @@ export function CourseFormDialog({ course, onClose, onSaved }: CourseFormDialogP
         <CourseCoverUpload />
       </Form.Item>
       <Form.Item name="summary" label={t('courses.summary')} rules={[zodRule(shape.summary)]}>
-        <Input.TextArea rows={2} maxLength={500} showCount />
+        <LimitedTextArea schema={shape.summary} rows={2} />
       </Form.Item>
       <Form.Item name="description" label={t('courses.description')} rules={[zodRule(shape.description)]}>
         <LazyRichTextEditor aria-label={t('courses.description')} />

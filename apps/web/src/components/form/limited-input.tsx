@@ -1,0 +1,108 @@
+import { Input, Typography } from 'antd';
+import type { GetProps, InputProps } from 'antd';
+import { useState, type ClipboardEvent } from 'react';
+import { useListMessages } from '../list-page/list-page-messages';
+
+/**
+ * The longest text a shared schema accepts: zod 4's `maxLength` of the string inside any
+ * optional, nullable, default or pipe wrappers. Read from the schema the server checks with, so
+ * the form can never hold a limit of its own that drifts from it.
+ */
+export function maxLengthOf(schema: unknown): number | undefined {
+  let current = schema as { maxLength?: unknown; _zod?: { def?: { innerType?: unknown; in?: unknown } } } | undefined;
+  for (let depth = 0; current !== undefined && depth < 8; depth += 1) {
+    if (typeof current.maxLength === 'number') return current.maxLength;
+    const def = current._zod?.def;
+    current = (def?.innerType ?? def?.in) as typeof current;
+  }
+  return undefined;
+}
+
+/** How much of a paste the limit dropped (0 when it all fitted). */
+export function cutByPaste(value: string, selectionStart: number, selectionEnd: number, pasted: string, max: number): number {
+  return Math.max(0, value.length - (selectionEnd - selectionStart) + pasted.length - max);
+}
+
+function requireMax(schema: unknown): number {
+  const max = maxLengthOf(schema);
+  // A limited field without a limit is a programming slip, shown at once rather than as a field that takes anything.
+  if (max === undefined) throw new Error('LimitedInput: the schema has no maximum length');
+  return max;
+}
+
+/** The notice under a field whose paste was cut, and the paste handler that sets it. */
+function usePasteCut(max: number) {
+  const t = useListMessages();
+  const [cut, setCut] = useState(0);
+  const onPaste = (event: ClipboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    const field = event.currentTarget;
+    setCut(cutByPaste(field.value, field.selectionStart ?? field.value.length, field.selectionEnd ?? field.value.length, event.clipboardData.getData('text'), max));
+  };
+  const notice =
+    cut > 0 ? (
+      <Typography.Text type="warning" role="status" style={{ display: 'block', fontSize: 12 }}>
+        {t('list.pasteCut', { max, cut })}
+      </Typography.Text>
+    ) : null;
+  // Typing again means the person has seen it and moved on.
+  return { notice, onPaste, onKeyDown: () => cut > 0 && setCut(0) };
+}
+
+export type LimitedInputProps = Omit<InputProps, 'maxLength' | 'showCount'> & {
+  /** The field's shared schema (`courseCreateSchema.shape.title`): its maximum length is the input's. */
+  schema: unknown;
+};
+
+/**
+ * A one-line text field with its limit shown as a counter ("12 / 100") and, when a paste ran past
+ * the limit and the browser dropped the rest, a notice saying how much was cut: never a silent
+ * truncation. Every limited text field of the back office is one of these or `LimitedTextArea`.
+ */
+export function LimitedInput({ schema, onPaste, onKeyDown, ...props }: LimitedInputProps) {
+  const max = requireMax(schema);
+  const paste = usePasteCut(max);
+  return (
+    <>
+      <Input
+        {...props}
+        maxLength={max}
+        showCount
+        onPaste={(event) => {
+          paste.onPaste(event);
+          onPaste?.(event);
+        }}
+        onKeyDown={(event) => {
+          paste.onKeyDown();
+          onKeyDown?.(event);
+        }}
+      />
+      {paste.notice}
+    </>
+  );
+}
+
+export type LimitedTextAreaProps = Omit<GetProps<typeof Input.TextArea>, 'maxLength' | 'showCount'> & { schema: unknown };
+
+/** `LimitedInput` for several lines. */
+export function LimitedTextArea({ schema, onPaste, onKeyDown, ...props }: LimitedTextAreaProps) {
+  const max = requireMax(schema);
+  const paste = usePasteCut(max);
+  return (
+    <>
+      <Input.TextArea
+        {...props}
+        maxLength={max}
+        showCount
+        onPaste={(event) => {
+          paste.onPaste(event);
+          onPaste?.(event);
+        }}
+        onKeyDown={(event) => {
+          paste.onKeyDown();
+          onKeyDown?.(event);
+        }}
+      />
+      {paste.notice}
+    </>
+  );
+}
