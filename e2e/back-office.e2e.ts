@@ -1,7 +1,21 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, apiLogin, baseUrl, chooseMenuItem, collectErrors, cookieNamed, expectPath, messageNotice, openDrawer, openDropdown, openFromSidebar, waitForShell } from './session.js';
+import {
+  addTokenCookie,
+  apiLogin,
+  baseUrl,
+  chooseMenuItem,
+  collectErrors,
+  cookieNamed,
+  expectPath,
+  messageNotice,
+  openDrawer,
+  openDropdown,
+  openFromSidebar,
+  selectOption,
+  waitForShell,
+} from './session.js';
 
 const SIDEBAR_WIDTH = 205;
 const SIDEBAR_COLLAPSED_WIDTH = 54;
@@ -78,7 +92,7 @@ describe('journeys: the back office shell', () => {
     await search.waitFor();
     // Searched by its Chinese title, shown by its English one.
     await search.fill('服务监控');
-    const option = page.locator('.ant-select-dropdown .ant-select-item-option').first();
+    const option = selectOption(page).first();
     await expect.poll(() => option.innerText()).toBe('Monitoring > Server status');
     await saveScreenshot(page, 'header-search');
     await option.click();
@@ -152,7 +166,7 @@ describe('journeys: the back office shell', () => {
     await expectPath(page, '/system/menu');
     await page.getByRole('button', { name: 'search the menu' }).click();
     await page.locator('.header-search__select input').fill('Users');
-    await page.locator('.ant-select-dropdown .ant-select-item-option').first().click();
+    await selectOption(page).first().click();
     await expectPath(page, '/system/user');
     await expect.poll(() => tabTitles(page)).toEqual(['Dashboard', 'Server status', 'Menus', 'Users']);
     await chooseInTabMenu(page, 'Server status', 'close others');

@@ -2,7 +2,7 @@ import type { CategoryTree, Outline } from '@cloud-classroom/shared/courses';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, skipAfterAFailure } from './browser.js';
-import { api, apiLogin, baseUrl, createLearner, englishContext, expectPath, openDialog, waitForShell } from './session.js';
+import { api, apiLogin, baseUrl, createLearner, englishContext, expectPath, openDialog, selectOption, waitForShell } from './session.js';
 
 /**
  * Issue 30: a double click on 确定/保存/颁发 saved twice. Each of the five places it did is
@@ -124,7 +124,7 @@ describe('journeys: a double click saves once', () => {
     const form = view().locator('form.cert-issue');
     await form.getByRole('combobox', { name: 'People' }).click();
     await page.keyboard.type(HOLDER.username);
-    await page.locator('.ant-select-item-option').filter({ hasText: HOLDER.username }).click();
+    await selectOption(page, HOLDER.username).click();
     await page.keyboard.press('Escape');
     await doubleClick(form.getByRole('button', { name: 'Issue' }));
     await form.getByText('1 certificate issued').waitFor();

@@ -1,7 +1,7 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, baseUrl, collectErrors, openDialog, sharedAdminToken, waitForShell } from './session.js';
+import { addTokenCookie, baseUrl, collectErrors, openDialog, selectOption, sharedAdminToken, waitForShell } from './session.js';
 
 /**
  * Editing one row after another: each dialog must show the row that was clicked, and confirming
@@ -47,7 +47,7 @@ describe('journeys: edit dialogs show and send the row that was clicked', () => 
     await waitForShell(page);
     // The demo has more people than a page of ten (the demo exam's candidates, newest first): all on one page.
     await view().locator('.ant-pagination-options .ant-select').click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: /^20/ }).click();
+    await selectOption(page, /^20/).click();
     await view().locator('.ant-table-row').filter({ hasText: 'admin@example.com' }).waitFor();
     await view().locator('.ant-table-row').filter({ hasText: 'learner3' }).waitFor();
 

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot, skipAfterAFailure } from './browser.js';
-import { api, apiLogin, baseUrl, englishContext, messageNotice, openDialog, waitForShell } from './session.js';
+import { api, apiLogin, baseUrl, englishContext, messageNotice, openDialog, selectOption, waitForShell } from './session.js';
 
 /**
  * A teacher builds an exam from a question bank of their own: imports a workbook (a first upload
@@ -130,7 +130,7 @@ describe('journeys: a teacher imports questions, designs an exam, previews, assi
 
   const view = (on: Page = page) => on.locator('.app-view:not([hidden])');
   /** The open dropdown's option with this text (antd keeps closed dropdowns in the page). */
-  const option = (on: Page, text: string | RegExp) => on.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: text });
+  const option = (on: Page, text: string | RegExp) => selectOption(on, text);
   const fileOf = (name: string, buffer: Buffer) => ({ name, mimeType: XLSX, buffer });
   const scrollWidthOf = (on: Page) => on.evaluate(() => document.documentElement.scrollWidth);
 

@@ -5,7 +5,7 @@ import type { PublicPackage } from '@cloud-classroom/shared/deploy';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { baseUrl, englishContext, openDialog, sharedAdminToken, waitForShell } from './session.js';
+import { baseUrl, englishContext, openDialog, selectOption, sharedAdminToken, waitForShell } from './session.js';
 
 /**
  * Issue 16, part 1: staff publish an installation package through the back office (a real file,
@@ -69,7 +69,7 @@ describe('installation media', () => {
     await dialog.getByLabel('Name', { exact: true }).fill(NAME);
     await dialog.getByLabel('Version', { exact: true }).fill('1.1');
     await dialog.getByLabel('Platform', { exact: true }).click();
-    await page.locator('.ant-select-item-option').filter({ hasText: /^All platforms$/ }).click();
+    await selectOption(page, /^All platforms$/).click();
     await dialog.getByLabel('Release notes').fill('Second edition: the evacuation map is updated.');
     await dialog.locator('input[type=file]').setInputFiles(FILE);
     await dialog.getByText('safety-handbook.pdf').waitFor();

@@ -11,6 +11,7 @@ import {
   expectPath,
   fillLogin,
   openFromSidebar,
+  selectOption,
   sharedAdminToken,
   waitForShell,
 } from './session.js';
@@ -78,7 +79,7 @@ describe('journeys: the back office in English', () => {
 
     await page.getByRole('button', { name: 'search the menu' }).click();
     await page.locator('.header-search__select input').fill('server');
-    const option = page.locator('.ant-select-dropdown .ant-select-item-option').first();
+    const option = selectOption(page).first();
     await expect.poll(() => option.innerText()).toBe('Monitoring > Server status');
     await saveScreenshot(page, 'english-header-search-1440', { fullPage: false });
     await option.click();

@@ -71,6 +71,21 @@ export function openDropdown(page: Page): Locator {
   return page.locator(`.ant-dropdown:not(.ant-dropdown-hidden)${OPENED}:not([class*="-leave"])`);
 }
 
+/** An antd Select's (or TreeSelect's) dropdown, once it has finished sliding in and while it is not sliding out. */
+export function openSelectDropdown(page: Page): Locator {
+  return page.locator(`.ant-select-dropdown:not(.ant-select-dropdown-hidden)${OPENED}:not([class*="-leave"])`);
+}
+
+/**
+ * The options of the open Select holding `text` (all of them without), found only once the
+ * dropdown has settled: a click while it slides in lands on whichever option is passing by
+ * (a loaded CI machine chose "Windows" for "All platforms").
+ */
+export function selectOption(page: Page, text?: string | RegExp): Locator {
+  const options = openSelectDropdown(page).locator('.ant-select-item-option');
+  return text === undefined ? options : options.filter({ hasText: text });
+}
+
 /** Clicks an item of the dropdown menu just opened, once the menu has finished sliding in. */
 export async function chooseMenuItem(page: Page, name: string): Promise<void> {
   const menu = openDropdown(page).filter({ has: page.getByRole('menuitem', { name }) });

@@ -1,7 +1,18 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, baseUrl, chooseMenuItem, collectErrors, expectPath, openDialog, openFromSidebar, sharedAdminToken, waitForShell } from './session.js';
+import {
+  addTokenCookie,
+  baseUrl,
+  chooseMenuItem,
+  collectErrors,
+  expectPath,
+  openDialog,
+  openFromSidebar,
+  selectOption,
+  sharedAdminToken,
+  waitForShell,
+} from './session.js';
 
 // Every system page the seeded menu offers, with something each must show once its data is in.
 const PAGES = [
@@ -95,7 +106,7 @@ describe('journeys: every system page opens with its data', () => {
     await dialog.locator('.ant-select').nth(0).click();
     await page.locator('.ant-select-tree-title').filter({ hasText: /^云课堂$/ }).first().click();
     await dialog.locator('.ant-select').nth(1).click();
-    await page.locator('.ant-select-item-option').filter({ hasText: /^learner$/ }).click();
+    await selectOption(page, /^learner$/).click();
     await page.keyboard.press('Escape');
     await dialog.getByRole('button', { name: /确\s*定/ }).click();
 

@@ -5,7 +5,18 @@ import fs from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { addTokenCookie, api, apiLogin, baseUrl, createLearner, expectPath, openFromSidebar, sharedAdminToken, waitForShell } from './session.js';
+import {
+  addTokenCookie,
+  api,
+  apiLogin,
+  baseUrl,
+  createLearner,
+  expectPath,
+  openFromSidebar,
+  openSelectDropdown,
+  sharedAdminToken,
+  waitForShell,
+} from './session.js';
 
 /**
  * Issue 15's journeys: the training figures staff read and the bell a learner hears them by.
@@ -124,7 +135,7 @@ describe('journeys: training statistics — the census list and a learner’s re
 
     // The department picker's tree loads a level at a time: open the organisation, choose the department.
     await view.locator('#census-search-dept').click();
-    const tree = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+    const tree = openSelectDropdown(page);
     const deptNode = tree.locator(`.ant-select-tree-node-content-wrapper[title="${CENSUS_DEPT}"]`);
     const organisation = tree.locator('.ant-select-tree-treenode').filter({ has: page.locator(`.ant-select-tree-node-content-wrapper[title="${ORGANISATION}"]`) });
     await organisation.waitFor();
