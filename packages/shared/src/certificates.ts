@@ -80,7 +80,7 @@ export const certificateDateFormatSchema = z
     }
   });
 
-const valueFieldSchema = z.object({
+export const valueFieldSchema = z.object({
   kind: z.enum(CERTIFICATE_VALUE_FIELDS),
   ...textPlacement,
   /** Printed before and after the value, and left out with it when the value is empty (no expiry, no score). */
@@ -89,7 +89,7 @@ const valueFieldSchema = z.object({
   /** How `issuedOn` and `expiresOn` print; ignored by the others. */
   dateFormat: certificateDateFormatSchema.default('{yyyy}-{MM}-{dd}'),
 });
-const freeTextFieldSchema = z.object({
+export const freeTextFieldSchema = z.object({
   kind: z.literal('freeText'),
   ...textPlacement,
   text: z.string(REQUIRED).trim().min(1, 'is required').max(500),

@@ -89,6 +89,7 @@ export const enUS = {
   'home.logout': 'Log out',
   'home.welcome': 'Welcome, {{name}}',
   'home.empty': 'Your courses, exams and certificates will appear here once they are assigned to you.',
+  'form.pasteCut': 'The paste was longer than the limit of {{max}} characters: the last {{cut}} were cut',
   'site.search': 'Search courses',
   'site.searchButton': 'Search',
   'site.navigation': 'Main',

@@ -90,6 +90,7 @@ export const zhCN = {
   'home.logout': '退出登录',
   'home.welcome': '欢迎，{{name}}',
   'home.empty': '为你分配的课程、考试和证书将显示在这里。',
+  'form.pasteCut': '粘贴的内容超出 {{max}} 字的上限，已截去后面的 {{cut}} 字',
   'site.search': '搜索课程',
   'site.searchButton': '搜索',
   'site.navigation': '主导航',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createTimeRangeSchema, pageQuerySchema, queryFlagSchema, REQUIRED, sortableBy } from './http.js';
 import { translate } from './messages.js';
 import { formValidators, type FormValidator } from './validators.js';
+import { NICK_NAME_MAX_LENGTH, NICK_NAME_MIN_LENGTH } from './text-limits.js';
 
 /** eladmin's data-scope values, kept verbatim on the wire: all, own department, chosen departments. */
 export const DATA_SCOPES = ['全部', '本级', '自定义'] as const;
@@ -75,7 +76,7 @@ const idRefSchema = z.object({ id: idSchema });
 export const passwordSchema = z.string().min(8, 'must be at least 8 characters').max(128);
 
 const profileFields = {
-  nickName: z.string().trim().min(2, 'must be 2 to 20 characters').max(20, 'must be 2 to 20 characters'),
+  nickName: z.string().trim().min(NICK_NAME_MIN_LENGTH, 'must be 2 to 20 characters').max(NICK_NAME_MAX_LENGTH, 'must be 2 to 20 characters'),
   gender: z.enum(GENDERS).nullish().transform((value) => value ?? null),
   phone: optionalText(32, formValidators.mobile),
   email: optionalText(128, formValidators.email),

@@ -1,5 +1,5 @@
 import { applicantSchema, type Applicant } from '@cloud-classroom/shared/applicants';
-import { pageOf } from '@cloud-classroom/shared/http';
+import { pageOf, type Page } from '@cloud-classroom/shared/http';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { db } from './course-fixtures.js';
@@ -43,7 +43,7 @@ export async function insertPeople(app: FastifyInstance, count: number, deptId?:
   return people;
 }
 
-export async function listApplicants(app: FastifyInstance, token: string, query: string): Promise<{ content: Applicant[]; totalElements: number }> {
+export async function listApplicants(app: FastifyInstance, token: string, query: string): Promise<Page<Applicant>> {
   const response = await call(app, 'GET', `/api/applicants${query}`, token);
   expect(response.statusCode, response.body).toBe(200);
   return pageOf(applicantSchema).parse(response.json());

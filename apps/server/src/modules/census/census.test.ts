@@ -1,5 +1,5 @@
 import { censusRowSchema, censusUserSchema, type CensusRow, type CensusUser } from '@cloud-classroom/shared/census';
-import { pageOf } from '@cloud-classroom/shared/http';
+import { pageOf, type Page } from '@cloud-classroom/shared/http';
 import { PAGE_DWELL_SECONDS } from '@cloud-classroom/shared/progress-rules';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
@@ -21,7 +21,7 @@ const DAY_MS = 86_400_000;
 let sessions = 0;
 const newSession = () => `census-${(sessions += 1).toString().padStart(4, '0')}`;
 
-async function list(app: FastifyInstance, token: string, query = ''): Promise<{ content: CensusRow[]; totalElements: number }> {
+async function list(app: FastifyInstance, token: string, query = ''): Promise<Page<CensusRow>> {
   const response = await call(app, 'GET', `/api/census/users${query}`, token);
   expect(response.statusCode, response.body).toBe(200);
   const parsed = pageOf(censusRowSchema).parse(response.json());

@@ -1,10 +1,12 @@
 import { courseCreateSchema } from '@cloud-classroom/shared/courses';
 import { userCreateSchema } from '@cloud-classroom/shared/users';
+import fs from 'node:fs';
+import path from 'node:path';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../lib/i18n';
 import { stubBrowser } from '../list-page/list-page-test-kit';
-import { cutByPaste, LimitedInput, LimitedTextArea, maxLengthOf } from './limited-input';
+import { LimitedInput, LimitedTextArea, maxLengthOf } from './limited-input';
 
 describe('maxLengthOf', () => {
   it.each([
@@ -14,17 +16,6 @@ describe('maxLengthOf', () => {
     ['a number', courseCreateSchema.shape.maxPlaybackRate, undefined],
   ])('reads %s', (_name, schema, max) => {
     expect(maxLengthOf(schema)).toBe(max);
-  });
-});
-
-describe('cutByPaste', () => {
-  it.each([
-    ['fits', '', 0, 0, 'x'.repeat(100), 100, 0],
-    ['an empty field', '', 0, 0, 'x'.repeat(5000), 100, 4900],
-    ['after what is there', 'abc', 3, 3, 'x'.repeat(99), 100, 2],
-    ['over a selection it replaces', 'abcdef', 1, 5, 'x'.repeat(97), 100, 0],
-  ])('%s', (_case, value, start, end, pasted, max, cut) => {
-    expect(cutByPaste(value, start, end, pasted, max)).toBe(cut);
   });
 });
 
@@ -61,5 +52,27 @@ describe('LimitedInput', () => {
 
   it('refuses a schema without a maximum length', () => {
     expect(() => render(<LimitedInput schema={courseCreateSchema.shape.maxPlaybackRate} aria-label="Rate" />)).toThrow(/no maximum length/);
+  });
+});
+
+describe('limited text fields', () => {
+  const src = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+  const sources = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) return sources(file);
+      return /\.tsx$/.test(entry.name) && !/\.test\.tsx$/.test(entry.name) ? [file] : [];
+    });
+
+  it('are all LimitedInput, LimitedTextArea or LimitedTextField: no bare maxLength cuts a paste silently', () => {
+    const own = ['components/form/limited-input.tsx', 'components/site/limited-text-field.tsx'].map((file) => path.join(src, file));
+    const bare: string[] = [];
+    for (const file of sources(src).filter((one) => !own.includes(one))) {
+      const lines = fs.readFileSync(file, 'utf8').split('\n');
+      lines.forEach((line, index) => {
+        if (/\bmaxLength[=:]/.test(line) && !`${lines[index - 1] ?? ''}${line}`.includes('limit-exempt:')) bare.push(`${path.relative(src, file)}:${index + 1}`);
+      });
+    }
+    expect(bare).toEqual([]);
   });
 });

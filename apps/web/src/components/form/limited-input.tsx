@@ -1,7 +1,8 @@
+import { cutByPaste } from '@cloud-classroom/shared/text-limits';
 import { Input, Typography } from 'antd';
 import type { GetProps, InputProps } from 'antd';
 import { useState, type ClipboardEvent } from 'react';
-import { useListMessages } from '../list-page/list-page-messages';
+import { useTranslation } from 'react-i18next';
 
 /**
  * The longest text a shared schema accepts: zod 4's `maxLength` of the string inside any
@@ -18,11 +19,6 @@ export function maxLengthOf(schema: unknown): number | undefined {
   return undefined;
 }
 
-/** How much of a paste the limit dropped (0 when it all fitted). */
-export function cutByPaste(value: string, selectionStart: number, selectionEnd: number, pasted: string, max: number): number {
-  return Math.max(0, value.length - (selectionEnd - selectionStart) + pasted.length - max);
-}
-
 function requireMax(schema: unknown): number {
   const max = maxLengthOf(schema);
   // A limited field without a limit is a programming slip, shown at once rather than as a field that takes anything.
@@ -32,7 +28,7 @@ function requireMax(schema: unknown): number {
 
 /** The notice under a field whose paste was cut, and the paste handler that sets it. */
 function usePasteCut(max: number) {
-  const t = useListMessages();
+  const { t } = useTranslation();
   const [cut, setCut] = useState(0);
   const onPaste = (event: ClipboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     const field = event.currentTarget;
@@ -41,7 +37,7 @@ function usePasteCut(max: number) {
   const notice =
     cut > 0 ? (
       <Typography.Text type="warning" role="status" style={{ display: 'block', fontSize: 12 }}>
-        {t('list.pasteCut', { max, cut })}
+        {t('form.pasteCut', { max, cut })}
       </Typography.Text>
     ) : null;
   // Typing again means the person has seen it and moved on.

@@ -14,7 +14,6 @@ export const useListMessages = registerMessages({
     'list.actions': '操作',
     'list.total': '共 {{total}} 条',
     'list.totalOutsideScope': '共 {{total}} 条，另有 {{outside}} 条在您管理的部门之外，未显示',
-    'list.pasteCut': '粘贴的内容超出 {{max}} 字的上限，已截去后面的 {{cut}} 字',
     'list.deleteTitle': '确认删除',
     'list.deleteConfirm': '确定删除选中的 {{count}} 条数据吗？',
     // Chinese has no singular: the same text, as every language carries the same keys.
@@ -56,7 +55,6 @@ export const useListMessages = registerMessages({
     'list.actions': 'Actions',
     'list.total': '{{total}} in total',
     'list.totalOutsideScope': '{{total}} in total; {{outside}} more outside your departments are not shown',
-    'list.pasteCut': 'The paste was longer than the limit of {{max}} characters: the last {{cut}} were cut',
     'list.deleteTitle': 'Confirm deletion',
     'list.deleteConfirm': 'Delete the {{count}} selected items?',
     'list.deleteConfirm_one': 'Delete the selected item?',

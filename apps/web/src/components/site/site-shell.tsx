@@ -44,6 +44,7 @@ function SearchBox() {
         type="search"
         name="q"
         value={text}
+        // limit-exempt: a search, not a value kept; no query comes near 100 characters.
         maxLength={100}
         placeholder={t('site.search')}
         aria-label={t('site.search')}

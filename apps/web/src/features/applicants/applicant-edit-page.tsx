@@ -1,9 +1,10 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { APPLICANT_STATUSES, applicantUpdateSchema, type Applicant, type ApplicantStatus } from '@cloud-classroom/shared/applicants';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, DatePicker, Descriptions, Flex, Form, Input, Progress, Result, Select } from 'antd';
+import { Button, Card, DatePicker, Descriptions, Flex, Form, Progress, Result, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { LimitedTextArea } from '../../components/form/limited-input';
 import { useFormSubmit } from '../../components/form/use-form-submit';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { useTagsViewStore } from '../tags-view/tags-view-store';
@@ -85,7 +86,7 @@ function ApplicantForm({ applicant }: { applicant: Applicant }) {
             }),
           ]}
         >
-          <Input.TextArea maxLength={500} showCount autoSize={{ minRows: 2, maxRows: 6 }} />
+          <LimitedTextArea schema={applicantUpdateSchema.shape.reason} autoSize={{ minRows: 2, maxRows: 6 }} />
         </Form.Item>
         <Flex gap={8} wrap>
           <Button type="primary" htmlType="submit" loading={submitting}>

@@ -1,5 +1,6 @@
 import { applicantRejectSchema } from '@cloud-classroom/shared/applicants';
-import { Form, Input } from 'antd';
+import { Form } from 'antd';
+import { LimitedTextArea } from '../../components/form/limited-input';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { useApplicantMessages } from './applicants-messages';
@@ -21,7 +22,7 @@ export function RejectDialog({ ids, onClose, onRejected }: { ids: readonly numbe
       onClose={onClose}
     >
       <Form.Item name="reason" label={t('applicants.reason')} extra={t('applicants.rejectHint')} rules={[zodRule(applicantRejectSchema.shape.reason)]}>
-        <Input.TextArea maxLength={500} showCount autoSize={{ minRows: 3, maxRows: 6 }} />
+        <LimitedTextArea schema={applicantRejectSchema.shape.reason} autoSize={{ minRows: 3, maxRows: 6 }} />
       </Form.Item>
     </FormDialog>
   );

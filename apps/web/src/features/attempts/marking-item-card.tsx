@@ -1,7 +1,8 @@
 import { HistoryOutlined, SaveOutlined, UserOutlined } from '@ant-design/icons';
-import type { MarkingItem } from '@cloud-classroom/shared/attempts';
-import { Button, Card, Flex, Form, Input, InputNumber, Space, Tag, Typography, type GetRef } from 'antd';
+import { markAnswerSchema, type MarkingItem } from '@cloud-classroom/shared/attempts';
+import { Button, Card, Flex, Form, InputNumber, Space, Tag, Typography, type GetRef } from 'antd';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { LimitedInput, LimitedTextArea } from '../../components/form/limited-input';
 import { useFormSubmit } from '../../components/form/use-form-submit';
 import { QuestionView } from '../questions/site/question-view';
 import { markAnswer } from './attempts-api';
@@ -172,12 +173,12 @@ function MarkForm({ item, focused, onSaved }: Pick<MarkingItemCardProps, 'item' 
             className="marking-form__reason"
             rules={[{ required: true, whitespace: true, message: t('marking.reasonRequired') }]}
           >
-            <Input id={fieldId('reason')} maxLength={500} onPressEnter={saveOnEnter} />
+            <LimitedInput schema={markAnswerSchema.shape.reason} id={fieldId('reason')} onPressEnter={saveOnEnter} />
           </Form.Item>
         )}
       </Flex>
       <Form.Item name="comment" label={t('marking.comment')} htmlFor={fieldId('comment')}>
-        <Input.TextArea id={fieldId('comment')} maxLength={2000} autoSize={{ minRows: 1, maxRows: 6 }} onKeyDown={saveOnCtrlEnter} />
+        <LimitedTextArea schema={markAnswerSchema.shape.comment} id={fieldId('comment')} autoSize={{ minRows: 1, maxRows: 6 }} onKeyDown={saveOnCtrlEnter} />
       </Form.Item>
       <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={submitting}>
         {override ? t('marking.override') : t('marking.save')}

@@ -1,5 +1,6 @@
 import { certificateReissueSchema, certificateRevokeSchema, type Certificate } from '@cloud-classroom/shared/certificates';
-import { Form, Input, Typography } from 'antd';
+import { Form, Typography } from 'antd';
+import { LimitedInput, LimitedTextArea } from '../../components/form/limited-input';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { reissueCertificate, revokeCertificates } from './certificates-api';
@@ -32,7 +33,7 @@ export function RevokeDialog({ rows, onClose, onDone }: { rows: readonly Certifi
     >
       <Typography.Paragraph type="secondary">{rows.map((row) => `${row.number} · ${row.holderName}`).join('、')}</Typography.Paragraph>
       <Form.Item name="reason" label={t('certs.revokeReason')} extra={t('certs.revokeHint')} rules={[zodRule(certificateRevokeSchema.shape.reason)]}>
-        <Input.TextArea rows={3} maxLength={500} showCount placeholder={t('certs.reasonPlaceholder')} />
+        <LimitedTextArea schema={certificateRevokeSchema.shape.reason} rows={3}  placeholder={t('certs.reasonPlaceholder')} />
       </Form.Item>
     </FormDialog>
   );
@@ -57,7 +58,7 @@ export function ReissueDialog({ row, onClose, onDone }: { row: Certificate; onCl
     >
       <Typography.Paragraph type="secondary">{t('certs.reissueHint')}</Typography.Paragraph>
       <Form.Item name="holderName" label={t('certs.holderName')} extra={t('certs.holderNameHint')} rules={[zodRule(certificateReissueSchema.shape.holderName)]}>
-        <Input maxLength={100} />
+        <LimitedInput schema={certificateReissueSchema.shape.holderName} />
       </Form.Item>
     </FormDialog>
   );

@@ -2,9 +2,10 @@ import { ArrowLeftOutlined, SafetyCertificateOutlined } from '@ant-design/icons'
 import { certificateIssueSchema, type CertificatesIssued } from '@cloud-classroom/shared/certificates';
 import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Checkbox, Flex, Form, Input, Radio, Select, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Flex, Form, Radio, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { LimitedInput } from '../../components/form/limited-input';
 import { useFormSubmit } from '../../components/form/use-form-submit';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { useCheckPermission } from '../../components/permission';
@@ -141,7 +142,7 @@ export default function CertificateIssuePage() {
         </Form.Item>
         <CertificateGroundFields ground={issueFor} courseId={courseId} onCourseChange={() => undefined} sideBySide />
         <Form.Item name="title" label={t('issue.certTitle')} extra={t('issue.certTitleHint')}>
-          <Input maxLength={200} />
+          <LimitedInput schema={shape.title} />
         </Form.Item>
         {issueFor === 'term' && mayListApplicants && (
           <Form.Item name="pickFrom" label={t('issue.pickFrom')}>

@@ -5,14 +5,17 @@ import {
   CERTIFICATE_ORIENTATIONS,
   CERTIFICATE_PAGE_SIZES,
   certificatePageMm,
+  freeTextFieldSchema,
+  valueFieldSchema,
   type CertificateField,
   type CertificateLayout,
 } from '@cloud-classroom/shared/certificates';
-import { App, Button, Card, ColorPicker, Dropdown, Empty, Flex, Form, Input, InputNumber, List, Radio, Segmented, Switch, Typography, Upload } from 'antd';
+import { App, Button, Card, ColorPicker, Dropdown, Empty, Flex, Form, InputNumber, List, Radio, Segmented, Switch, Typography, Upload } from 'antd';
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { backgroundUrl, uploadBackground } from './certificates-api';
 import { useCertificateMessages } from './certificates-messages';
 import { fieldBox, moveField, newField, roundMm, sampleText, type SampleValues } from './layout-draft';
+import { LimitedInput, LimitedTextArea } from '../../components/form/limited-input';
 
 const PT_TO_MM = 25.4 / 72;
 
@@ -316,20 +319,20 @@ function FieldProperties({ field, onPatch }: { field: CertificateField; onPatch:
       )}
       {field.kind === 'freeText' && (
         <Form.Item label={t('editor.text')} className="cert-editor__prop cert-editor__prop--wide">
-          <Input.TextArea aria-label={t('editor.text')} maxLength={500} autoSize={{ minRows: 1, maxRows: 4 }} value={field.text} onChange={(event) => onPatch({ text: event.target.value })} />
+          <LimitedTextArea schema={freeTextFieldSchema.shape.text} aria-label={t('editor.text')} autoSize={{ minRows: 1, maxRows: 4 }} value={field.text} onChange={(event) => onPatch({ text: event.target.value })} />
         </Form.Item>
       )}
       {field.kind !== 'qrCode' && field.kind !== 'freeText' && (
         <Flex wrap gap={8}>
           <Form.Item label={t('editor.prefix')} className="cert-editor__prop">
-            <Input aria-label={t('editor.prefix')} maxLength={50} value={field.prefix} onChange={(event) => onPatch({ prefix: event.target.value })} />
+            <LimitedInput schema={valueFieldSchema.shape.prefix} aria-label={t('editor.prefix')} value={field.prefix} onChange={(event) => onPatch({ prefix: event.target.value })} />
           </Form.Item>
           <Form.Item label={t('editor.suffix')} className="cert-editor__prop">
-            <Input aria-label={t('editor.suffix')} maxLength={50} value={field.suffix} onChange={(event) => onPatch({ suffix: event.target.value })} />
+            <LimitedInput schema={valueFieldSchema.shape.suffix} aria-label={t('editor.suffix')} value={field.suffix} onChange={(event) => onPatch({ suffix: event.target.value })} />
           </Form.Item>
           {(field.kind === 'issuedOn' || field.kind === 'expiresOn') && (
             <Form.Item label={t('editor.dateFormat')} className="cert-editor__prop">
-              <Input aria-label={t('editor.dateFormat')} maxLength={40} value={field.dateFormat} onChange={(event) => onPatch({ dateFormat: event.target.value })} />
+              <LimitedInput schema={valueFieldSchema.shape.dateFormat} aria-label={t('editor.dateFormat')} value={field.dateFormat} onChange={(event) => onPatch({ dateFormat: event.target.value })} />
             </Form.Item>
           )}
         </Flex>

@@ -8,9 +8,10 @@ import {
   type CertTemplate,
 } from '@cloud-classroom/shared/certificates';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Flex, Form, Input, InputNumber, Skeleton, Space, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, Form, InputNumber, Skeleton, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { LimitedInput } from '../../components/form/limited-input';
 import { useFormSubmit } from '../../components/form/use-form-submit';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { HttpError } from '../../lib/http-client';
@@ -110,10 +111,10 @@ function TemplateForm({ template }: { template?: CertTemplate }) {
       <Card size="small" title={t('editor.basics')} style={{ marginBottom: 16 }}>
         <Flex wrap gap={16}>
           <Form.Item name="name" label={t('templates.name')} rules={[zodRule(shape.name)]} style={{ flex: '1 1 240px' }}>
-            <Input maxLength={100} showCount />
+            <LimitedInput schema={shape.name} />
           </Form.Item>
           <Form.Item name="numberPattern" label={t('templates.numberPattern')} extra={t('templates.numberPatternHint')} rules={[zodRule(shape.numberPattern)]} style={{ flex: '1 1 240px' }}>
-            <Input maxLength={40} />
+            <LimitedInput schema={shape.numberPattern} />
           </Form.Item>
           <Form.Item name="validityMonths" label={t('templates.validityMonths')} extra={t('templates.validityHint')} style={{ flex: '0 1 180px' }}>
             <InputNumber min={1} max={MAX_VALIDITY_MONTHS} precision={0} style={{ width: '100%' }} />

@@ -1,5 +1,6 @@
 import { categoryCreateSchema, type Category, type CategoryCreate } from '@cloud-classroom/shared/courses';
-import { Form, Input, InputNumber } from 'antd';
+import { Form, InputNumber } from 'antd';
+import { LimitedInput } from '../../components/form/limited-input';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { zodRule } from '../../components/list-page/zod-rule';
@@ -57,7 +58,7 @@ export function CategoryFormDialog({ category, parent, onClose, onSaved }: Categ
       onClose={onClose}
     >
       <Form.Item name="name" label={t('courses.category.name')} rules={[zodRule(shape.name)]}>
-        <Input maxLength={50} />
+        <LimitedInput schema={shape.name} />
       </Form.Item>
       <Form.Item name="pid" label={t('courses.category.pid')} rules={[{ required: true, message: tl('list.required') }]}>
         {/* A category cannot go under itself or anything below it: those are left out of the picker. */}

@@ -1,10 +1,12 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { chapterCreateSchema, type Outline } from '@cloud-classroom/shared/courses';
+import { chapterCreateSchema, chapterUpdateSchema, type Outline } from '@cloud-classroom/shared/courses';
 import type { PermissionCheck } from '@cloud-classroom/shared/permission';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Flex, Form, Grid, Input, Result, Skeleton, Tag, Typography } from 'antd';
+import { App, Button, Card, Empty, Flex, Form, Grid, Result, Skeleton, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { LimitedInput, maxLengthOf } from '../../components/form/limited-input';
+import { useListMessages } from '../../components/list-page/list-page-messages';
 import { useConfirmDelete } from '../../components/list-page/use-confirm-delete';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { useFormSubmit } from '../../components/form/use-form-submit';
@@ -45,7 +47,7 @@ function AddChapter({ courseId, t, onAdded }: { courseId: number; t: OutlineTran
   return (
     <Form form={form} layout="inline" onFinish={(values) => void submit(values)} className="course-outline__add-chapter">
       <Form.Item name="title" rules={[zodRule(chapterCreateSchema.shape.title)]} style={{ flex: 1, minWidth: 180 }}>
-        <Input autoFocus maxLength={100} aria-label={t('outline.chapterTitle')} placeholder={t('outline.chapterTitle')} onKeyDown={(event) => event.key === 'Escape' && setOpen(false)} />
+        <LimitedInput schema={chapterCreateSchema.shape.title} autoFocus aria-label={t('outline.chapterTitle')} placeholder={t('outline.chapterTitle')} onKeyDown={(event) => event.key === 'Escape' && setOpen(false)} />
       </Form.Item>
       <Flex gap={8}>
         <Button type="primary" htmlType="submit" loading={submitting}>
@@ -57,8 +59,12 @@ function AddChapter({ courseId, t, onAdded }: { courseId: number; t: OutlineTran
   );
 }
 
+// antd's in-place editing shows no counter, so a longer title is refused in words rather than cut.
+const CHAPTER_TITLE_MAX = maxLengthOf(chapterUpdateSchema.shape.title) ?? 0;
+
 function CourseOutline({ courseId, courseName }: { courseId: number; courseName: string }) {
   const t = useOutlineMessages();
+  const tl = useListMessages();
   const { message } = App.useApp();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -89,6 +95,10 @@ function CourseOutline({ courseId, courseName }: { courseId: number; courseName:
   const rename = async (id: number, title: string, old: string) => {
     const trimmed = title.trim();
     if (trimmed === '' || trimmed === old) return;
+    if (trimmed.length > CHAPTER_TITLE_MAX) {
+      void message.warning(`${t('outline.chapterTitle')}: ${tl('list.maxLength', { max: CHAPTER_TITLE_MAX })} (${trimmed.length})`);
+      return;
+    }
     try {
       await renameChapter({ id, title: trimmed });
     } catch {
@@ -155,7 +165,6 @@ function CourseOutline({ courseId, courseName }: { courseId: number; courseName:
                 editable
                   ? {
                       onChange: (title) => void rename(chapter.id, title, chapter.title),
-                      maxLength: 100,
                       tooltip: t('outline.rename'),
                       text: chapter.title,
                     }

@@ -10,8 +10,9 @@ import {
 } from '@cloud-classroom/shared/courses';
 import type { Media } from '@cloud-classroom/shared/media';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Col, Flex, Form, Input, InputNumber, Radio, Result, Row, Select, Skeleton, Switch } from 'antd';
+import { Button, Card, Col, Flex, Form, InputNumber, Radio, Result, Row, Select, Skeleton, Switch } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
+import { LimitedInput } from '../../components/form/limited-input';
 import { useFormSubmit } from '../../components/form/use-form-submit';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { LazyRichTextEditor } from '../../components/rich-text/lazy-rich-text-editor';
@@ -119,7 +120,7 @@ function LessonForm({ lesson, chapterId, courseId, t }: { lesson?: Lesson; chapt
               <Radio.Group optionType="button" options={LESSON_TYPES.map((value) => ({ value, label: t(`outline.type.${value}`) }))} />
             </Form.Item>
             <Form.Item name="title" label={t('lesson.title')} rules={[zodRule(lessonCreateSchema.shape.title)]}>
-              <Input maxLength={100} showCount />
+              <LimitedInput schema={lessonCreateSchema.shape.title} />
             </Form.Item>
             <Form.Item name="chapterId" label={t('lesson.chapter')} required>
               <Select options={chapterOptions} loading={outline.isFetching} />

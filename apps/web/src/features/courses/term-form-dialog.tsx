@@ -1,6 +1,7 @@
 import { ENROL_MODES, termCreateSchema, type EnrolMode, type Term, type TermCreateBody } from '@cloud-classroom/shared/courses';
-import { DatePicker, Form, Input, InputNumber, Radio } from 'antd';
+import { DatePicker, Form, InputNumber, Radio } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
+import { LimitedInput } from '../../components/form/limited-input';
 import { WIRE_TIME_FORMAT } from '../../components/list-page/date-range-filter';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { zodRule } from '../../components/list-page/zod-rule';
@@ -66,7 +67,7 @@ export function TermFormDialog({ courseId, term, onClose, onSaved }: TermFormDia
       onClose={onClose}
     >
       <Form.Item name="name" label={t('courses.term.name')} rules={[zodRule(shape.name)]}>
-        <Input maxLength={100} />
+        <LimitedInput schema={shape.name} />
       </Form.Item>
       <Form.Item
         name="period"

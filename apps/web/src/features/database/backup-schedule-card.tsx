@@ -40,6 +40,7 @@ export function BackupScheduleCard({ status, t }: { status: DatabaseStatus; t: D
             <Switch />
           </Form.Item>
           <Form.Item name="time" label={t('database.scheduleTime')} rules={[zodRule(shape.time)]}>
+            {/* limit-exempt: a time of day, HH:mm, as its placeholder shows. */}
             <Input placeholder="HH:mm" maxLength={5} style={{ width: 80 }} />
           </Form.Item>
           <Form.Item name="keep" label={t('database.scheduleKeep')} rules={[zodRule(shape.keep)]}>

@@ -1,17 +1,15 @@
 import {
   DEPLOY_EXTENSIONS,
-  DEPLOY_NAME_MAX_LENGTH,
-  DEPLOY_NOTES_MAX_LENGTH,
   DEPLOY_PLATFORMS,
-  DEPLOY_VERSION_MAX_LENGTH,
   DEPLOY_VERSION_MESSAGE,
   deployUpdateSchema,
   deployUploadFieldsSchema,
   type DeployPackage,
   type DeployPlatform,
 } from '@cloud-classroom/shared/deploy';
-import { Form, Input, Select } from 'antd';
+import { Form, Select } from 'antd';
 import { FilePicker } from '../../components/form/file-picker';
+import { LimitedInput, LimitedTextArea } from '../../components/form/limited-input';
 import { UploadProgressBar, useUploadProgress } from '../../components/form/upload-progress';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { zodRule } from '../../components/list-page/zod-rule';
@@ -38,16 +36,16 @@ function DescriptionFields({ t }: { t: DeployTranslate }) {
   return (
     <>
       <Form.Item name="name" label={t('deploy.name')} required rules={[zodRule(shape.name)]}>
-        <Input maxLength={DEPLOY_NAME_MAX_LENGTH} placeholder={t('deploy.nameHint')} />
+        <LimitedInput schema={shape.name} placeholder={t('deploy.nameHint')} />
       </Form.Item>
       <Form.Item name="version" label={t('deploy.version')} required rules={[zodRule(shape.version, { [DEPLOY_VERSION_MESSAGE]: t('deploy.versionFormat') })]}>
-        <Input maxLength={DEPLOY_VERSION_MAX_LENGTH} placeholder={t('deploy.versionHint')} />
+        <LimitedInput schema={shape.version} placeholder={t('deploy.versionHint')} />
       </Form.Item>
       <Form.Item name="platform" label={t('deploy.platform')} required rules={[zodRule(shape.platform)]}>
         <Select options={DEPLOY_PLATFORMS.map((platform) => ({ value: platform, label: t(`deploy.platform.${platform}`) }))} />
       </Form.Item>
       <Form.Item name="releaseNotes" label={t('deploy.releaseNotes')} rules={[zodRule(shape.releaseNotes)]}>
-        <Input.TextArea rows={4} maxLength={DEPLOY_NOTES_MAX_LENGTH} showCount />
+        <LimitedTextArea schema={shape.releaseNotes} rows={4} />
       </Form.Item>
     </>
   );

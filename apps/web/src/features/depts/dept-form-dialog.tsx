@@ -1,6 +1,7 @@
 import { deptCreateSchema, type Dept, type DeptCreate } from '@cloud-classroom/shared/depts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Form, Input, InputNumber, Radio } from 'antd';
+import { Form, InputNumber, Radio } from 'antd';
+import { LimitedInput } from '../../components/form/limited-input';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { zodRule } from '../../components/list-page/zod-rule';
@@ -68,7 +69,7 @@ export function DeptFormDialog({ open, dept, onClose, onSaved }: DeptFormDialogP
       onClose={onClose}
     >
       <Form.Item name="name" label={t('depts.name')} rules={[zodRule(shape.name)]}>
-        <Input maxLength={100} />
+        <LimitedInput schema={shape.name} />
       </Form.Item>
       <Form.Item name="deptSort" label={t('depts.deptSort')} rules={[{ required: true, message: tl('list.required') }, zodRule(shape.deptSort)]}>
         <InputNumber min={0} max={999_999} precision={0} style={{ width: '100%', maxWidth: 200 }} />

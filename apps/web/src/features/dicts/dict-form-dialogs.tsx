@@ -1,5 +1,6 @@
 import { dictBodySchema, dictDetailBodySchema, type Dict, type DictDetail } from '@cloud-classroom/shared/dicts';
 import { Form, Input, InputNumber } from 'antd';
+import { LimitedInput, LimitedTextArea } from '../../components/form/limited-input';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { zodRule } from '../../components/list-page/zod-rule';
@@ -32,10 +33,10 @@ export function DictFormDialog({ dict, onClose, onSaved }: DictFormDialogProps) 
       onClose={onClose}
     >
       <Form.Item name="name" label={t('dicts.name')} rules={[zodRule(dictBodySchema.shape.name)]}>
-        <Input maxLength={100} />
+        <LimitedInput schema={dictBodySchema.shape.name} />
       </Form.Item>
       <Form.Item name="description" label={t('dicts.description')} rules={[zodRule(dictBodySchema.shape.description)]}>
-        <Input.TextArea maxLength={255} autoSize={{ minRows: 2, maxRows: 5 }} />
+        <LimitedTextArea schema={dictBodySchema.shape.description} autoSize={{ minRows: 2, maxRows: 5 }} />
       </Form.Item>
     </FormDialog>
   );
@@ -81,13 +82,13 @@ export function DictDetailFormDialog({ dict, detail, onClose, onSaved }: DictDet
         <Input value={dict.name} disabled />
       </Form.Item>
       <Form.Item name="label" label={t('dicts.label')} rules={[zodRule(detailShape.label)]}>
-        <Input maxLength={100} />
+        <LimitedInput schema={detailShape.label} />
       </Form.Item>
       <Form.Item name="labelEn" label={t('dicts.labelEn')} rules={[zodRule(detailShape.labelEn)]}>
-        <Input maxLength={100} placeholder={t('dicts.labelEnPlaceholder')} />
+        <LimitedInput schema={detailShape.labelEn} placeholder={t('dicts.labelEnPlaceholder')} />
       </Form.Item>
       <Form.Item name="value" label={t('dicts.value')} rules={[zodRule(detailShape.value)]}>
-        <Input maxLength={100} />
+        <LimitedInput schema={detailShape.value} />
       </Form.Item>
       <Form.Item name="dictSort" label={t('dicts.dictSort')} rules={[{ required: true, message: tl('list.required') }, zodRule(detailShape.dictSort)]}>
         <InputNumber min={0} max={999_999} precision={0} style={{ width: '100%', maxWidth: 200 }} />

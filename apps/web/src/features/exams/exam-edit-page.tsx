@@ -14,10 +14,11 @@ import {
   type ExamStatus,
 } from '@cloud-classroom/shared/exams';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Col, DatePicker, Flex, Form, Input, InputNumber, Radio, Result, Row, Select, Skeleton, Space, Switch, Typography } from 'antd';
+import { Button, Card, Col, DatePicker, Flex, Form, InputNumber, Radio, Result, Row, Select, Skeleton, Space, Switch, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { LimitedInput, LimitedTextArea } from '../../components/form/limited-input';
 import { useFormSubmit } from '../../components/form/use-form-submit';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { HttpError } from '../../lib/http-client';
@@ -220,10 +221,10 @@ function ExamForm({ exam }: { exam?: Exam }) {
         <Col xs={24} xl={9}>
           <Card size="small" title={t('exams.settings')}>
             <Form.Item name="title" label={t('exams.title')} rules={[zodRule(shape.title)]}>
-              <Input maxLength={100} showCount />
+              <LimitedInput schema={shape.title} />
             </Form.Item>
             <Form.Item name="description" label={t('exams.description')} extra={t('exams.descriptionHint')} rules={[zodRule(shape.description)]}>
-              <Input.TextArea maxLength={2000} autoSize={{ minRows: 2, maxRows: 6 }} />
+              <LimitedTextArea schema={shape.description} autoSize={{ minRows: 2, maxRows: 6 }} />
             </Form.Item>
             <Form.Item name="courseId" label={t('exams.course')} extra={t('exams.courseHint')}>
               <Select allowClear showSearch={{ optionFilterProp: 'label' }} placeholder={t('exams.noCourse')} loading={courses.isFetching} options={courseOptions} />

@@ -1,14 +1,15 @@
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { MAX_DRAW_COUNT, MAX_SECTIONS, type DrawCheckResult } from '@cloud-classroom/shared/exams';
+import { MAX_DRAW_COUNT, MAX_SECTIONS, paperSectionSchema, type DrawCheckResult } from '@cloud-classroom/shared/exams';
 import { DIFFICULTIES, MAX_QUESTION_SCORE, type Question } from '@cloud-classroom/shared/questions';
 import { QUESTION_TYPES } from '@cloud-classroom/shared/question-scoring';
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Flex, Input, InputNumber, Select, Space, Statistic, Tooltip, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Flex, InputNumber, Select, Space, Statistic, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { drawCheckQuery, questionQuery, questionTagsQuery } from './exams-api';
 import { useExamMessages } from './exams-messages';
 import { checkablePaperOf, draftTotals, moved, newRule, newSection, type DrawRuleDraft, type PaperDraft, type SectionDraft } from './paper-draft';
 import { QuestionFacts, QuestionPickerDialog } from './question-picker-dialog';
+import { LimitedInput } from '../../components/form/limited-input';
 
 /** How long the paper rests before the live count asks again. */
 const CHECK_DELAY_MS = 400;
@@ -125,9 +126,9 @@ export function PaperBuilder({ value, onChange, errors }: PaperBuilderProps) {
             <Flex gap={12} wrap align="flex-start" className="paper-section__head">
               <div className="paper-field paper-field--grow">
                 <span>{t('exams.sectionTitle')}</span>
-                <Input
+                <LimitedInput
+                  schema={paperSectionSchema.shape.title}
                   value={section.title}
-                  maxLength={100}
                   status={errors.has(`s${index}.title`) ? 'error' : undefined}
                   aria-label={t('exams.sectionTitleOf', { n: index + 1 })}
                   onChange={(event) => setSection(index, { title: event.target.value })}

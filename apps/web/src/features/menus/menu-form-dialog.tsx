@@ -9,7 +9,8 @@ import {
   type MenuCreateBody,
 } from '@cloud-classroom/shared/menus';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Col, Form, Input, InputNumber, Radio, Row, type FormRule } from 'antd';
+import { Col, Form, InputNumber, Radio, Row, type FormRule } from 'antd';
+import { LimitedInput } from '../../components/form/limited-input';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { useMenuTitle } from '../../lib/use-menu-title';
 import { useListMessages } from '../../components/list-page/list-page-messages';
@@ -187,7 +188,7 @@ export function MenuFormDialog({ open, menu, onClose, onSaved }: MenuFormDialogP
             label={type === BUTTON ? t('menus.buttonTitle') : t('menus.title')}
             rules={[zodRule(shape.title)]}
           >
-            <Input maxLength={100} />
+            <LimitedInput schema={shape.title} />
           </Form.Item>
         </Col>
         <Col xs={24} sm={12}>
@@ -196,20 +197,20 @@ export function MenuFormDialog({ open, menu, onClose, onSaved }: MenuFormDialogP
             label={type === BUTTON ? t('menus.buttonTitleEn') : t('menus.titleEn')}
             rules={[zodRule(shape.titleEn)]}
           >
-            <Input maxLength={100} placeholder={t('menus.titleEnPlaceholder')} />
+            <LimitedInput schema={shape.titleEn} placeholder={t('menus.titleEnPlaceholder')} />
           </Form.Item>
         </Col>
         {type !== DIRECTORY && (
           <Col xs={24} sm={12}>
             <Form.Item name="permission" label={t('menus.permission')} rules={[zodRule(shape.permission)]}>
-              <Input placeholder={t('menus.permissionPlaceholder')} maxLength={100} />
+              <LimitedInput schema={shape.permission} placeholder={t('menus.permissionPlaceholder')} />
             </Form.Item>
           </Col>
         )}
         {type !== BUTTON && (
           <Col xs={24} sm={12}>
             <Form.Item name="path" label={t('menus.path')} rules={pathRules}>
-              <Input placeholder={iFrame ? t('menus.externalPathPlaceholder') : t('menus.pathPlaceholder')} maxLength={255} />
+              <LimitedInput schema={shape.path} placeholder={iFrame ? t('menus.externalPathPlaceholder') : t('menus.pathPlaceholder')} />
             </Form.Item>
           </Col>
         )}
@@ -226,7 +227,7 @@ export function MenuFormDialog({ open, menu, onClose, onSaved }: MenuFormDialogP
           <>
             <Col xs={24} sm={12}>
               <Form.Item name="componentName" label={t('menus.componentName')} rules={[zodRule(shape.componentName)]}>
-                <Input placeholder={t('menus.componentNamePlaceholder')} maxLength={100} />
+                <LimitedInput schema={shape.componentName} placeholder={t('menus.componentNamePlaceholder')} />
               </Form.Item>
             </Col>
             <Col xs={24} sm={12}>
@@ -235,7 +236,7 @@ export function MenuFormDialog({ open, menu, onClose, onSaved }: MenuFormDialogP
                 label={t('menus.component')}
                 rules={[{ required: true, whitespace: true, message: t('menus.componentRequired') }, zodRule(shape.component)]}
               >
-                <Input placeholder={t('menus.componentPlaceholder')} maxLength={255} />
+                <LimitedInput schema={shape.component} placeholder={t('menus.componentPlaceholder')} />
               </Form.Item>
             </Col>
           </>

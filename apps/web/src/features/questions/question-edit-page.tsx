@@ -17,6 +17,7 @@ import {
   MAX_TAGS,
   MIN_OPTIONS,
   OPTION_KEYS,
+  optionSchema,
   questionCreateSchema,
   questionShapeIssues,
   type Question,
@@ -27,6 +28,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Checkbox, Col, Flex, Form, Input, InputNumber, Radio, Rate, Result, Row, Select, Skeleton, Switch, Typography, type FormInstance } from 'antd';
 import { useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { LimitedInput } from '../../components/form/limited-input';
 import { useFormSubmit } from '../../components/form/use-form-submit';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { LazyRichTextEditor } from '../../components/rich-text/lazy-rich-text-editor';
@@ -229,7 +231,7 @@ function OptionsEditor({ form, type, t }: { form: FormInstance<QuestionValues>; 
                     {key}
                   </span>
                   <Form.Item name={[field.name, 'text']} noStyle>
-                    <Input aria-label={t('questions.optionText', { key })} maxLength={500} style={{ flex: 1, minWidth: 0 }} />
+                    <LimitedInput schema={optionSchema.shape.text} aria-label={t('questions.optionText', { key })} style={{ flex: 1, minWidth: 0 }} />
                   </Form.Item>
                   {type === 'single' ? (
                     <Radio checked={right} aria-label={t('questions.rightOf', { key })} onChange={(event) => markRight(index, event.target.checked)}>

@@ -2,6 +2,7 @@ import { DATA_SCOPES } from '@cloud-classroom/shared/users';
 import { mayManage, roleStanding } from '@cloud-classroom/shared/role-level';
 import { MAX_ROLE_LEVEL, MIN_ROLE_LEVEL, roleCreateSchema, type Role, type RoleCreate } from '@cloud-classroom/shared/roles';
 import { Form, Input, InputNumber, Select, type FormRule } from 'antd';
+import { LimitedTextArea } from '../../components/form/limited-input';
 import { useListMessages } from '../../components/list-page/list-page-messages';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { zodRule } from '../../components/list-page/zod-rule';
@@ -109,10 +110,10 @@ export function RoleFormDialog({
         </Form.Item>
       )}
       <Form.Item name="description" label={t('roles.description')} rules={[zodRule(shape.description)]}>
-        <Input.TextArea rows={3} maxLength={255} showCount />
+        <LimitedTextArea schema={shape.description} rows={3} />
       </Form.Item>
       <Form.Item name="descriptionEn" label={t('roles.descriptionEn')} rules={[zodRule(shape.descriptionEn)]} extra={t('roles.descriptionEnHint')}>
-        <Input.TextArea rows={2} maxLength={255} showCount />
+        <LimitedTextArea schema={shape.descriptionEn} rows={2} />
       </Form.Item>
     </FormDialog>
   );

@@ -1,5 +1,6 @@
-import { localStorageRenameSchema, STORAGE_NAME_MAX_LENGTH, type LocalStorage } from '@cloud-classroom/shared/storage';
-import { Form, Input } from 'antd';
+import { localStorageRenameSchema, type LocalStorage } from '@cloud-classroom/shared/storage';
+import { Form } from 'antd';
+import { LimitedInput } from '../../components/form/limited-input';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { renameFile } from './storage-api';
@@ -30,7 +31,7 @@ export function StorageRenameDialog({
       onClose={onClose}
     >
       <Form.Item name="name" label={t('storage.name')} rules={[zodRule(localStorageRenameSchema.shape.name)]}>
-        <Input maxLength={STORAGE_NAME_MAX_LENGTH} />
+        <LimitedInput schema={localStorageRenameSchema.shape.name} />
       </Form.Item>
     </FormDialog>
   );

@@ -3,12 +3,12 @@ import {
   localStorageUploadQuerySchema,
   STORABLE_EXTENSIONS,
   STORAGE_MAX_BYTES,
-  STORAGE_NAME_MAX_LENGTH,
   type LocalStorage,
 } from '@cloud-classroom/shared/storage';
-import { Alert, Form, Input, Spin } from 'antd';
+import { Alert, Form, Spin } from 'antd';
 import { useState } from 'react';
 import { FilePicker } from '../../components/form/file-picker';
+import { LimitedInput } from '../../components/form/limited-input';
 import { FormDialog } from '../../components/list-page/form-dialog';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { uploadFile } from './storage-api';
@@ -76,7 +76,7 @@ export function StorageUploadDialog({
         <FilePicker chooseLabel={t('storage.chooseFile')} accept={STORABLE_EXTENSIONS.map((extension) => `.${extension}`).join(',')} />
       </Form.Item>
       <Form.Item name="name" label={t('storage.name')} rules={[zodRule(localStorageUploadQuerySchema.shape.name)]}>
-        <Input allowClear maxLength={STORAGE_NAME_MAX_LENGTH} placeholder={t('storage.nameHint')} />
+        <LimitedInput schema={localStorageUploadQuerySchema.shape.name} allowClear  placeholder={t('storage.nameHint')} />
       </Form.Item>
       {uploading && (
         <Alert type="info" showIcon icon={<Spin size="small" />} title={t('storage.uploading')} />

@@ -1,5 +1,6 @@
 import { GENDERS, userCenterSchema, type User, type UserCenter } from '@cloud-classroom/shared/users';
 import { Button, Form, Input, Radio, Space } from 'antd';
+import { LimitedInput } from '../../components/form/limited-input';
 import { useFormSubmit } from '../../components/form/use-form-submit';
 import { zodRule } from '../../components/list-page/zod-rule';
 import { useUserStore } from '../auth/user-store';
@@ -37,7 +38,7 @@ export function UserCenterProfileForm({ user, t }: { user: User; t: UserCenterTr
       style={{ maxWidth: 480 }}
     >
       <Form.Item name="nickName" label={t('userCenter.nickName')} rules={[zodRule(fields.nickName)]}>
-        <Input maxLength={20} autoComplete="nickname" />
+        <LimitedInput schema={fields.nickName} autoComplete="nickname" />
       </Form.Item>
       <Form.Item name="gender" label={t('userCenter.gender')}>
         <Radio.Group

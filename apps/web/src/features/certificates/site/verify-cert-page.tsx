@@ -130,6 +130,7 @@ export function VerifyCertPage() {
               className="cert-site-input"
               name="number"
               required
+              // limit-exempt: numbers and codes are printed, fixed-length and far shorter.
               maxLength={64}
               autoComplete="off"
               spellCheck={false}
@@ -144,6 +145,7 @@ export function VerifyCertPage() {
               className="cert-site-input"
               name="code"
               required
+              // limit-exempt: numbers and codes are printed, fixed-length and far shorter.
               maxLength={64}
               autoComplete="off"
               spellCheck={false}

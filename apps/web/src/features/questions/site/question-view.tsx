@@ -1,7 +1,9 @@
 import { displayedLabel } from '@cloud-classroom/shared/attempt-rules';
 import type { PaperQuestion } from '@cloud-classroom/shared/exams';
 import { JUDGE_KEYS, scorableOf, scoreResponse, type ScorableQuestion, type Scored } from '@cloud-classroom/shared/question-scoring';
+import { BLANK_ANSWER_MAX_LENGTH } from '@cloud-classroom/shared/text-limits';
 import { useId, type ReactNode } from 'react';
+import { LimitedTextField } from '../../../components/site/limited-text-field';
 import { useLocaleText, type LocaleText } from '../../../lib/use-locale-text';
 import '../../../components/rich-text/rich-text.css';
 import './question-view.css';
@@ -125,14 +127,14 @@ export function QuestionView({ question, index, response, onChange, showKey = fa
                       {blank + 1}.
                     </span>
                     <span className="question-view__sr">{t('question.blankLabel', { number: blank + 1 })}</span>
-                    <input
+                    <LimitedTextField
                       type="text"
                       className="question-view__input"
                       value={given[blank] ?? ''}
                       readOnly={onChange === undefined}
-                      maxLength={200}
+                      max={BLANK_ANSWER_MAX_LENGTH}
                       autoComplete="off"
-                      onChange={(event) => change(blank, event.target.value)}
+                      onChange={(text) => change(blank, text)}
                     />
                   </label>
                   {verdict !== undefined && <BlankVerdict right={verdict} t={t} />}

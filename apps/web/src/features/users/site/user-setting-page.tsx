@@ -1,9 +1,11 @@
 import { fieldOfMessage } from '@cloud-classroom/shared/message-format';
 import type { MessageKey } from '@cloud-classroom/shared/messages';
 import type { UserCenter } from '@cloud-classroom/shared/users';
+import { NICK_NAME_MAX_LENGTH } from '@cloud-classroom/shared/text-limits';
 import { formValidators } from '@cloud-classroom/shared/validators';
 import { useId, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
+import { LimitedTextField } from '../../../components/site/limited-text-field';
 import { SiteShell, UserAvatar } from '../../../components/site/site-shell';
 import { useOneAction } from '../../../components/site/use-one-action';
 import { useDocumentTitle } from '../../../components/site/use-document-title';
@@ -90,10 +92,11 @@ function ProfileForm() {
   const [saved, setSaved] = useState<string>();
   const { busy, run } = useOneAction();
 
-  const set = (field: ProfileField) => (event: ChangeEvent<HTMLInputElement>) => {
-    setValues((current) => ({ ...current, [field]: event.target.value }));
+  const setValue = (field: ProfileField, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
     setSaved(undefined);
   };
+  const set = (field: ProfileField) => (event: ChangeEvent<HTMLInputElement>) => setValue(field, event.target.value);
 
   const check = (): Errors<ProfileField> => {
     const found: Errors<ProfileField> = {};
@@ -140,7 +143,15 @@ function ProfileForm() {
         <input className="user-site-input" id={id('username')} value={user?.username ?? ''} disabled />
       </Field>
       <Field id={id('nickName')} label={t('userSetting.nickName')} error={errors.nickName}>
-        <input className="user-site-input" {...described(id('nickName'), errors.nickName)} value={values.nickName} onChange={set('nickName')} maxLength={20} autoComplete="nickname" required />
+        <LimitedTextField
+          className="user-site-input"
+          {...described(id('nickName'), errors.nickName)}
+          value={values.nickName}
+          onChange={(nickName) => setValue('nickName', nickName)}
+          max={NICK_NAME_MAX_LENGTH}
+          autoComplete="nickname"
+          required
+        />
       </Field>
       <div className="user-site-field">
         <fieldset>
