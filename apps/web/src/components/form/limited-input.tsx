@@ -1,7 +1,7 @@
 import { cutByPaste } from '@cloud-classroom/shared/text-limits';
 import { Input, Typography } from 'antd';
 import type { GetProps, InputProps } from 'antd';
-import { useState, type ClipboardEvent } from 'react';
+import { useState, type ClipboardEvent, type ClipboardEventHandler, type KeyboardEvent, type KeyboardEventHandler } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -26,13 +26,27 @@ function requireMax(schema: unknown): number {
   return max;
 }
 
-/** The notice under a field whose paste was cut, and the paste handler that sets it. */
-function usePasteCut(max: number) {
+/**
+ * The notice under a field whose paste was cut, and the field's paste and key handlers that set
+ * and clear it, calling the field's own handlers too.
+ */
+function usePasteCut<Field extends HTMLInputElement | HTMLTextAreaElement>(
+  max: number,
+  own: { onPaste?: ClipboardEventHandler<Field>; onKeyDown?: KeyboardEventHandler<Field> },
+) {
   const { t } = useTranslation();
   const [cut, setCut] = useState(0);
-  const onPaste = (event: ClipboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
-    const field = event.currentTarget;
-    setCut(cutByPaste(field.value, field.selectionStart ?? field.value.length, field.selectionEnd ?? field.value.length, event.clipboardData.getData('text'), max));
+  const handlers = {
+    onPaste: (event: ClipboardEvent<Field>) => {
+      const field = event.currentTarget;
+      setCut(cutByPaste(field.value, field.selectionStart ?? field.value.length, field.selectionEnd ?? field.value.length, event.clipboardData.getData('text'), max));
+      own.onPaste?.(event);
+    },
+    // Typing again means the person has seen it and moved on.
+    onKeyDown: (event: KeyboardEvent<Field>) => {
+      if (cut > 0) setCut(0);
+      own.onKeyDown?.(event);
+    },
   };
   const notice =
     cut > 0 ? (
@@ -40,8 +54,7 @@ function usePasteCut(max: number) {
         {t('form.pasteCut', { max, cut })}
       </Typography.Text>
     ) : null;
-  // Typing again means the person has seen it and moved on.
-  return { notice, onPaste, onKeyDown: () => cut > 0 && setCut(0) };
+  return { notice, handlers };
 }
 
 export type LimitedInputProps = Omit<InputProps, 'maxLength' | 'showCount'> & {
@@ -56,22 +69,10 @@ export type LimitedInputProps = Omit<InputProps, 'maxLength' | 'showCount'> & {
  */
 export function LimitedInput({ schema, onPaste, onKeyDown, ...props }: LimitedInputProps) {
   const max = requireMax(schema);
-  const paste = usePasteCut(max);
+  const paste = usePasteCut(max, { onPaste, onKeyDown });
   return (
     <>
-      <Input
-        {...props}
-        maxLength={max}
-        showCount
-        onPaste={(event) => {
-          paste.onPaste(event);
-          onPaste?.(event);
-        }}
-        onKeyDown={(event) => {
-          paste.onKeyDown();
-          onKeyDown?.(event);
-        }}
-      />
+      <Input {...props} maxLength={max} showCount {...paste.handlers} />
       {paste.notice}
     </>
   );
@@ -82,22 +83,10 @@ export type LimitedTextAreaProps = Omit<GetProps<typeof Input.TextArea>, 'maxLen
 /** `LimitedInput` for several lines. */
 export function LimitedTextArea({ schema, onPaste, onKeyDown, ...props }: LimitedTextAreaProps) {
   const max = requireMax(schema);
-  const paste = usePasteCut(max);
+  const paste = usePasteCut(max, { onPaste, onKeyDown });
   return (
     <>
-      <Input.TextArea
-        {...props}
-        maxLength={max}
-        showCount
-        onPaste={(event) => {
-          paste.onPaste(event);
-          onPaste?.(event);
-        }}
-        onKeyDown={(event) => {
-          paste.onKeyDown();
-          onKeyDown?.(event);
-        }}
-      />
+      <Input.TextArea {...props} maxLength={max} showCount {...paste.handlers} />
       {paste.notice}
     </>
   );
