@@ -93,7 +93,11 @@ export async function findUserDto(db: Kysely<Database>, id: number): Promise<Use
 export type UserListFilter = {
   /** Only users of these departments; absent means any department, or none. */
   deptIds?: readonly number[];
+  /** Only users of none of these departments (and of no department). */
+  outsideDeptIds?: readonly number[];
   blurry?: string;
+  /** `blurry` matches names alone, not e-mail or phone. */
+  blurryNamesOnly?: boolean;
   enabled?: boolean;
   createTime?: TimeRange;
   sort: readonly SortOrder<UserSortField>[];
@@ -117,14 +121,17 @@ const ORDERING: Ordering<UserSortField> = {
   tiebreak: [['u.id', 'desc']],
 };
 
-const BLURRY_COLUMNS = ['u.username', 'u.nick_name', 'u.email', 'u.phone'] as const;
+const NAME_COLUMNS = ['u.username', 'u.nick_name'] as const;
+const BLURRY_COLUMNS = [...NAME_COLUMNS, 'u.email', 'u.phone'] as const;
 
 function filteredUsers(db: Kysely<Database>, filter: UserListFilter) {
   let query = db.selectFrom('sys_user as u');
   if (filter.deptIds !== undefined) query = query.where('u.dept_id', 'in', [...filter.deptIds]);
+  const outside = filter.outsideDeptIds;
+  if (outside !== undefined) query = query.where((eb) => eb.or([eb('u.dept_id', 'is', null), eb('u.dept_id', 'not in', [...outside])]));
   if (filter.enabled !== undefined) query = query.where('u.enabled', '=', filter.enabled ? 1 : 0);
   if (filter.createTime !== undefined) query = query.where(within('u.create_time', filter.createTime));
-  if (filter.blurry) query = query.where(contains(BLURRY_COLUMNS, filter.blurry));
+  if (filter.blurry) query = query.where(contains(filter.blurryNamesOnly ? NAME_COLUMNS : BLURRY_COLUMNS, filter.blurry));
   return query;
 }
 

@@ -112,8 +112,10 @@ export class UserService {
       page = { content: await findUserDtos(this.options.db, ids), totalElements: total };
     }
     if (scope.length === 0) return page;
+    // Counted by name alone: a count matched on contact details would spell out, one probe at a
+    // time, the phone or e-mail of someone the caller may not see.
     const everyone = await this.repoFilter([], query);
-    return withOutsideScope(page, (everyone === undefined ? 0 : await countUsers(this.options.db, everyone)) - page.totalElements);
+    return everyone === undefined ? page : withOutsideScope(page, await countUsers(this.options.db, { ...everyone, outsideDeptIds: scope, blurryNamesOnly: true }));
   }
 
   /** Every matching user, for the export. */

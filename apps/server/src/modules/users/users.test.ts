@@ -140,6 +140,10 @@ describe('GET /api/users', () => {
     expect(await list('?blurry=learner1', teacher)).toEqual({ content: [expect.objectContaining({ username: 'learner1' })], totalElements: 1 });
     expect(await list('?blurry=learner2', admin)).toMatchObject({ totalElements: 1 });
     expect(await list('?blurry=learner2', admin)).not.toHaveProperty('outsideScope');
+    // Counted by the names people see, never by contact details: else a count answered digit by
+    // digit ("1380000000", "13800000003"…) would spell out the phone or e-mail of someone outside.
+    expect(await list('?blurry=13800000003', teacher)).toEqual({ content: [], totalElements: 0 });
+    expect(await list('?blurry=wangfang%40', teacher)).toEqual({ content: [], totalElements: 0 });
     expect(usernames(await list(`?deptId=${await idOf('sys_dept', '讲师组')}`, teacher))).toEqual(['teacher']);
     expect(await list(`?deptId=${await idOf('sys_dept', '市场部')}`, teacher)).toEqual({ content: [], totalElements: 0, outsideScope: 1 });
     expect((await list(`?deptId=${await idOf('sys_dept', '云课堂')}`, teacher)).totalElements).toBe(3);
