@@ -152,10 +152,12 @@ describe.runIf(onPostgres)('npm run restore (PostgreSQL)', () => {
     await admin.connect();
     await admin.query(`create database ${name}`);
   });
+  // Dropping a database makes PostgreSQL checkpoint, writing out every dirty buffer of the whole
+  // server: with the rest of the suite writing beside it, that has taken more than the default 30 s.
   afterAll(async () => {
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
-  });
+  }, 180_000);
 
   const dictsIn = async (schema: string) => {
     const client = new pg.Client({ connectionString: databaseUrl });
