@@ -74,12 +74,18 @@ export async function findQuestionGroups(db: Kysely<Database>, examId: number, s
     .sort((a, b) => a.firstPosition - b.firstPosition || a.id - b.id);
 }
 
-/** How many attempts in scope are submitted, and graded. */
-export async function countSubmitted(db: Kysely<Database>, examId: number, scope: Scope): Promise<{ submitted: number; graded: number }> {
-  const row = await submittedAttempts(db, examId, scope)
-    .select([(eb) => eb.fn.countAll().as('submitted'), sql<number>`sum(case when t.state = 'graded' then 1 else 0 end)`.as('graded')])
+/** How many attempts in scope are submitted, and graded; and how many submitted are outside it, in one read. */
+export async function countSubmitted(db: Kysely<Database>, examId: number, scope: Scope): Promise<{ submitted: number; graded: number; outsideScope: number }> {
+  // A person of no department is outside every scope: `null in (…)` is not true.
+  const inScope = scope.length === 0 ? sql`1 = 1` : sql`u.dept_id in (${sql.join(scope)})`;
+  const row = await submittedAttempts(db, examId, [])
+    .select([
+      sql<number>`sum(case when ${inScope} then 1 else 0 end)`.as('submitted'),
+      sql<number>`sum(case when ${inScope} and t.state = 'graded' then 1 else 0 end)`.as('graded'),
+      sql<number>`sum(case when ${inScope} then 0 else 1 end)`.as('outside'),
+    ])
     .executeTakeFirstOrThrow();
-  return { submitted: Number(row.submitted), graded: Number(row.graded ?? 0) };
+  return { submitted: Number(row.submitted ?? 0), graded: Number(row.graded ?? 0), outsideScope: Number(row.outside ?? 0) };
 }
 
 export type MarkingAnswerRow = {

@@ -228,9 +228,8 @@ export class MarkingService {
     const scope = await this.scopeOf(caller);
     const numbers = await this.candidateNumbers(examId);
     const name = (attemptId: number, row: { username: string; nickName: string }) => (query.reveal ? `${row.nickName} (${row.username})` : candidateLabel(numbers.get(attemptId) ?? 0));
+    // Those outside are said beside the counters, so a marker whose scope hides candidates does not take 0 for "nothing came in".
     const counts = await countSubmitted(this.db, examId, scope);
-    // Said beside the counters, so a marker whose scope hides candidates does not take 0 for "nothing came in".
-    const outsideScope = scope.length === 0 ? 0 : (await countSubmitted(this.db, examId, [])).submitted - counts.submitted;
     let groups: MarkingGroup[];
     let pendingTotal: number;
     let items: MarkingItem[] = [];
@@ -253,7 +252,7 @@ export class MarkingService {
         items = await this.itemsOf(answers, questions, (row) => name(row.attemptId, row));
       }
     }
-    return { examId, title: exam.title, by: query.by, groups, items, pendingTotal, attemptCount: counts.submitted, gradedCount: counts.graded, outsideScope };
+    return { examId, title: exam.title, by: query.by, groups, items, pendingTotal, attemptCount: counts.submitted, gradedCount: counts.graded, outsideScope: counts.outsideScope };
   }
 
   private async candidateNumbers(examId: number, db: Kysely<Database> = this.db): Promise<Map<number, number>> {

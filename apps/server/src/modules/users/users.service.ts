@@ -105,7 +105,8 @@ export class UserService {
   /** One page of the people the caller may see, saying how many more matched outside their data scope. */
   async page(caller: Principal, query: UserQuery): Promise<Page<User>> {
     const scope = await this.options.access.dataScopeOf(caller.userId);
-    const filter = await this.repoFilter(scope, query);
+    const asked = await this.askedDepts(query);
+    const filter = this.repoFilter(scope, asked, query);
     let page: Page<User> = { content: [], totalElements: 0 };
     if (filter !== undefined) {
       const { ids, total } = await findUserIds(this.options.db, filter, { page: query.page, size: query.size });
@@ -114,13 +115,13 @@ export class UserService {
     if (scope.length === 0) return page;
     // Counted by name alone: a count matched on contact details would spell out, one probe at a
     // time, the phone or e-mail of someone the caller may not see.
-    const everyone = await this.repoFilter([], query);
+    const everyone = this.repoFilter([], asked, query);
     return everyone === undefined ? page : withOutsideScope(page, await countUsers(this.options.db, { ...everyone, outsideDeptIds: scope, blurryNamesOnly: true }));
   }
 
   /** Every matching user, for the export. */
   async all(caller: Principal, query: UserFilter): Promise<User[]> {
-    const filter = await this.repoFilter(await this.options.access.dataScopeOf(caller.userId), query);
+    const filter = this.repoFilter(await this.options.access.dataScopeOf(caller.userId), await this.askedDepts(query), query);
     if (filter === undefined) return [];
     return findUserDtos(this.options.db, (await findUserIds(this.options.db, filter)).ids);
   }
@@ -302,10 +303,13 @@ export class UserService {
     if (name !== null && avatarContentType(name) !== undefined) await this.options.files.delete(avatarKey(name));
   }
 
+  /** The department subtree the list asks for, if it names one. */
+  private async askedDepts(query: UserFilter): Promise<number[] | undefined> {
+    return query.deptId === undefined ? undefined : this.options.access.deptSubtrees([query.deptId]);
+  }
+
   /** The list's filter within a data scope ([] = everyone) as the repository takes it, or undefined when it leaves nobody. */
-  private async repoFilter(scope: readonly number[], query: UserFilter): Promise<UserListFilter | undefined> {
-    const { access } = this.options;
-    const asked = query.deptId === undefined ? undefined : await access.deptSubtrees([query.deptId]);
+  private repoFilter(scope: readonly number[], asked: readonly number[] | undefined, query: UserFilter): UserListFilter | undefined {
     const deptIds = scope.length === 0 ? asked : asked === undefined ? scope : asked.filter((id) => scope.includes(id));
     if (deptIds?.length === 0) return undefined;
     return {

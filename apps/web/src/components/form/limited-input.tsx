@@ -1,8 +1,7 @@
-import { cutByPaste } from '@cloud-classroom/shared/text-limits';
 import { Input, Typography } from 'antd';
 import type { GetProps, InputProps } from 'antd';
-import { useState, type ClipboardEvent, type ClipboardEventHandler, type KeyboardEvent, type KeyboardEventHandler } from 'react';
 import { useTranslation } from 'react-i18next';
+import { usePasteCut } from '../../lib/use-paste-cut';
 
 /**
  * The longest text a shared schema accepts: zod 4's `maxLength` of the string inside any
@@ -26,28 +25,10 @@ function requireMax(schema: unknown): number {
   return max;
 }
 
-/**
- * The notice under a field whose paste was cut, and the field's paste and key handlers that set
- * and clear it, calling the field's own handlers too.
- */
-function usePasteCut<Field extends HTMLInputElement | HTMLTextAreaElement>(
-  max: number,
-  own: { onPaste?: ClipboardEventHandler<Field>; onKeyDown?: KeyboardEventHandler<Field> },
-) {
+/** The shared paste-cut state with its notice in the back office's words. */
+function usePasteNotice<Field extends HTMLInputElement | HTMLTextAreaElement>(max: number, own: Parameters<typeof usePasteCut<Field>>[1]) {
   const { t } = useTranslation();
-  const [cut, setCut] = useState(0);
-  const handlers = {
-    onPaste: (event: ClipboardEvent<Field>) => {
-      const field = event.currentTarget;
-      setCut(cutByPaste(field.value, field.selectionStart ?? field.value.length, field.selectionEnd ?? field.value.length, event.clipboardData.getData('text'), max));
-      own.onPaste?.(event);
-    },
-    // Typing again means the person has seen it and moved on.
-    onKeyDown: (event: KeyboardEvent<Field>) => {
-      if (cut > 0) setCut(0);
-      own.onKeyDown?.(event);
-    },
-  };
+  const { cut, handlers } = usePasteCut<Field>(max, own);
   const notice =
     cut > 0 ? (
       <Typography.Text type="warning" role="status" style={{ display: 'block', fontSize: 12 }}>
@@ -69,7 +50,7 @@ export type LimitedInputProps = Omit<InputProps, 'maxLength' | 'showCount'> & {
  */
 export function LimitedInput({ schema, onPaste, onKeyDown, ...props }: LimitedInputProps) {
   const max = requireMax(schema);
-  const paste = usePasteCut(max, { onPaste, onKeyDown });
+  const paste = usePasteNotice(max, { onPaste, onKeyDown });
   return (
     <>
       <Input {...props} maxLength={max} showCount {...paste.handlers} />
@@ -83,7 +64,7 @@ export type LimitedTextAreaProps = Omit<GetProps<typeof Input.TextArea>, 'maxLen
 /** `LimitedInput` for several lines. */
 export function LimitedTextArea({ schema, onPaste, onKeyDown, ...props }: LimitedTextAreaProps) {
   const max = requireMax(schema);
-  const paste = usePasteCut(max, { onPaste, onKeyDown });
+  const paste = usePasteNotice(max, { onPaste, onKeyDown });
   return (
     <>
       <Input.TextArea {...props} maxLength={max} showCount {...paste.handlers} />

@@ -1,6 +1,6 @@
-import { cutByPaste } from '@cloud-classroom/shared/text-limits';
-import { useId, useState, type InputHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes } from 'react';
 import { useLocaleText } from '../../lib/use-locale-text';
+import { usePasteCut } from '../../lib/use-paste-cut';
 
 export type LimitedTextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'maxLength' | 'value' | 'onChange'> & {
   /** The limit the server checks the value against (shared/text-limits.ts). */
@@ -14,29 +14,20 @@ export type LimitedTextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 
  * paste ran past it and the browser dropped the rest, a notice saying how much was cut (the back
  * office's LimitedInput, without antd).
  */
-export function LimitedTextField({ max, value, onChange, onPaste, onKeyDown, className, ...props }: LimitedTextFieldProps) {
+export function LimitedTextField({ max, value, onChange, onPaste, onKeyDown, ...props }: LimitedTextFieldProps) {
   const { t } = useLocaleText();
   const counterId = useId();
-  const [cut, setCut] = useState(0);
+  const { cut, handlers } = usePasteCut<HTMLInputElement>(max, { onPaste, onKeyDown });
   const describedBy = [props['aria-describedby'], counterId].filter(Boolean).join(' ');
   return (
     <span className="limited-text-field">
       <input
         {...props}
-        className={className}
+        {...handlers}
         value={value}
         maxLength={max}
         aria-describedby={describedBy}
         onChange={(event) => onChange(event.target.value)}
-        onPaste={(event) => {
-          const field = event.currentTarget;
-          setCut(cutByPaste(field.value, field.selectionStart ?? field.value.length, field.selectionEnd ?? field.value.length, event.clipboardData.getData('text'), max));
-          onPaste?.(event);
-        }}
-        onKeyDown={(event) => {
-          if (cut > 0) setCut(0);
-          onKeyDown?.(event);
-        }}
       />
       {/* Out of the field's name (it may sit inside its label), read as its description. */}
       <span id={counterId} className="limited-text-field__count" aria-hidden="true">
