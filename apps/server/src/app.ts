@@ -9,6 +9,7 @@ import { responseSerializerCompiler } from './http/response-serializer.js';
 import { registerAuditLog } from './http/audit-log.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerOpenApi } from './http/openapi.js';
+import { believeRealIpHeader, trustProxyOption } from './http/client-address.js';
 import { refuseNulCharacters } from './http/refuse-nul-characters.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { enforceRouteAccess } from './http/route-access.js';
@@ -76,7 +77,9 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
     bodyLimit: 1024 * 1024,
     frameworkErrors: answerFrameworkError,
     schemaController: { compilersFactory },
+    trustProxy: trustProxyOption(config.trustProxy),
   });
+  believeRealIpHeader(app, config.trustProxy);
   registerErrorHandler(app);
   registerSecurityHeaders(app);
   refuseNulCharacters(app);

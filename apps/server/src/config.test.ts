@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       dataDir: path.resolve('/srv/cc', 'data'),
       databaseUrl: undefined,
       redisUrl: undefined,
+      trustProxy: [],
       adminPassword: undefined,
       captchaEnabled: true,
       statementStats: true,
@@ -50,6 +51,7 @@ describe('loadConfig', () => {
         DATA_DIR: '/var/lib/cc',
         DATABASE_URL: 'postgres://cc@db:5432/cc',
         REDIS_URL: 'redis://cache:6379',
+        TRUST_PROXY: '10.0.0.1, 172.16.0.0/12,loopback',
         ADMIN_PASSWORD: 'correct horse',
         CAPTCHA_ENABLED: 'false',
         DB_STATEMENT_STATS: 'false',
@@ -72,6 +74,7 @@ describe('loadConfig', () => {
       dataDir: '/var/lib/cc',
       databaseUrl: 'postgres://cc@db:5432/cc',
       redisUrl: 'redis://cache:6379',
+      trustProxy: ['10.0.0.1', '172.16.0.0/12', 'loopback'],
       adminPassword: 'correct horse',
       captchaEnabled: false,
       statementStats: false,
@@ -84,6 +87,21 @@ describe('loadConfig', () => {
       timeZone: 'Europe/Paris',
       sockets: { perSession: 3, perUser: 6, total: 2000, heartbeatMs: 10_000 },
     });
+  });
+
+  it('names each TRUST_PROXY entry that is not an address, a range or a named range', () => {
+    expect(loadConfig({ TRUST_PROXY: '::1,fd00::/8,uniquelocal,linklocal' }).trustProxy).toEqual(['::1', 'fd00::/8', 'uniquelocal', 'linklocal']);
+    expect(() => loadConfig({ TRUST_PROXY: 'nginx.internal,10.0.0.0/33,10.0.0.0/8/1,*' })).toThrow(
+      new ConfigError(
+        [
+          'Invalid configuration:',
+          '  TRUST_PROXY: "nginx.internal" is not an address, a CIDR range (10.0.0.0/8) or loopback, linklocal or uniquelocal',
+          '  TRUST_PROXY: "10.0.0.0/33" is not an address, a CIDR range (10.0.0.0/8) or loopback, linklocal or uniquelocal',
+          '  TRUST_PROXY: "10.0.0.0/8/1" is not an address, a CIDR range (10.0.0.0/8) or loopback, linklocal or uniquelocal',
+          '  TRUST_PROXY: "*" is not an address, a CIDR range (10.0.0.0/8) or loopback, linklocal or uniquelocal',
+        ].join('\n'),
+      ),
+    );
   });
 
   it('takes links that leave the site from PUBLIC_URL, else from the address the start notice prints, warning when others can reach the server', () => {

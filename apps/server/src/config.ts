@@ -3,6 +3,7 @@ import { DEFAULT_TIME_ZONE, isTimeZone } from '@cloud-classroom/shared/calendar-
 import { DEPLOY_MAX_MB_DEFAULT } from '@cloud-classroom/shared/deploy';
 import { MEDIA_MAX_MB_DEFAULT } from '@cloud-classroom/shared/media';
 import { z } from 'zod';
+import { trustedProxyEntryProblem } from './http/client-address.js';
 import type { S3BucketSettings } from './files/s3-bucket.js';
 
 const booleanFlag = z
@@ -21,6 +22,16 @@ const configSchema = z.object({
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// or postgresql:// URL' })
     .optional(),
+  TRUST_PROXY: z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))
+    .superRefine((entries, context) => {
+      for (const entry of entries) {
+        const problem = trustedProxyEntryProblem(entry);
+        if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+      }
+    })
+    .default([]),
   REDIS_URL: z.url({ protocol: /^rediss?$/, message: 'must be a redis:// or rediss:// URL' }).optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   CAPTCHA_ENABLED: booleanFlag.default(true),
@@ -96,6 +107,12 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /**
+   * The reverse proxies in front of this node (`TRUST_PROXY`: addresses, CIDR ranges, or loopback,
+   * linklocal, uniquelocal); only from them are `X-Forwarded-For` and `X-Real-IP` believed as the
+   * client's address (`request.ip`, which every limit and record by address reads). Empty: none.
+   */
+  trustProxy: string[];
   adminPassword: string | undefined;
   captchaEnabled: boolean;
   /** Count every statement for the database monitor (`DB_STATEMENT_STATS`, default on; the bench turns it off to compare). */
@@ -152,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dataDir: path.resolve(cwd, c.DATA_DIR),
     databaseUrl: c.DATABASE_URL,
     redisUrl: c.REDIS_URL,
+    trustProxy: c.TRUST_PROXY,
     adminPassword: c.ADMIN_PASSWORD,
     captchaEnabled: c.CAPTCHA_ENABLED,
     statementStats: c.DB_STATEMENT_STATS,

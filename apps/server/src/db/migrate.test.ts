@@ -101,6 +101,7 @@ describe('migrations', () => {
       '0025-playback-credit',
       '0026-idempotency',
       '0027-role-description-en',
+      '0028-captcha-address',
     ]);
   });
 
@@ -110,7 +111,7 @@ describe('migrations', () => {
     const blank = await openBlankTestDatabase(testConfig());
     try {
       expect(await blank.db.introspection.getTables({ withInternalKyselyTables: true })).toEqual([]);
-      expect(await migrateToLatest(blank)).toHaveLength(25);
+      expect(await migrateToLatest(blank)).toHaveLength(26);
       const tables = await blank.db.introspection.getTables({ withInternalKyselyTables: true });
       expect(tables.map((table) => table.name)).toContain('kysely_migration');
       expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([blank.schema]));
@@ -251,7 +252,7 @@ describe('migrations', () => {
     await insertDatabaseContent(db, FIRST_START_CONTENT);
     await migrateUpTo(database, '0009-system-data');
     const before = await databaseContent(db);
-    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams', '0013-attempts', '0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media', '0022-database-backups', '0023-cloud-storage', '0024-database-monitor', '0025-playback-credit', '0026-idempotency', '0027-role-description-en']);
+    expect(await migrateToLatest(database)).toEqual(['0010-courses', '0011-enrolment', '0012-exams', '0013-attempts', '0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media', '0022-database-backups', '0023-cloud-storage', '0024-database-monitor', '0025-playback-credit', '0026-idempotency', '0027-role-description-en', '0028-captcha-address']);
     const after = await databaseContent(db);
     expect(withoutCourseMenus(after)).toEqual(withChineseRoleDescriptions(before));
     for (const name of ['admin', 'teacher']) {
@@ -459,7 +460,7 @@ describe('migrations', () => {
     await db.deleteFrom('edu_attempt').where('id', '=', gone).execute();
     const before = await db.selectFrom('edu_attempt').selectAll().orderBy('id').execute();
 
-    expect(await migrateToLatest(database)).toEqual(['0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media', '0022-database-backups', '0023-cloud-storage', '0024-database-monitor', '0025-playback-credit', '0026-idempotency', '0027-role-description-en']);
+    expect(await migrateToLatest(database)).toEqual(['0014-attempt-paper-last', '0015-certificates', '0016-certificate-pages', '0017-certificate-rules', '0018-certificate-rule-page', '0019-census', '0020-notifications', '0021-installation-media', '0022-database-backups', '0023-cloud-storage', '0024-database-monitor', '0025-playback-credit', '0026-idempotency', '0027-role-description-en', '0028-captcha-address']);
 
     expect(await db.selectFrom('edu_attempt').selectAll().orderBy('id').execute()).toEqual(before);
     const { id: next } = await db.insertInto('edu_attempt').values(attempt(4)).returning('id').executeTakeFirstOrThrow();

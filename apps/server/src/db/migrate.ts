@@ -26,6 +26,7 @@ import * as databaseMonitor from './migrations/0024-database-monitor.js';
 import * as playbackCredit from './migrations/0025-playback-credit.js';
 import * as idempotency from './migrations/0026-idempotency.js';
 import * as roleDescriptionEn from './migrations/0027-role-description-en.js';
+import * as captchaAddress from './migrations/0028-captcha-address.js';
 
 /**
  * A migration that ships reference data (menus, roles' grants, dictionaries: see
@@ -62,6 +63,7 @@ const migrations = {
   '0025-playback-credit': playbackCredit,
   '0026-idempotency': idempotency,
   '0027-role-description-en': roleDescriptionEn,
+  '0028-captcha-address': captchaAddress,
 } satisfies Record<string, ReferenceDataMigration>;
 
 export type MigrationName = keyof typeof migrations;

@@ -159,6 +159,8 @@ export interface CaptchaTable {
   uuid: string;
   answer: string;
   expires_at: number;
+  /** Who asked for it (`request.ip`); null on rows from before 0028. */
+  address: string | null;
 }
 
 export interface LoginThrottleTable {

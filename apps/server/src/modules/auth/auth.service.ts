@@ -9,12 +9,18 @@ import { invalidInput, rateLimited, unauthenticated } from '../../domain-error.j
 import type { AccessService } from '../access/access.service.js';
 import { checkCaptcha } from './captcha.service.js';
 import { loginAccount, loginThrottle, type FailureThrottle } from './failure-throttle.js';
-import { countAttempt } from './login-throttle.repo.js';
+import { countAttempt, holdUntil, lockedUntil } from './login-throttle.repo.js';
 import type { SessionService } from './session.service.js';
 
 export const LOGIN_WINDOW_MS = 60 * 1000;
-/** Login attempts from one address in a minute, whichever accounts they name. */
-export const MAX_ATTEMPTS_PER_IP = 30;
+/**
+ * Failed logins (a wrong password, or a wrong or missing captcha) from one address in a minute,
+ * whichever accounts they name, after which that address may not try again until the minute is
+ * over. Successful sign-ins never count: an office of hundreds behind one NAT or proxy signs in
+ * together at 9:00, while one address spraying guesses at many accounts is held to this many.
+ */
+export const MAX_FAILURES_PER_ADDRESS = 30;
+const addressKey = (address: string): string => `login-failures:${address}`;
 
 // Compared against when the username does not exist, so that answer takes as long as a wrong
 // password. Made on the first login rather than at start, which it held up; it is under way
@@ -60,11 +66,12 @@ export class AuthService {
     const now = clock.now();
     void hashForMissingUser();
     const account = loginAccount(request.username);
-    const byIp = await countAttempt(db, `ip:${request.ip}`, now, LOGIN_WINDOW_MS);
-    if (byIp.attempts > MAX_ATTEMPTS_PER_IP) throw rateLimited('too many login attempts; wait a minute and try again');
+    const addressHeld = await lockedUntil(db, addressKey(request.ip));
+    if (addressHeld !== null && addressHeld > now) throw rateLimited('too many failed logins from this address; wait a minute and try again');
     await this.throttle.check(account, request.ip, now);
     if (captchaEnabled) {
       const captcha = await checkCaptcha(db, request.uuid, request.code, now);
+      if (captcha !== 'ok') await this.failedFromAddress(request.ip, now);
       if (captcha === 'missing') throw invalidInput(`code: ${translate('en-US', 'login.codeExpired')}`);
       if (captcha === 'wrong') throw invalidInput(`code: ${translate('en-US', 'login.codeWrong')}`);
     }
@@ -72,6 +79,7 @@ export class AuthService {
     const candidate = await this.options.users.loginCandidate(request.username);
     const passwordMatches = await verify(candidate?.passwordHash ?? (await hashForMissingUser()), request.password);
     if (candidate === undefined || !passwordMatches) {
+      await this.failedFromAddress(request.ip, now);
       await this.throttle.failed(account, request.ip, now);
       // The same words whether the user exists or not.
       throw invalidInput(translate('en-US', 'login.badCredentials'));
@@ -82,6 +90,13 @@ export class AuthService {
     const { token } = await sessions.start(candidate.id, request.ip, request.browser);
     await this.options.onLogin?.(candidate.id, { ip: request.ip, browser: request.browser });
     return { token, user: await this.info(candidate.id) };
+  }
+
+  /** Counts a failed login against its address; the one that reaches the limit holds the address for a window. */
+  private async failedFromAddress(address: string, now: number): Promise<void> {
+    const { db } = this.options;
+    const failures = await countAttempt(db, addressKey(address), now, LOGIN_WINDOW_MS);
+    if (failures.attempts >= MAX_FAILURES_PER_ADDRESS) await holdUntil(db, addressKey(address), now + LOGIN_WINDOW_MS);
   }
 
   async info(userId: number): Promise<AuthInfo> {

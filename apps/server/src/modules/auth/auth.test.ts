@@ -4,8 +4,8 @@ import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SettableClock } from '../../clock.js';
 import { buildTestApp, buildTestAppPair, loginAs, TEST_PASSWORD } from '../../test/test-app.js';
-import { MAX_ATTEMPTS_PER_IP } from './auth.service.js';
-import { CAPTCHA_TTL_MS, CAPTCHAS_PER_MINUTE } from './captcha.service.js';
+import { MAX_FAILURES_PER_ADDRESS } from './auth.service.js';
+import { CAPTCHA_TTL_MS, LIVE_CAPTCHAS_PER_ADDRESS } from './captcha.service.js';
 import { ACCOUNT_SLOW_AFTER, LOCK_AFTER_FAILURES } from './failure-throttle.js';
 import { SESSION_IDLE_MS } from './session.service.js';
 
@@ -16,6 +16,12 @@ async function readCaptchaAnswer(app: FastifyInstance, uuid: string): Promise<st
 
 function login(app: FastifyInstance, payload: Record<string, unknown>, ip = '10.0.0.1') {
   return app.inject({ method: 'POST', url: '/auth/login', payload, remoteAddress: ip });
+}
+
+/** A fresh captcha issued to `remoteAddress`, with its answer. */
+async function solvedCaptcha(app: FastifyInstance, remoteAddress: string): Promise<{ uuid: string; code: string }> {
+  const { uuid } = captchaSchema.parse((await app.inject({ method: 'GET', url: '/auth/code', remoteAddress })).json());
+  return { uuid, code: await readCaptchaAnswer(app, uuid) };
 }
 
 const info = (app: FastifyInstance, token?: string) =>
@@ -80,23 +86,30 @@ describe('auth', () => {
       expect(response.json().message).toMatch(/^code: .*expired/);
     });
 
-    it(`is limited to ${CAPTCHAS_PER_MINUTE} a minute per address, and expired ones are swept`, async () => {
-      app = await buildTestApp({ captchaEnabled: true });
+    it(`holds an address to ${LIVE_CAPTCHAS_PER_ADDRESS} unused ones, whatever it used, and sweeps expired ones`, async () => {
+      const clock = new SettableClock();
+      app = await buildTestApp({ captchaEnabled: true }, { clock });
       const code = (remoteAddress: string) => app.inject({ method: 'GET', url: '/auth/code', remoteAddress });
       const first = captchaSchema.parse((await code('10.40.0.1')).json());
-      await app.services.database.db.updateTable('sys_captcha').set({ expires_at: Date.now() - 1 }).where('uuid', '=', first.uuid).execute();
+      clock.advance(CAPTCHA_TTL_MS + 1);
       const statuses: number[] = [];
-      for (let call = 1; call < CAPTCHAS_PER_MINUTE; call += 1) statuses.push((await code('10.40.0.1')).statusCode);
-      expect(statuses.every((status) => status === 200)).toBe(true);
+      for (let call = 0; call < LIVE_CAPTCHAS_PER_ADDRESS; call += 1) statuses.push((await code('10.40.0.1')).statusCode);
+      expect(statuses.filter((status) => status !== 200)).toEqual([]);
       const refused = await code('10.40.0.1');
       expect(refused.statusCode).toBe(429);
-      expect(refused.json().message).toBe('too many captcha requests; wait a minute and try again');
-      // Another address is not affected, and no refused call left a row.
+      expect(refused.json().message).toBe('too many unused captchas for this address; wait a minute and try again');
+      // Another address is not affected, and no refused call left a row; the expired one was swept.
       expect((await code('10.40.0.2')).statusCode).toBe(200);
       const rows = await app.services.database.db.selectFrom('sys_captcha').select('uuid').execute();
       expect(rows.map((row) => row.uuid)).not.toContain(first.uuid);
-      expect(rows).toHaveLength(CAPTCHAS_PER_MINUTE);
-    });
+      expect(rows).toHaveLength(LIVE_CAPTCHAS_PER_ADDRESS + 1);
+      // One used up by a login makes room for the next.
+      const { uuid } = captchaSchema.parse((await code('10.40.0.2')).json());
+      await login(app, { username: 'admin', password: TEST_PASSWORD, code: await readCaptchaAnswer(app, uuid), uuid }, '10.40.0.1');
+      const held = (await app.services.database.db.selectFrom('sys_captcha').select('uuid').where('address', '=', '10.40.0.1').execute())[0];
+      await login(app, { username: 'admin', password: TEST_PASSWORD, code: await readCaptchaAnswer(app, held?.uuid ?? ''), uuid: held?.uuid ?? '' }, '10.40.0.1');
+      expect((await code('10.40.0.1')).statusCode).toBe(200);
+    }, 60_000);
 
     it('is required when enabled', async () => {
       app = await buildTestApp({ captchaEnabled: true });
@@ -216,23 +229,71 @@ describe('auth', () => {
 
     it('never lets many attempts from elsewhere in a minute refuse an address that has not failed', async () => {
       app = await buildTestApp();
-      for (let address = 0; address < MAX_ATTEMPTS_PER_IP; address += 1) {
-        await login(app, { username: 'admin', password: TEST_PASSWORD }, `10.6.0.${address}`);
+      for (let address = 0; address < MAX_FAILURES_PER_ADDRESS; address += 1) {
+        await login(app, { username: 'admin', password: 'wrong-password' }, `10.6.0.${address}`);
       }
       expect((await login(app, { username: 'admin', password: TEST_PASSWORD }, '10.7.0.1')).statusCode).toBe(200);
     });
 
-    it('rate-limits one address trying many usernames', async () => {
-      app = await buildTestApp();
+    it(`holds one address trying many usernames to ${MAX_FAILURES_PER_ADDRESS} failures a minute, wrong captchas counted`, async () => {
+      const clock = new SettableClock();
+      app = await buildTestApp({ captchaEnabled: true }, { clock });
       const statuses: number[] = [];
-      for (let attempt = 0; attempt <= MAX_ATTEMPTS_PER_IP; attempt += 1) {
-        statuses.push((await login(app, { username: `someone-${attempt}`, password: 'x' }, '10.9.9.9')).statusCode);
+      for (let attempt = 0; attempt < MAX_FAILURES_PER_ADDRESS; attempt += 1) {
+        const captcha = attempt % 2 === 0 ? { code: '', uuid: '' } : await solvedCaptcha(app, '10.9.9.9');
+        statuses.push((await login(app, { username: `someone-${attempt}`, password: 'x', ...captcha }, '10.9.9.9')).statusCode);
       }
-      expect(statuses.slice(0, MAX_ATTEMPTS_PER_IP).every((status) => status === 400)).toBe(true);
-      expect(statuses.at(-1)).toBe(429);
-      // Another address is not affected.
-      expect((await login(app, { username: 'admin', password: TEST_PASSWORD }, '10.9.9.10')).statusCode).toBe(200);
+      expect(statuses.filter((status) => status !== 400)).toEqual([]);
+      const held = await login(app, { username: 'admin', password: TEST_PASSWORD, ...(await solvedCaptcha(app, '10.9.9.9')) }, '10.9.9.9');
+      expect(held.statusCode).toBe(429);
+      expect(held.json().message).toBe('too many failed logins from this address; wait a minute and try again');
+      // Another address is not affected, and the minute over, this one may try again.
+      expect((await login(app, { username: 'admin', password: TEST_PASSWORD, ...(await solvedCaptcha(app, '10.9.9.10')) }, '10.9.9.10')).statusCode).toBe(200);
+      clock.advance(60_000);
+      expect((await login(app, { username: 'admin', password: TEST_PASSWORD, ...(await solvedCaptcha(app, '10.9.9.9')) }, '10.9.9.9')).statusCode).toBe(200);
     });
+
+    it('lets 600 people of one office sign in through the proxy within a minute, and still stops a guesser among them', async () => {
+      const clock = new SettableClock();
+      // The proxy at 10.0.0.2 (trusted); the office's NAT address as the proxy saw it, 203.0.113.7.
+      app = await buildTestApp({ captchaEnabled: true, trustProxy: ['10.0.0.0/24'] }, { clock });
+      const db = app.services.database.db;
+      const learner = await db.selectFrom('sys_user').selectAll().where('username', '=', 'learner1').executeTakeFirstOrThrow();
+      const people = Array.from({ length: 600 }, (_, index) => `office-${index}`);
+      for (let from = 0; from < people.length; from += 200) {
+        await db
+          .insertInto('sys_user')
+          .values(people.slice(from, from + 200).map((username) => ({ ...learner, id: undefined, username, phone: null, email: null })))
+          .execute();
+      }
+      const throughProxy = { remoteAddress: '10.0.0.2', headers: { 'x-forwarded-for': '203.0.113.7' } };
+      const statuses: number[] = [];
+      for (const username of people) {
+        const issued = await app.inject({ method: 'GET', url: '/auth/code', ...throughProxy });
+        const { uuid } = captchaSchema.parse(issued.json());
+        const response = await app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          payload: { username, password: TEST_PASSWORD, uuid, code: await readCaptchaAnswer(app, uuid) },
+          ...throughProxy,
+        });
+        statuses.push(response.statusCode);
+        clock.advance(90); // 600 within 54 seconds
+      }
+      expect(statuses.filter((status) => status !== 200)).toEqual([]);
+      const sessions = await db.selectFrom('sys_session').select('ip').distinct().execute();
+      expect(sessions.map((session) => session.ip)).toEqual(['203.0.113.7']);
+
+      // 30 wrong passwords for one account from that address: stopped by the fifth.
+      const guesses: number[] = [];
+      for (let guess = 0; guess < 30; guess += 1) {
+        const { uuid } = captchaSchema.parse((await app.inject({ method: 'GET', url: '/auth/code', ...throughProxy })).json());
+        const payload = { username: 'office-7', password: `guess-${guess}`, uuid, code: await readCaptchaAnswer(app, uuid) };
+        guesses.push((await app.inject({ method: 'POST', url: '/auth/login', payload, ...throughProxy })).statusCode);
+      }
+      expect(guesses.slice(0, 4)).toEqual([400, 400, 400, 400]);
+      expect(guesses.slice(4).every((status) => status === 429)).toBe(true);
+    }, 180_000);
   });
 
   describe('sessions', () => {

@@ -20,6 +20,12 @@ export async function countAttempt(db: Kysely<Database>, key: string, now: numbe
   return { attempts: row.attempts, consecutiveFailures: row.consecutive_failures, lockedUntil: row.locked_until };
 }
 
+/** When the key stops refusing; null when it does not refuse (or has no row). */
+export async function lockedUntil(db: Kysely<Database>, key: string): Promise<number | null> {
+  const row = await db.selectFrom('sys_login_throttle').select('locked_until').where('key', '=', key).executeTakeFirst();
+  return row?.locked_until ?? null;
+}
+
 export async function recordFailure(
   db: Kysely<Database>,
   key: string,
