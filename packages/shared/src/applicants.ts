@@ -1,13 +1,10 @@
 import { z } from 'zod';
-import { pageQuerySchema, queryFlagSchema, REQUIRED, sortableBy, wireTimeSchema } from './http.js';
+import { idSchema, idTextSchema, pageQuerySchema, queryFlagSchema, REQUIRED, sortableBy, wireTimeSchema } from './http.js';
 
 // Enrolment (DESIGN §10): the people in a term (applicants) and the rules that assign people to a
 // term. A learner applies from the site (`POST api/site/courses/{id}/apply`, see progress.ts for
 // the learner's side); staff approve, reject, enrol, import and assign from the back office.
 
-const ID_MAX = 2_147_483_647;
-const idSchema = z.number().int().positive().max(ID_MAX);
-const idTextSchema = z.coerce.number(REQUIRED).int().positive().max(ID_MAX);
 const auditFields = {
   createBy: z.string().nullable(),
   updateBy: z.string().nullable(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REQUIRED } from './http.js';
+import { idSchema, idTextSchema, REQUIRED } from './http.js';
 import { MAX_ALTERNATIVES, MAX_BLANKS, OPTION_KEYS, optionSchema, questionTypeSchema } from './questions.js';
 
 // Taking an exam (DESIGN §6, §7, §10): attempts with a deadline the server fixes at start and a
@@ -9,8 +9,6 @@ import { MAX_ALTERNATIVES, MAX_BLANKS, OPTION_KEYS, optionSchema, questionTypeSc
 // (deadline, which attempt counts, review, statistics) is in `attempt-rules.ts` and
 // `exam-statistics.ts`, zod-free.
 
-const ID_MAX = 2_147_483_647;
-const idTextSchema = z.coerce.number(REQUIRED).int().positive().max(ID_MAX);
 
 /**
  * `in_progress` until submitted (by the learner, or by the server at the deadline plus the grace);
@@ -140,7 +138,7 @@ export const attemptEventsSchema = z.object({
         /** When it happened, ms before the batch was sent (the client's monotonic clock): the server dates it from its own clock. */
         agoMs: z.number().int().min(0).max(86_400_000).default(0),
         /** The question shown at the time, if any. */
-        questionId: z.number().int().positive().max(ID_MAX).nullish().transform((id) => id ?? null),
+        questionId: idSchema.nullish().transform((id) => id ?? null),
         detail: z.string().max(200).default(''),
       }),
     )

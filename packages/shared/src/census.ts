@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { daysBetween } from './calendar-day.js';
-import { pageQuerySchema, REQUIRED, sortableBy } from './http.js';
+import { idTextSchema, pageQuerySchema, sortableBy } from './http.js';
 
 // People statistics ("census", issue 15): one person's record (study time per day, progress per
 // course, exam attempts, certificates, logins) and the list of people with the same figures
 // rolled up. Days are calendar days `yyyy-MM-dd` in the organisation's zone (the server's `TZ`),
 // the zone study time is bucketed in.
 
-const CENSUS_ID_MAX = 2_147_483_647;
-const idTextSchema = z.coerce.number(REQUIRED).int().positive().max(CENSUS_ID_MAX);
 
 /** A calendar day, `yyyy-MM-dd`, that exists (no 2026-02-30). */
 export const censusDaySchema = z

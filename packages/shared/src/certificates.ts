@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema, REQUIRED, sortableBy } from './http.js';
+import { idSchema, idTextSchema, pageQuerySchema, REQUIRED, sortableBy } from './http.js';
 
 // Certificates (DESIGN §6, §10; issue 14): a template's layout, the snapshot of every value a
 // certificate prints, its number pattern, the public verification answer, and the pure rules
@@ -403,9 +403,6 @@ export type CertificateVerification = z.infer<typeof certificateVerificationSche
 // The API: templates, certificates, the learner's list (DESIGN §10)
 // ---------------------------------------------------------------------------------------------
 
-const CERT_ID_MAX = 2_147_483_647;
-const certIdSchema = z.number().int().positive().max(CERT_ID_MAX);
-const certIdTextSchema = z.coerce.number(REQUIRED).int().positive().max(CERT_ID_MAX);
 const certAuditFields = {
   createBy: z.string().nullable(),
   updateBy: z.string().nullable(),
@@ -461,7 +458,7 @@ const certTemplateFields = {
 };
 export const certTemplateCreateSchema = z.object(certTemplateFields);
 export type CertTemplateCreate = z.output<typeof certTemplateCreateSchema>;
-export const certTemplateUpdateSchema = z.object({ id: certIdSchema, ...certTemplateFields });
+export const certTemplateUpdateSchema = z.object({ id: idSchema, ...certTemplateFields });
 export type CertTemplateUpdate = z.output<typeof certTemplateUpdateSchema>;
 
 /** One version of a template's layout; certificates keep the version they were issued with. */
@@ -476,7 +473,7 @@ export const certTemplateVersionSchema = z.object({
 export type CertTemplateVersion = z.infer<typeof certTemplateVersionSchema>;
 
 /** `GET api/cert-templates/{id}/preview?version=`: the current version unless one is named. */
-export const certTemplatePreviewQuerySchema = z.object({ version: certIdTextSchema.optional() });
+export const certTemplatePreviewQuerySchema = z.object({ version: idTextSchema.optional() });
 
 export const CERTIFICATE_SOURCES = ['staff', 'exam', 'term', 'import', 'reissue'] as const;
 export type CertificateSource = (typeof CERTIFICATE_SOURCES)[number];
@@ -519,10 +516,10 @@ export const certificateQuerySchema = pageQuerySchema.extend({
   sort: sortableBy(CERTIFICATE_SORT_FIELDS),
   /** In the number, the printed name or the account's username. */
   q: z.string().trim().max(100).optional(),
-  templateId: certIdTextSchema.optional(),
-  userId: certIdTextSchema.optional(),
-  examId: certIdTextSchema.optional(),
-  termId: certIdTextSchema.optional(),
+  templateId: idTextSchema.optional(),
+  userId: idTextSchema.optional(),
+  examId: idTextSchema.optional(),
+  termId: idTextSchema.optional(),
   /** The status now. */
   status: z.enum(CERTIFICATE_STATUSES).optional(),
 });
@@ -531,7 +528,7 @@ export type CertificateQuery = z.output<typeof certificateQuerySchema>;
 export const MAX_ISSUE_PEOPLE = 1000;
 
 const issueIdsSchema = z
-  .array(certIdSchema)
+  .array(idSchema)
   .min(1, 'list at least one person')
   .max(MAX_ISSUE_PEOPLE)
   .transform((ids) => [...new Set(ids)]);
@@ -543,11 +540,11 @@ const issueIdsSchema = z
  */
 export const certificateIssueSchema = z
   .object({
-    templateId: certIdSchema,
+    templateId: idSchema,
     userIds: issueIdsSchema.optional(),
     applicantIds: issueIdsSchema.optional(),
-    examId: certIdSchema.nullish().transform((id) => id ?? null),
-    termId: certIdSchema.nullish().transform((id) => id ?? null),
+    examId: idSchema.nullish().transform((id) => id ?? null),
+    termId: idSchema.nullish().transform((id) => id ?? null),
     /** What the certificate names instead of the exam's, course's or template's title. */
     title: z.string().trim().max(200).nullish().transform((title) => (title ? title : null)),
     /**
@@ -568,7 +565,7 @@ export type CertificatesIssued = z.infer<typeof certificatesIssuedSchema>;
 
 export const certificateRevokeSchema = z.object({
   ids: z
-    .array(certIdSchema)
+    .array(idSchema)
     .min(1, 'list at least one id')
     .max(1000)
     .transform((ids) => [...new Set(ids)]),
@@ -625,18 +622,18 @@ export type CertRule = z.infer<typeof certRuleSchema>;
 
 export const certRuleQuerySchema = pageQuerySchema.extend({
   sort: sortableBy(['id', 'createTime'] as const),
-  templateId: certIdTextSchema.optional(),
-  examId: certIdTextSchema.optional(),
-  termId: certIdTextSchema.optional(),
+  templateId: idTextSchema.optional(),
+  examId: idTextSchema.optional(),
+  termId: idTextSchema.optional(),
 });
 export type CertRuleQuery = z.output<typeof certRuleQuerySchema>;
 
 /** `POST api/cert-rules`: issue the template to whoever passes the exam, or completes the term. */
 export const certRuleCreateSchema = z
   .object({
-    templateId: certIdSchema,
-    examId: certIdSchema.nullish().transform((id) => id ?? null),
-    termId: certIdSchema.nullish().transform((id) => id ?? null),
+    templateId: idSchema,
+    examId: idSchema.nullish().transform((id) => id ?? null),
+    termId: idSchema.nullish().transform((id) => id ?? null),
   })
   .refine((body) => (body.examId === null) !== (body.termId === null), { message: 'name an exam or a term', path: ['examId'] });
 export type CertRuleCreate = z.output<typeof certRuleCreateSchema>;

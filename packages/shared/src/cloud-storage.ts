@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createTimeRangeSchema, pageQuerySchema, REQUIRED, sortableBy } from './http.js';
+import { createTimeRangeSchema, idSchema, pageQuerySchema, REQUIRED, sortableBy } from './http.js';
 
 // Cloud object storage (SPEC §7 `/api/qiNiuContent`): one S3-compatible bucket (MinIO, AWS S3,
 // Aliyun OSS, Tencent COS, Qiniu's S3 API) that staff upload files to, list, sync from the bucket,
@@ -90,7 +90,7 @@ export const cloudFileQuerySchema = pageQuerySchema.extend({
 });
 export type CloudFileQuery = z.output<typeof cloudFileQuerySchema>;
 
-export const cloudFileIdsSchema = z.array(z.number().int().positive()).min(1, 'is required').max(1000);
+export const cloudFileIdsSchema = z.array(idSchema).min(1, 'is required').max(1000);
 
 /** `GET api/qiNiuContent/download/{id}`: a signed link that works for `CLOUD_LINK_SECONDS`. */
 export const cloudLinkSchema = z.object({ url: z.string(), expiresAt: z.string() });

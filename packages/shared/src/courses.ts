@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema, REQUIRED, sortableBy, wireTimeSchema } from './http.js';
+import { idSchema, idTextSchema, pageQuerySchema, REQUIRED, sortableBy, wireTimeSchema } from './http.js';
 import { mediaSchema, type MediaKind } from './media.js';
 
 // The course catalogue (DESIGN §10): categories (a tree) → courses → chapters → lessons, and the
@@ -9,10 +9,7 @@ import { mediaSchema, type MediaKind } from './media.js';
  * The largest id an `integer` column holds (PostgreSQL's): a larger one sent in would make the
  * query fail (a 500) instead of finding nothing.
  */
-const ID_MAX = 2_147_483_647;
-const idSchema = z.number().int().positive().max(ID_MAX);
 /** An id in a path or a query string. */
-const idTextSchema = z.coerce.number(REQUIRED).int().positive().max(ID_MAX);
 const auditFields = {
   createBy: z.string().nullable(),
   updateBy: z.string().nullable(),
@@ -278,7 +275,7 @@ export type LessonUpdate = z.output<typeof lessonUpdateSchema>;
 export const siteCourseQuerySchema = pageQuerySchema.extend({
   q: z.string().trim().max(100).optional(),
   /** Courses of this category and of every category below it. */
-  categoryId: z.coerce.number().int().positive().max(ID_MAX).optional(),
+  categoryId: idTextSchema.optional(),
 });
 export type SiteCourseQuery = z.output<typeof siteCourseQuerySchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createTimeRangeSchema, pageQuerySchema, REQUIRED, sortableBy } from './http.js';
+import { createTimeRangeSchema, idSchema, pageQuerySchema, REQUIRED, sortableBy } from './http.js';
 
 // Installation media (SPEC §2 `/download`, §7 `api/deploy/upload`): packages staff publish for
 // people to download — a desktop or mobile client, an offline course pack, a user guide. Each
@@ -44,7 +44,7 @@ export const deployUploadFieldsSchema = z.object({ name, version, platform, rele
 export type DeployUploadFields = z.output<typeof deployUploadFieldsSchema>;
 
 /** `PUT api/deploy`: what describes a version; its file and checksum never change. */
-export const deployUpdateSchema = z.object({ id: z.number().int().positive(), name, version, platform, releaseNotes });
+export const deployUpdateSchema = z.object({ id: idSchema, name, version, platform, releaseNotes });
 export type DeployUpdate = z.output<typeof deployUpdateSchema>;
 
 /** A published version as staff see it. */
@@ -78,7 +78,7 @@ export const deployQuerySchema = pageQuerySchema.extend({
 });
 export type DeployQuery = z.output<typeof deployQuerySchema>;
 
-export const deployIdsSchema = z.array(z.number().int().positive()).min(1, 'is required').max(1000);
+export const deployIdsSchema = z.array(idSchema).min(1, 'is required').max(1000);
 
 /** One version on the public page. */
 export const publicPackageVersionSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createTimeRangeSchema, pageQuerySchema, queryFlagSchema, REQUIRED, sortableBy } from './http.js';
+import { createTimeRangeSchema, idSchema, idTextSchema, pageQuerySchema, queryFlagSchema, REQUIRED, sortableBy } from './http.js';
 
 export const deptSchema = z.object({
   id: z.number().int(),
@@ -35,7 +35,7 @@ export const deptQuerySchema = pageQuerySchema.extend({
   name: z.string().trim().max(100).optional(),
   enabled: queryFlagSchema.optional(),
   /** The children of this department; without it and without other filters, the top level. */
-  pid: z.coerce.number().int().positive().optional(),
+  pid: idTextSchema.optional(),
   createTime: createTimeRangeSchema.optional(),
 });
 export type DeptQuery = z.output<typeof deptQuerySchema>;
@@ -45,7 +45,7 @@ export const deptSuperiorQuerySchema = z.object({
   exclude: queryFlagSchema.default(false),
 });
 
-export const deptIdsSchema = z.array(z.number().int().positive()).min(1, 'list at least one department').max(1000);
+export const deptIdsSchema = z.array(idSchema).min(1, 'list at least one department').max(1000);
 
 const deptFields = {
   name: z.string(REQUIRED).trim().min(1, 'is required').max(100),
@@ -63,5 +63,5 @@ const deptFields = {
 export const deptCreateSchema = z.object(deptFields);
 export type DeptCreate = z.output<typeof deptCreateSchema>;
 
-export const deptUpdateSchema = z.object({ id: z.number().int().positive(), ...deptFields });
+export const deptUpdateSchema = z.object({ id: idSchema, ...deptFields });
 export type DeptUpdate = z.output<typeof deptUpdateSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema, REQUIRED, sortableBy } from './http.js';
+import { idSchema, idTextSchema, pageQuerySchema, REQUIRED, sortableBy } from './http.js';
 
 const auditFields = {
   createBy: z.string().nullable(),
@@ -8,7 +8,6 @@ const auditFields = {
   updateTime: z.string(),
 };
 
-const idSchema = z.number().int().positive();
 
 export const dictSchema = z.object({
   id: z.number().int(),
@@ -93,4 +92,4 @@ export type DictDetailBody = z.output<typeof dictDetailBodySchema>;
 export const dictDetailUpdateBodySchema = dictDetailBodySchema.extend({ id: idSchema });
 export type DictDetailUpdateBody = z.output<typeof dictDetailUpdateBodySchema>;
 
-export const dictDetailIdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+export const dictDetailIdParamsSchema = z.object({ id: idTextSchema });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema, queryFlagSchema, REQUIRED, sortableBy, wireTimeSchema } from './http.js';
+import { idSchema, idTextSchema, pageQuerySchema, queryFlagSchema, REQUIRED, sortableBy, wireTimeSchema } from './http.js';
 import { blankRulesSchema, multiplePolicySchema, optionSchema, questionTypeSchema, MAX_QUESTION_SCORE } from './questions.js';
 
 // Exam design (DESIGN §6, §10): an exam's paper (sections of fixed questions and draw rules), its
@@ -7,9 +7,6 @@ import { blankRulesSchema, multiplePolicySchema, optionSchema, questionTypeSchem
 // assigned it (people, department subtrees with later joiners, roles, a term's applicants) with
 // personal overrides. Taking an exam (attempts, answers, marking) builds on this.
 
-const ID_MAX = 2_147_483_647;
-const idSchema = z.number().int().positive().max(ID_MAX);
-const idTextSchema = z.coerce.number(REQUIRED).int().positive().max(ID_MAX);
 const auditFields = {
   createBy: z.string().nullable(),
   updateBy: z.string().nullable(),

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import {
   createTimeRangeSchema,
   errorBodySchema,
+  ID_MAX,
+  idSchema,
+  idTextSchema,
   healthSchema,
   mapPage,
   withOutsideScope,
@@ -174,5 +177,31 @@ describe('healthSchema', () => {
     [{ status: 'UP', version: '0.1.0', uptimeSeconds: 0, database: 'mysql' }, false],
   ])('%j -> %s', (input, expected) => {
     expect(healthSchema.safeParse(input).success).toBe(expected);
+  });
+});
+
+describe('ids', () => {
+  it.each([
+    [1, true],
+    [ID_MAX, true],
+    [ID_MAX + 1, false],
+    [2 ** 53 + 2, false],
+    [0, false],
+    [-1, false],
+    [1.5, false],
+  ])('in a body, %s is accepted: %s', (id, accepted) => {
+    expect(idSchema.safeParse(id).success).toBe(accepted);
+  });
+
+  it.each([
+    ['1', 1],
+    ['2147483647', ID_MAX],
+    ['2147483648', undefined],
+    ['9007199254740993', undefined],
+    ['abc', undefined],
+    ['', undefined],
+  ])('in a path or query, %j reads as %s', (text, id) => {
+    const parsed = idTextSchema.safeParse(text);
+    expect(parsed.success ? parsed.data : undefined).toBe(id);
   });
 });

@@ -9,6 +9,16 @@ export const REQUIRED = {
   error: (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? 'is required' : undefined),
 };
 
+/**
+ * The largest id: every id column is a 32-bit integer on PostgreSQL (`serial`), so a larger one
+ * names no row, and is refused here rather than by the database as an error.
+ */
+export const ID_MAX = 2_147_483_647;
+/** A row's id in a JSON body. */
+export const idSchema = z.number().int().positive().max(ID_MAX);
+/** A row's id in a path or a query string, where it arrives as text. */
+export const idTextSchema = z.coerce.number(REQUIRED).int().positive().max(ID_MAX);
+
 export const errorBodySchema = z.object({
   status: z.number().int(),
   message: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createTimeRangeSchema, pageQuerySchema, sortableBy } from './http.js';
+import { createTimeRangeSchema, idTextSchema, pageQuerySchema, sortableBy } from './http.js';
 
 export const LOG_TYPES = ['INFO', 'ERROR'] as const;
 export type LogType = (typeof LOG_TYPES)[number];
@@ -43,7 +43,7 @@ export const logQuerySchema = pageQuerySchema.extend({
 });
 export type LogQuery = z.output<typeof logQuerySchema>;
 
-export const logIdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+export const logIdParamsSchema = z.object({ id: idTextSchema });
 
 export const logExceptionSchema = z.object({ exception: z.string() });
 export type LogException = z.infer<typeof logExceptionSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema, sortableBy } from './http.js';
+import { idSchema, pageQuerySchema, sortableBy } from './http.js';
 
 // Media: the videos, PDFs and images lessons and course covers use, stored once and shared.
 
@@ -50,4 +50,4 @@ export const mediaContentPath = (id: number) => `api/media/${id}/content`;
 
 
 /** `DELETE api/media`: refused (409) for a file a lesson or a course cover still uses. */
-export const mediaIdsSchema = z.array(z.number().int().positive()).min(1, 'list at least one id').max(1000);
+export const mediaIdsSchema = z.array(idSchema).min(1, 'list at least one id').max(1000);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createTimeRangeSchema } from './http.js';
+import { createTimeRangeSchema, ID_MAX, idSchema, idTextSchema } from './http.js';
 
 /** 0 directory, 1 page, 2 button. */
 export const MENU_TYPES = [0, 1, 2] as const;
@@ -62,7 +62,7 @@ export type MenuRoute = z.infer<typeof menuRouteSchema>;
 
 export const menuRoutesSchema = z.array(menuRouteSchema);
 
-const pidQuery = z.coerce.number().int().min(0);
+const pidQuery = z.coerce.number().int().min(0).max(ID_MAX);
 
 export const menuLazyQuerySchema = z.object({ pid: pidQuery.optional() });
 
@@ -73,10 +73,10 @@ export const menuQuerySchema = z.object({
 });
 export type MenuQuery = z.output<typeof menuQuerySchema>;
 
-export const menuIdsBodySchema = z.array(z.number().int().positive()).max(1000);
+export const menuIdsBodySchema = z.array(idSchema).max(1000);
 export const menuDeleteBodySchema = menuIdsBodySchema.min(1, 'name at least one menu');
 
-export const menuChildQuerySchema = z.object({ id: z.coerce.number().int().positive() });
+export const menuChildQuerySchema = z.object({ id: idTextSchema });
 export const menuChildIdsSchema = z.array(z.number().int());
 
 // The form sends '' for the fields a menu type does not use; they are stored as null.
@@ -154,7 +154,7 @@ export const menuCreateBodySchema = menuFieldsSchema.transform(keepFieldsOfType)
 export type MenuCreateBody = z.input<typeof menuCreateBodySchema>;
 export type MenuInput = z.output<typeof menuCreateBodySchema>;
 
-export const menuUpdateBodySchema = menuFieldsSchema.extend({ id: z.number().int().positive() }).transform(keepFieldsOfType);
+export const menuUpdateBodySchema = menuFieldsSchema.extend({ id: idSchema }).transform(keepFieldsOfType);
 export type MenuUpdateBody = z.input<typeof menuUpdateBodySchema>;
 
 /** An external link's path is the address itself. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf, pageQuerySchema } from './http.js';
+import { idSchema, pageOf, pageQuerySchema } from './http.js';
 import { NOTIFICATION_KINDS } from './notification-kinds.js';
 
 // In-app notifications (issue 15, part 4): what the bell of the back office's navbar and of the
@@ -31,7 +31,7 @@ export const notificationPageSchema = pageOf(notificationSchema).extend({ unread
 export type NotificationPage = z.infer<typeof notificationPageSchema>;
 
 /** `PUT api/site/notifications/read`: my notifications to mark read (others' ids are ignored). */
-export const notificationReadSchema = z.object({ ids: z.array(z.number().int().positive()).min(1).max(500) });
+export const notificationReadSchema = z.object({ ids: z.array(idSchema).min(1).max(500) });
 export type NotificationRead = z.infer<typeof notificationReadSchema>;
 
 /** What a mark answers: how many are still unread, for the badge. */

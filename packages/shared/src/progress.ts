@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { APPLICANT_SOURCES, APPLICANT_STATUSES } from './applicants.js';
 import { ENROL_MODES, LESSON_TYPES, outlineLessonSchema, siteCourseSchema } from './courses.js';
-import { REQUIRED } from './http.js';
+import { idSchema, REQUIRED } from './http.js';
 import { MAX_INTERVALS_PER_REPORT } from './progress-rules.js';
 
 // The learner's side (DESIGN §10, `api/site/...`): a course's details with my enrolment, my
 // courses, a lesson to study and the progress reports its player sends. Who "my" is comes from
 // the session, never from the request. The rules the numbers follow are in progress-rules.ts.
 
-const ID_MAX = 2_147_483_647;
-const idSchema = z.number().int().positive().max(ID_MAX);
 
 /** My progress in one lesson. */
 export const lessonProgressSchema = z.object({

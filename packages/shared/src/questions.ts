@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema, queryFlagSchema, REQUIRED, sortableBy } from './http.js';
+import { ID_MAX, idSchema, pageQuerySchema, queryFlagSchema, REQUIRED, sortableBy } from './http.js';
 import { DEFAULT_BLANK_RULES, JUDGE_KEYS, MULTIPLE_POLICIES, QUESTION_TYPES, type QuestionType } from './question-scoring.js';
 
 // The question bank (DESIGN §6, §10): five types of question, scored by `question-scoring.ts`,
@@ -7,8 +7,6 @@ import { DEFAULT_BLANK_RULES, JUDGE_KEYS, MULTIPLE_POLICIES, QUESTION_TYPES, typ
 // a workbook with one sheet per type (answering `importResultSchema` of applicants.ts, the
 // product's one import shape).
 
-const ID_MAX = 2_147_483_647;
-const idSchema = z.number().int().positive().max(ID_MAX);
 const auditFields = {
   createBy: z.string().nullable(),
   updateBy: z.string().nullable(),

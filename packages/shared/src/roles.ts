@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createTimeRangeSchema, pageQuerySchema, REQUIRED, sortableBy } from './http.js';
+import { createTimeRangeSchema, idSchema, pageQuerySchema, REQUIRED, sortableBy } from './http.js';
 import { dataScopeSchema, deptRefSchema } from './users.js';
 
 /** Levels run from 1 (the most powerful) down; a user manages only roles at or below their own. */
@@ -42,7 +42,7 @@ export const roleQuerySchema = pageQuerySchema.extend({
 });
 export type RoleQuery = z.output<typeof roleQuerySchema>;
 
-const idRef = z.object({ id: z.number().int().positive() });
+const idRef = z.object({ id: idSchema });
 const optionalText = z
   .string()
   .trim()
@@ -66,10 +66,10 @@ const customScopeError = { path: ['depts'], message: "choose at least one depart
 export const roleCreateSchema = z.object(roleFields).refine(customScopeHasDepts, customScopeError);
 export type RoleCreate = z.output<typeof roleCreateSchema>;
 
-export const roleUpdateSchema = z.object({ id: z.number().int().positive(), ...roleFields }).refine(customScopeHasDepts, customScopeError);
+export const roleUpdateSchema = z.object({ id: idSchema, ...roleFields }).refine(customScopeHasDepts, customScopeError);
 export type RoleUpdate = z.output<typeof roleUpdateSchema>;
 
-export const roleMenusSchema = z.object({ id: z.number().int().positive(), menus: z.array(idRef).max(10_000) });
+export const roleMenusSchema = z.object({ id: idSchema, menus: z.array(idRef).max(10_000) });
 export type RoleMenus = z.output<typeof roleMenusSchema>;
 
-export const roleIdsSchema = z.array(z.number().int().positive()).min(1, 'list at least one role').max(1000);
+export const roleIdsSchema = z.array(idSchema).min(1, 'list at least one role').max(1000);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createTimeRangeSchema, pageQuerySchema, REQUIRED, sortableBy } from './http.js';
+import { createTimeRangeSchema, idSchema, pageQuerySchema, REQUIRED, sortableBy } from './http.js';
 
 /** eladmin's file categories, kept verbatim on the wire like the data scopes; the web app translates them. */
 export const FILE_CATEGORIES = ['图片', '文档', '音乐', '视频'] as const;
@@ -74,9 +74,9 @@ export const localStorageUploadQuerySchema = z.object({
 });
 
 export const localStorageRenameSchema = z.object({
-  id: z.number().int().positive(),
+  id: idSchema,
   name: z.string(REQUIRED).trim().min(1, 'is required').max(STORAGE_NAME_MAX_LENGTH),
 });
 export type LocalStorageRename = z.output<typeof localStorageRenameSchema>;
 
-export const localStorageIdsSchema = z.array(z.number().int().positive()).min(1, 'is required').max(1000);
+export const localStorageIdsSchema = z.array(idSchema).min(1, 'is required').max(1000);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createTimeRangeSchema, pageQuerySchema, queryFlagSchema, REQUIRED, sortableBy } from './http.js';
+import { createTimeRangeSchema, idSchema, idTextSchema, pageQuerySchema, queryFlagSchema, REQUIRED, sortableBy } from './http.js';
 import { translate } from './messages.js';
 import { formValidators, type FormValidator } from './validators.js';
 import { NICK_NAME_MAX_LENGTH, NICK_NAME_MIN_LENGTH } from './text-limits.js';
@@ -70,7 +70,6 @@ const optionalText = (max: number, validator: FormValidator) =>
     .nullish()
     .transform((value) => (value === undefined || value === null || value === '' ? null : value));
 
-const idSchema = z.number().int().positive();
 const idRefSchema = z.object({ id: idSchema });
 
 export const passwordSchema = z.string().min(8, 'must be at least 8 characters').max(128);
@@ -147,7 +146,7 @@ export const avatarResultSchema = z.object({ avatar: z.string() });
 /** The user list's filters; the export takes the same ones. */
 export const userFilterSchema = z.object({
   /** The department and everything below it. */
-  deptId: z.coerce.number().int().positive().optional(),
+  deptId: idTextSchema.optional(),
   /** Matched against username, nick name, e-mail and phone. */
   blurry: z.string().trim().max(100).optional(),
   enabled: queryFlagSchema.optional(),

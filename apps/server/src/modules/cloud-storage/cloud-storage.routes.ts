@@ -7,7 +7,7 @@ import {
   cloudLinkSchema,
   cloudSyncSchema,
 } from '@cloud-classroom/shared/cloud-storage';
-import { pageOf } from '@cloud-classroom/shared/http';
+import { idTextSchema, pageOf } from '@cloud-classroom/shared/http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { acceptUploads, withUpload, type UploadOptions } from '../../files/upload-reader.js';
@@ -78,7 +78,7 @@ export const cloudStorageRoutes: FastifyPluginAsyncZod<{ services: Services }> =
     '/api/qiNiuContent/download/:id',
     {
       config: { access: { permissions: ['storage:list'] } },
-      schema: { params: z.object({ id: z.coerce.number().int().positive() }), response: { 200: cloudLinkSchema } },
+      schema: { params: z.object({ id: idTextSchema }), response: { 200: cloudLinkSchema } },
     },
     async (request) => cloudStorage.link(request.params.id),
   );

@@ -8,7 +8,7 @@ import {
   publicPackagesSchema,
   type DeployPackage,
 } from '@cloud-classroom/shared/deploy';
-import { pageOf } from '@cloud-classroom/shared/http';
+import { idTextSchema, pageOf } from '@cloud-classroom/shared/http';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -35,7 +35,7 @@ const uploadBody = z.unknown().meta({
   required: ['name', 'version', 'platform', 'file'],
 });
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
+const idParams = z.object({ id: idTextSchema });
 
 const PLATFORM_LABELS: Record<DeployPackage['platform'], string> = {
   windows: 'Windows',

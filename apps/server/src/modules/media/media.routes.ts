@@ -1,4 +1,4 @@
-import { pageOf } from '@cloud-classroom/shared/http';
+import { idTextSchema, pageOf } from '@cloud-classroom/shared/http';
 import { mediaIdsSchema, mediaQuerySchema, mediaSchema, type Media, type MediaKind } from '@cloud-classroom/shared/media';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,7 +17,7 @@ const mediaUploadBody = z.unknown().meta({
   required: ['file'],
 });
 
-const mediaIdParams = z.object({ id: z.coerce.number().int().positive() });
+const mediaIdParams = z.object({ id: idTextSchema });
 
 // A learner's course material: no shared cache may keep it. An id's bytes never change, so the
 // browser may keep its copy a while; an hour bounds how long it outlives lost access.

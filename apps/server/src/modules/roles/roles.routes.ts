@@ -1,4 +1,4 @@
-import { pageOf } from '@cloud-classroom/shared/http';
+import { idTextSchema, pageOf } from '@cloud-classroom/shared/http';
 import {
   roleCreateSchema,
   roleIdsSchema,
@@ -56,7 +56,7 @@ export const roleRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     '/api/roles/:id',
     {
       config: { access: { permissions: ['roles:list'] } },
-      schema: { params: z.object({ id: z.coerce.number().int().positive() }), response: { 200: roleSchema } },
+      schema: { params: z.object({ id: idTextSchema }), response: { 200: roleSchema } },
     },
     async (request) => roles.get(request.params.id),
   );
