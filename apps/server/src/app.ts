@@ -87,6 +87,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   app.decorate('services', services);
   // Before any route can write a notification, so that none is missed by this process's sockets.
   await services.notificationPush.start();
+  await services.sessions.listenToOtherProcesses();
   enforceRouteAccess(app, { sessions: services.sessions, permissionsOf: (userId) => services.access.menuPermissionsOf(userId) });
   registerAuditLog(app, database.db, services.clock);
   registerIdempotency(app, database.db, services.clock);
@@ -101,6 +102,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
     // Already stopping when main.ts began the shutdown; then this waits for the same end.
     await services.jobs.stop();
     await services.notificationPush.close();
+    await services.sessions.close();
     // Audit entries of the last answers are written after those answers went out.
     await app.auditLogSettled();
     await database.db.destroy();

@@ -32,7 +32,6 @@ const configSchema = z.object({
       }
     })
     .default([]),
-  REDIS_URL: z.url({ protocol: /^rediss?$/, message: 'must be a redis:// or rediss:// URL' }).optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   CAPTCHA_ENABLED: booleanFlag.default(true),
   DB_STATEMENT_STATS: booleanFlag.default(true),
@@ -106,7 +105,6 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
-  redisUrl: string | undefined;
   /**
    * The reverse proxies in front of this node (`TRUST_PROXY`: addresses, CIDR ranges, or loopback,
    * linklocal, uniquelocal); only from them are `X-Forwarded-For` and `X-Real-IP` believed as the
@@ -168,7 +166,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     host: c.HOST,
     dataDir: path.resolve(cwd, c.DATA_DIR),
     databaseUrl: c.DATABASE_URL,
-    redisUrl: c.REDIS_URL,
     trustProxy: c.TRUST_PROXY,
     adminPassword: c.ADMIN_PASSWORD,
     captchaEnabled: c.CAPTCHA_ENABLED,

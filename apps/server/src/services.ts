@@ -103,7 +103,7 @@ export async function createServices(
   const { db } = database;
   const files = createFileStore(config);
   const jobs = new JobRunner({ db, clock, log });
-  const sessions = await SessionService.create(db, clock);
+  const sessions = await SessionService.create(database, clock);
   const access = new AccessService(db);
   const depts = new DeptService(db, access, clock);
   const roles = new RoleService(db, access, depts, clock);

@@ -3,6 +3,8 @@ import type { SignJWT } from 'jose/jwt/sign';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import { getOrCreateSetting } from '../../db/app-setting.repo.js';
+import type { AppDatabase, Listening } from '../../db/database.js';
+import { pgNotify } from '../../db/pg-notify.js';
 import type { Database } from '../../db/schema.js';
 import {
   deleteExpiredSessions,
@@ -31,25 +33,60 @@ const loadSignJwt = async (): Promise<typeof SignJWT> => (await import('jose/jwt
 
 export type Principal = { sessionId: string; userId: number; username: string; isAdmin: boolean };
 
-export type SessionsEndedListener = (ended: { userIds: number[]; sessionIds: string[]; reason: string }) => void;
+export type SessionsEnded = { sessionIds: string[]; reason: string };
+export type SessionsEndedListener = (ended: SessionsEnded) => void;
 
+// A NOTIFY payload holds under 8000 bytes; a session id takes 35 in it.
+const SESSIONS_PER_NOTIFY = 150;
+
+/**
+ * Sessions: started at sign-in, checked on every request, ended by a logout, a kick-out, a password
+ * change or a disabled account. Their rows live in the database, so every process honours an end
+ * at once; the processes' open sockets hear of it too: on PostgreSQL each process tells the others
+ * by NOTIFY on a channel of its schema and LISTENs there (`listenToOtherProcesses`).
+ */
 export class SessionService {
   private readonly listeners = new Set<SessionsEndedListener>();
+  /** Tells this process's NOTIFYs from the others', as the sender hears its own too. */
+  private readonly origin = crypto.randomUUID();
+  private readonly channel: string;
+  private listening: Listening | undefined;
   // Checking a token (decoding, an HMAC, parsing) is a tenth of a light request's CPU; revocation
   // lives in the session row, so remembering a checked token weakens nothing.
   private readonly checkedTokens = new Map<string, SessionTokenClaims>();
 
   private constructor(
-    private readonly db: Kysely<Database>,
+    private readonly database: AppDatabase,
     private readonly secret: KeyObject,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.channel = `cc_sessions_${database.schema ?? 'public'}`;
+  }
+
+  private get db(): Kysely<Database> {
+    return this.database.db;
+  }
 
   /** The signing secret is generated on first start and kept in the database, shared by every process. */
-  static async create(db: Kysely<Database>, clock: Clock): Promise<SessionService> {
-    const secret = await getOrCreateSetting(db, 'jwt_secret', () => crypto.randomBytes(64).toString('base64url'));
+  static async create(database: AppDatabase, clock: Clock): Promise<SessionService> {
+    const secret = await getOrCreateSetting(database.db, 'jwt_secret', () => crypto.randomBytes(64).toString('base64url'));
     // A KeyObject made once: handing jose raw bytes makes it import the key on every signing.
-    return new SessionService(db, crypto.createSecretKey(Buffer.from(secret)), clock);
+    return new SessionService(database, crypto.createSecretKey(Buffer.from(secret)), clock);
+  }
+
+  /** Starts hearing the sessions other processes end (PostgreSQL); app start. */
+  async listenToOtherProcesses(): Promise<void> {
+    const { listen } = this.database;
+    if (listen === undefined || this.listening !== undefined) return;
+    this.listening = await listen(this.channel, (payload) => {
+      const { origin, ...ended } = JSON.parse(payload) as SessionsEnded & { origin: string };
+      if (origin !== this.origin) this.tellListeners(ended);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.listening?.close();
+    this.listening = undefined;
   }
 
   async start(userId: number, ip: string, browser: string): Promise<{ token: string; sessionId: string }> {
@@ -94,13 +131,13 @@ export class SessionService {
 
   async end(sessionIds: readonly string[], reason: string): Promise<void> {
     const userIds = await deleteSessions(this.db, sessionIds);
-    if (userIds.length > 0) this.emit({ userIds: [...new Set(userIds)], sessionIds: [...sessionIds], reason });
+    if (userIds.length > 0) await this.announce({ sessionIds: [...sessionIds], reason });
   }
 
   /** Ends every session of these users, except optionally the one making the change. */
   async endAllOf(userIds: readonly number[], reason: string, exceptSessionId?: string): Promise<void> {
     const sessionIds = await deleteSessionsOfUsers(this.db, userIds, exceptSessionId);
-    if (sessionIds.length > 0) this.emit({ userIds: [...userIds], sessionIds, reason });
+    if (sessionIds.length > 0) await this.announce({ sessionIds, reason });
   }
 
   onSessionsEnded(listener: SessionsEndedListener): () => void {
@@ -108,7 +145,17 @@ export class SessionService {
     return () => this.listeners.delete(listener);
   }
 
-  private emit(ended: Parameters<SessionsEndedListener>[0]): void {
+  /** This process's listeners at once; the other processes' by NOTIFY. */
+  private async announce(ended: SessionsEnded): Promise<void> {
+    this.tellListeners(ended);
+    if (this.database.dialect !== 'postgres') return;
+    for (let start = 0; start < ended.sessionIds.length; start += SESSIONS_PER_NOTIFY) {
+      const sessionIds = ended.sessionIds.slice(start, start + SESSIONS_PER_NOTIFY);
+      await pgNotify(this.db, this.channel, JSON.stringify({ origin: this.origin, sessionIds, reason: ended.reason }));
+    }
+  }
+
+  private tellListeners(ended: SessionsEnded): void {
     for (const listener of this.listeners) listener(ended);
   }
 }

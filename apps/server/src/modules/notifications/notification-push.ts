@@ -5,7 +5,8 @@ import type { AppDatabase, Listening } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { ServiceLog } from '../../service-log.js';
 import type { SessionSockets } from '../websocket/websocket.service.js';
-import { countUnread, findNotificationsByIds, pgNotify, type NotificationRow } from './notifications.repo.js';
+import { pgNotify } from '../../db/pg-notify.js';
+import { countUnread, findNotificationsByIds, type NotificationRow } from './notifications.repo.js';
 
 /** Who was told what: [userId, notificationId] pairs, as the NOTIFY payload carries them. */
 type Told = [userId: number, id: number][];

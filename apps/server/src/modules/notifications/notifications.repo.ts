@@ -204,10 +204,6 @@ export async function findCertificateFacts(db: Kysely<Database>, ids: readonly n
 }
 
 /** `select pg_notify(…)` inside the caller's transaction: PostgreSQL delivers it on commit, and never on a rollback. */
-export async function pgNotify(db: Kysely<Database>, channel: string, payload: string): Promise<void> {
-  await sql`select pg_notify(${channel}, ${payload})`.execute(db);
-}
-
 /** What rows inserted directly (the demo seed's) hold that their people would have been told of. */
 export async function findAnnounceable(db: Kysely<Database>, now: number) {
   const applicants = await db.selectFrom('edu_applicant').select(['id', 'source']).where('status', 'in', ['approved', 'in_progress', 'completed']).orderBy('id').execute();

@@ -21,10 +21,9 @@ export type PushSocket = {
 /**
  * The open sockets of this process by session and by person: a session ended anywhere in this
  * process (kicked out, logged out, password changed) is told at once and disconnected, and what
- * a person is told (notifications) reaches every socket they hold here. The ends of sessions are
- * in-process only (with several server processes they must reach the others through PostgreSQL
- * LISTEN/NOTIFY or Redis, not built for them); notifications reach the others by the
- * notifications module's own LISTEN.
+ * a person is told (notifications) reaches every socket they hold here. Sessions ended and
+ * notifications written by another process reach this one through PostgreSQL's LISTEN/NOTIFY
+ * (`SessionService`, `NotificationPush`).
  *
  * Each socket holds a file descriptor, and one token once held 20,000 of them until the process
  * could open no file and stopped answering anyone. So a session keeps at most `perSession`, a

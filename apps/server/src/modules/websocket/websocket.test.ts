@@ -7,7 +7,7 @@ import {
 } from '@cloud-classroom/shared/auth';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, loginAs } from '../../test/test-app.js';
+import { buildTestApp, buildTestAppPair, loginAs } from '../../test/test-app.js';
 
 type ClientSocket = {
   readonly readyState: number;
@@ -165,6 +165,63 @@ describe('/websocket', () => {
     // 1006: cut off without a close frame.
     expect(await silent.closed).toBe(1006);
     expect(await kept(answering)).toBe(true);
+  });
+});
+
+// Two processes on one PostgreSQL database (SQLite is one process): a session ended on either
+// closes the sockets the other holds.
+describe.runIf(process.env.TEST_DATABASE_URL)('/websocket with two server processes', () => {
+  let first: FastifyInstance;
+  let second: FastifyInstance;
+  afterEach(async () => {
+    await first.close();
+  });
+
+  async function connectTo(app: FastifyInstance, token: string) {
+    if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    if (typeof address !== 'object' || address === null) throw new Error('no address');
+    const socket = new WebSocket(`ws://127.0.0.1:${address.port}/websocket?token=${encodeURIComponent(token)}`);
+    const messages: unknown[] = [];
+    socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
+    const closed = new Promise<number>((resolve) => socket.on('close', resolve));
+    await new Promise<void>((resolve, reject) => {
+      socket.on('open', resolve);
+      socket.on('error', reject);
+    });
+    return { messages, closed, isOpen: () => socket.readyState === socket.OPEN };
+  }
+
+  it('closes on one the sockets of a session kicked out, logged out, or of an account disabled on the other', async () => {
+    [first, second] = await buildTestAppPair();
+    const admin = await loginAs(second, 'admin');
+    const kicked = await loginAs(first, 'learner1');
+    const stays = await loginAs(first, 'learner1');
+    const kickedSocket = await connectTo(first, kicked);
+    const staysSocket = await connectTo(first, stays);
+    const key = await first.services.sessions.sessionIdOf(kicked);
+    const kick = await second.inject({ method: 'DELETE', url: '/auth/online', payload: [key], headers: { authorization: admin } });
+    expect(kick.statusCode).toBe(200);
+    expect(await kickedSocket.closed).toBe(SOCKET_CLOSE_UNAUTHORIZED);
+    expect(kickedSocket.messages).toEqual([{ type: 'session-ended', reason: 'kicked-out' }]);
+    expect(staysSocket.isOpen()).toBe(true);
+
+    await second.inject({ method: 'DELETE', url: '/auth/logout', headers: { authorization: stays } });
+    expect(await staysSocket.closed).toBe(SOCKET_CLOSE_UNAUTHORIZED);
+    expect(staysSocket.messages).toEqual([{ type: 'session-ended', reason: 'logout' }]);
+
+    const teacherSocket = await connectTo(first, await loginAs(first, 'teacher'));
+    const teacher = await second.services.database.db.selectFrom('sys_user').selectAll().where('username', '=', 'teacher').executeTakeFirstOrThrow();
+    const user = (await second.inject({ method: 'GET', url: `/api/users?blurry=teacher`, headers: { authorization: admin } })).json<{ content: Record<string, unknown>[] }>().content[0];
+    const disable = await second.inject({
+      method: 'PUT',
+      url: '/api/users',
+      payload: { ...user, id: teacher.id, enabled: false },
+      headers: { authorization: admin },
+    });
+    expect(disable.statusCode, disable.body).toBe(204);
+    expect(await teacherSocket.closed).toBe(SOCKET_CLOSE_UNAUTHORIZED);
+    expect(teacherSocket.messages).toEqual([{ type: 'session-ended', reason: 'disabled' }]);
   });
 });
 

@@ -1,0 +1,11 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+/**
+ * PostgreSQL's NOTIFY, heard by every process that LISTENs on `channel` (`AppDatabase.listen`),
+ * the sender included; inside a transaction it is delivered on commit only. Payloads must stay
+ * under 8000 bytes.
+ */
+export async function pgNotify(db: Kysely<Database>, channel: string, payload: string): Promise<void> {
+  await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+}
