@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './browser.js';
-import { apiLogin, baseUrl, englishContext, sharedAdminToken, waitForShell } from './session.js';
+import { apiLogin, baseUrl, englishContext, openPopconfirm, sharedAdminToken, waitForShell } from './session.js';
 
 /**
  * Issue 16, part 4: the database monitor at eladmin's address of Druid's, `/druid/index.html`.
@@ -47,7 +47,7 @@ describe('database monitor', () => {
     await saveScreenshot(page, 'database-monitor-1366');
 
     await view.getByRole('button', { name: 'Reset counters' }).click();
-    await page.getByRole('tooltip').getByRole('button', { name: /^ok$/i }).click();
+    await openPopconfirm(page).getByRole('button', { name: /^ok$/i }).click();
     await page.getByText('Counters reset').waitFor();
   });
 

@@ -104,6 +104,11 @@ export function confirmDialog(page: Page, text: string | RegExp): Locator {
   return page.locator(`.ant-modal-confirm${OPENED}`).filter({ ...VISIBLE, hasText: text });
 }
 
+/** antd's Popconfirm open on the page, once its zoom is over and while it is not closing. */
+export function openPopconfirm(page: Page): Locator {
+  return page.locator(`.ant-popconfirm:not(.ant-popover-hidden)${OPENED}:not([class*="-leave"])`);
+}
+
 /** antd's drawer, once its panel has finished sliding in. */
 export function openDrawer(page: Page): Locator {
   return page.locator(`.ant-drawer-content-wrapper${OPENED}`).filter(VISIBLE);
