@@ -30,6 +30,7 @@ import { examRoutes } from './modules/exams/exams.routes.js';
 import { examReportRoutes } from './modules/attempts/exam-report.routes.js';
 import { markingRoutes } from './modules/attempts/marking.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { registerMetrics } from './modules/metrics/metrics.routes.js';
 import { logRoutes } from './modules/logs/logs.routes.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { notificationRoutes } from './modules/notifications/notifications.routes.js';
@@ -88,6 +89,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
   // Before any route can write a notification, so that none is missed by this process's sockets.
   await services.notificationPush.start();
   await services.sessions.listenToOtherProcesses();
+  if (config.metricsToken !== undefined) await registerMetrics(app, { token: config.metricsToken, database, services });
   enforceRouteAccess(app, { sessions: services.sessions, permissionsOf: (userId) => services.access.menuPermissionsOf(userId) });
   registerAuditLog(app, database.db, services.clock);
   registerIdempotency(app, database.db, services.clock);
@@ -111,7 +113,7 @@ export async function buildApp({ config, database, logger = false, clock }: AppO
 
   await registerOpenApi(app, { version });
 
-  await app.register(healthRoutes, { version, dialect: database.dialect });
+  await app.register(healthRoutes, { version, dialect: database.dialect, db: database.db });
   await app.register(authRoutes, { services });
   await app.register(onlineRoutes, { services });
   await app.register(menuRoutes, { services });

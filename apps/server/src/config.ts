@@ -33,6 +33,7 @@ const configSchema = z.object({
     })
     .default([]),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   CAPTCHA_ENABLED: booleanFlag.default(true),
   DB_STATEMENT_STATS: booleanFlag.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -112,6 +113,8 @@ export type Config = {
    */
   trustProxy: string[];
   adminPassword: string | undefined;
+  /** Turns on Prometheus's `GET /metrics`, answered to this bearer token only (`METRICS_TOKEN`); absent: no such route. */
+  metricsToken: string | undefined;
   captchaEnabled: boolean;
   /** Count every statement for the database monitor (`DB_STATEMENT_STATS`, default on; the bench turns it off to compare). */
   statementStats: boolean;
@@ -168,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     databaseUrl: c.DATABASE_URL,
     trustProxy: c.TRUST_PROXY,
     adminPassword: c.ADMIN_PASSWORD,
+    metricsToken: c.METRICS_TOKEN,
     captchaEnabled: c.CAPTCHA_ENABLED,
     statementStats: c.DB_STATEMENT_STATS,
     logLevel: c.LOG_LEVEL,

@@ -110,3 +110,6 @@ export const healthSchema = z.object({
   database: z.enum(['sqlite', 'postgres']),
 });
 export type Health = z.infer<typeof healthSchema>;
+
+/** `GET api/health/ready`: the node takes traffic (its database answers); a 503 otherwise. */
+export const readinessSchema = z.object({ status: z.literal('READY') });

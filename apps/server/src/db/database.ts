@@ -31,6 +31,8 @@ export type AppDatabase = {
   sqlite?: SQLite.Database;
   /** PostgreSQL only: the pool's connections now. */
   pool?: () => PoolState;
+  /** SQLite only: commits made and WAL syncs they shared (the group commit), since start. */
+  groupCommit?: () => { commits: number; syncs: number };
 };
 
 export type PoolState = { size: number; max: number; idle: number; waiting: number };
@@ -86,11 +88,13 @@ function openSqlite(dataDir: string, stats: StatementStats | undefined): AppData
   // `synchronous` is set by the group commit, which makes acknowledged writes durable (WalSync).
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  const connection = withStatementCache(sqlite);
   return {
-    db: new Kysely<Database>({ dialect: new ConnectedSqliteDialect({ ...withStatementCache(sqlite), stats }) }),
+    db: new Kysely<Database>({ dialect: new ConnectedSqliteDialect({ ...connection, stats }) }),
     dialect: 'sqlite',
     location: file,
     sqlite,
+    groupCommit: () => ({ commits: connection.group.commits, syncs: connection.group.syncs }),
     ...(stats === undefined ? {} : { statements: stats }),
   };
 }

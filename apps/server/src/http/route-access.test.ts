@@ -100,6 +100,7 @@ describe('every API route', () => {
     expect(publicRoutes).toEqual([
       'DELETE /auth/logout',
       'GET /api/health',
+      'GET /api/health/ready',
       'GET /api/public/certificates/verify',
       'GET /api/public/downloads',
       'GET /api/public/downloads/:id/file',

@@ -3,7 +3,7 @@ import type { ServiceLog } from '../service-log.js';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/schema.js';
-import { claimJobs, completeJob, deleteFinishedJobs, extendLease, failJob, insertJob, releaseJobs, retryJob, type ClaimedJob } from './jobs.repo.js';
+import { claimJobs, completeJob, countJobsByState, deleteFinishedJobs, extendLease, failJob, insertJob, releaseJobs, retryJob, type ClaimedJob } from './jobs.repo.js';
 
 export type JobContext = {
   jobId: number;
@@ -117,6 +117,11 @@ export class JobRunner {
   }
 
   /** Starts polling for due jobs (main.ts; tests that want a running runner). */
+  /** The jobs in each state now, on every process (the metrics' queue depth and failures). */
+  countByState(): ReturnType<typeof countJobsByState> {
+    return countJobsByState(this.options.db);
+  }
+
   start(): void {
     if (this.started || this.stopped !== undefined) return;
     this.started = true;

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../db/dialect.js';
-import type { Database } from '../db/schema.js';
+import type { Database, JobState } from '../db/schema.js';
 
 export type NewJob = {
   name: string;
@@ -164,4 +164,16 @@ export async function deleteFinishedJobs(db: Kysely<Database>, { doneBefore, fai
     )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** How many jobs are in each state now. */
+export async function countJobsByState(db: Kysely<Database>): Promise<Record<JobState, number>> {
+  const rows = await db
+    .selectFrom('sys_job')
+    .select(['state', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .groupBy('state')
+    .execute();
+  const counts: Record<JobState, number> = { queued: 0, running: 0, done: 0, failed: 0 };
+  for (const row of rows) counts[row.state] = Number(row.count);
+  return counts;
 }

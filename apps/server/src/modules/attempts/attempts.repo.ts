@@ -419,3 +419,13 @@ export async function findEventDetails(db: Kysely<Database>, attemptId: number, 
 export async function holdAttempt(trx: Kysely<Database>, attemptId: number): Promise<void> {
   if (isPostgres(trx)) await trx.selectFrom('edu_attempt').select('id').where('id', '=', attemptId).forUpdate().execute();
 }
+
+/** Attempts started and not yet handed in, across every exam. */
+export async function countAttemptsInProgress(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('edu_attempt')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('state', '=', 'in_progress')
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

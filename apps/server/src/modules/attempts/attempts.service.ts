@@ -28,6 +28,7 @@ import { parsePaper, type FrozenPaper, type FrozenQuestion } from './frozen-pape
 import {
   claimSubmission,
   countAnswered,
+  countAttemptsInProgress,
   countEvents,
   findAnswers,
   findAttempt,
@@ -118,6 +119,11 @@ export class AttemptsService {
 
   private readonly passedListeners: PassedListener[];
   private readonly gradedListeners: GradedListener[];
+
+  /** Attempts started and not handed in, every exam's (the metrics' figure). */
+  countInProgress(): Promise<number> {
+    return countAttemptsInProgress(this.options.db);
+  }
 
   /** Listens to attempts graded on submission (their results released to their people). */
   onGraded(listener: GradedListener): void {

@@ -17,3 +17,23 @@ describe('GET /api/health', () => {
     }
   });
 });
+
+describe('GET /api/health/ready', () => {
+  it('is ready while the database answers, and a 503 with words once it does not', async () => {
+    const app = await buildTestApp();
+    try {
+      const ready = await app.inject({ method: 'GET', url: '/api/health/ready' });
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json()).toEqual({ status: 'READY' });
+      // The database gone from under the node (its connections closed).
+      await app.services.database.db.destroy();
+      const gone = await app.inject({ method: 'GET', url: '/api/health/ready' });
+      expect(gone.statusCode).toBe(503);
+      expect(gone.json()).toMatchObject({ status: 503, message: 'not ready: the database does not answer' });
+      // The liveness probe still says the process lives.
+      expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    } finally {
+      await app.close().catch(() => undefined);
+    }
+  });
+});

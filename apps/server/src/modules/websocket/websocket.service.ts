@@ -50,6 +50,11 @@ export class SessionSockets {
    * refused instead: there evicting would let one session (a leaked token, a runaway script) push
    * out the person's other devices, or anyone push out everyone.
    */
+  /** Sockets this process holds now, refused and closing ones until their connection is gone. */
+  get openCount(): number {
+    return this.held.size;
+  }
+
   add(sessionId: string, userId: number, socket: PushSocket): void {
     if (this.held.size >= this.limits.total) return this.refuse(socket, SOCKET_CLOSE_BUSY, 'the server holds all the sockets it can');
     const ofSession = this.bySession.get(sessionId);
