@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { DEFAULT_TIME_ZONE } from '@cloud-classroom/shared/calendar-day';
 import { hash } from '@node-rs/argon2';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { isPostgres } from '../dialect.js';
 import type { Database } from '../schema.js';
 import { created } from '../audit-columns.js';
 import { reapplyReferenceData } from '../migrate.js';
@@ -27,11 +28,22 @@ export type SeedResult = { seeded: false } | Seeded;
  * dictionaries) came with the migrations. Does nothing once any user exists. One transaction,
  * so a crash half-way leaves an empty database that the next start seeds again.
  */
+/** The advisory lock the first start's seeding holds on PostgreSQL (any number no other lock uses). */
+const SEED_LOCK = 730_001;
+
 export async function seedIfEmpty(db: Kysely<Database>, adminPassword: string | undefined, files?: FileStore, timeZone = DEFAULT_TIME_ZONE): Promise<SeedResult> {
   if (await anyRow(db, 'sys_user')) return { seeded: false };
   const account = await accountPassword(adminPassword);
-  await db.transaction().execute((trx) => seedDemo(trx, account.hash, files, timeZone));
-  return seededWith(account);
+  const seeded = await db.transaction().execute(async (trx) => {
+    // Nodes started together on one fresh PostgreSQL database all find it empty: the first to take
+    // the lock seeds, the others wait for its commit and find people there (a second seed failed
+    // on a duplicate role and stopped that node). SQLite runs one transaction at a time already.
+    if (isPostgres(db)) await sql`select pg_advisory_xact_lock(${SEED_LOCK})`.execute(trx);
+    if (await anyRow(trx, 'sys_user')) return false;
+    await seedDemo(trx, account.hash, files, timeZone);
+    return true;
+  });
+  return seeded ? seededWith(account) : { seeded: false };
 }
 
 /** Whether people or departments exist, which `npm run seed` refuses to add the demo organisation to. */
