@@ -53,9 +53,7 @@ export function trustedProxies(entries: readonly string[]): (address: string | u
  * `TRUST_PROXY`, fastify never reads the header at all.
  */
 export function trustProxyOption(entries: readonly string[]): ((address: string) => boolean) | false {
-  if (entries.length === 0) return false;
-  const isTrusted = trustedProxies(entries);
-  return (address) => isTrusted(address);
+  return entries.length === 0 ? false : trustedProxies(entries);
 }
 
 /**

@@ -27,6 +27,19 @@ const { WebSocket } = (await import(WS_PACKAGE)) as {
   WebSocket: new (url: string, options?: { autoPong?: boolean }) => ClientSocket & { readonly OPEN: number };
 };
 
+/** A real client over TCP; what it receives is collected, and `closed` gives the close code. */
+async function openClient(url: string, options: { autoPong?: boolean } = {}) {
+  const socket = new WebSocket(url, options);
+  const messages: unknown[] = [];
+  socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
+  const closed = new Promise<number>((resolve) => socket.on('close', resolve));
+  await new Promise<void>((resolve, reject) => {
+    socket.on('open', resolve);
+    socket.on('error', reject);
+  });
+  return { socket, messages, closed, isOpen: () => socket.readyState === socket.OPEN };
+}
+
 // Small caps keep the floods small; a short heartbeat lets a silent client be caught soon.
 const LIMITS = { perSession: 3, perUser: 5, total: 100, heartbeatMs: 200 };
 
@@ -49,18 +62,8 @@ describe('/websocket', () => {
     await app.close();
   });
 
-  /** A real client over TCP; what it receives is collected, and `closed` gives the close code. */
-  async function connect(token?: string, options: { autoPong?: boolean } = {}) {
-    const socket = new WebSocket(token === undefined ? baseUrl : `${baseUrl}?token=${encodeURIComponent(token)}`, options);
-    const messages: unknown[] = [];
-    socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
-    const closed = new Promise<number>((resolve) => socket.on('close', resolve));
-    await new Promise<void>((resolve, reject) => {
-      socket.on('open', resolve);
-      socket.on('error', reject);
-    });
-    return { socket, messages, closed, isOpen: () => socket.readyState === socket.OPEN };
-  }
+  const connect = (token?: string, options: { autoPong?: boolean } = {}) =>
+    openClient(token === undefined ? baseUrl : `${baseUrl}?token=${encodeURIComponent(token)}`, options);
 
   const kick = (keys: string[], token: string) =>
     app.inject({ method: 'DELETE', url: '/auth/online', payload: keys, headers: { authorization: token } });
@@ -181,15 +184,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('/websocket with two server proces
     if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     if (typeof address !== 'object' || address === null) throw new Error('no address');
-    const socket = new WebSocket(`ws://127.0.0.1:${address.port}/websocket?token=${encodeURIComponent(token)}`);
-    const messages: unknown[] = [];
-    socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
-    const closed = new Promise<number>((resolve) => socket.on('close', resolve));
-    await new Promise<void>((resolve, reject) => {
-      socket.on('open', resolve);
-      socket.on('error', reject);
-    });
-    return { messages, closed, isOpen: () => socket.readyState === socket.OPEN };
+    return openClient(`ws://127.0.0.1:${address.port}/websocket?token=${encodeURIComponent(token)}`);
   }
 
   it('closes on one the sockets of a session kicked out, logged out, or of an account disabled on the other', async () => {
