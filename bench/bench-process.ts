@@ -60,8 +60,14 @@ export async function startServer(endpoint: Endpoint, env: Record<string, string
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const port = await readyLine(child, /ready (\d+)/, endpoint.server);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const headers = (await endpoint.prepare?.(baseUrl, env)) ?? {};
-  return { baseUrl, headers, child };
+  try {
+    const port = await readyLine(child, /ready (\d+)/, endpoint.server);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const headers = (await endpoint.prepare?.(baseUrl, env)) ?? {};
+    return { baseUrl, headers, child };
+  } catch (error) {
+    // A server whose preparation failed (ffmpeg missing, a refused upload) must not outlive the bench.
+    await stop(child);
+    throw error;
+  }
 }

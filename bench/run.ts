@@ -101,10 +101,14 @@ async function load(endpoint: Endpoint, server: Running, durationSeconds: number
 async function runThroughput(scenario: ThroughputScenario): Promise<Outcome> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-bench-data-'));
   const shared: Record<string, string> = scenario.shareData ? { DATA_DIR: dataDir } : {};
-  const subjectServer = await startServer(scenario.subject, shared);
-  const referenceServer = await startServer(scenario.reference, shared);
-  if (scenario.shareData) referenceServer.headers = subjectServer.headers;
+  const subjectServer = await startServer(scenario.subject, shared).catch((error: unknown) => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
+  let referenceServer: Running | undefined;
   try {
+    referenceServer = await startServer(scenario.reference, shared);
+    if (scenario.shareData) referenceServer.headers = subjectServer.headers;
     if (scenario.sameAnswer) await expectSameAnswer(scenario, subjectServer, referenceServer);
     const sides = [
       { endpoint: scenario.subject, server: subjectServer, samples: [] as Sample[] },
@@ -139,7 +143,7 @@ async function runThroughput(scenario: ThroughputScenario): Promise<Outcome> {
       },
     };
   } finally {
-    await Promise.all([stop(subjectServer.child), stop(referenceServer.child)]);
+    await Promise.all([stop(subjectServer.child), referenceServer === undefined ? undefined : stop(referenceServer.child)]);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -18,6 +18,9 @@ function makeVideo(folder: string): string {
     ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-t', '60', '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '7M', '-movflags', '+faststart', file],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
+  if (ffmpeg.error !== undefined && 'code' in ffmpeg.error && ffmpeg.error.code === 'ENOENT') {
+    throw new Error('bench: the media scenario needs ffmpeg to make its video (Debian: apt-get install ffmpeg); skip it with --only naming another scenario');
+  }
   if (ffmpeg.error !== undefined || ffmpeg.status !== 0) throw new Error(`bench: ffmpeg could not make the video (${ffmpeg.error?.message ?? `exit ${ffmpeg.status}`})`);
   const { size } = fs.statSync(file);
   if (size < 45 * MEBIBYTE || size > 60 * MEBIBYTE) throw new Error(`bench: the video is ${size} bytes, not about 50 MB`);
