@@ -168,7 +168,16 @@ async function openPostgres(databaseUrl: string, schema: string | undefined, sta
     // Names the server's sessions in pg_stat_activity: `npm run restore` refuses while it sees one.
     application_name: SERVER_APPLICATION_NAME,
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+    // A database that does not answer (a partition, a host gone) fails a request in 5 s (a 503)
+    // instead of holding it until the client gives up.
+    connectionTimeoutMillis: 5000,
   });
+  // A connection broken under the pool (PostgreSQL restarted, an administrator ended it) is an
+  // 'error' event, on the pool while it was idle and on the connection while a request held it:
+  // unheard, either ended the process. The query under way fails by itself (a 503), and the pool
+  // drops the connection and opens a new one when next needed.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   // Fail at start, with the reason, rather than on the first request.
   const probe = await pool.connect();
   probe.release();

@@ -1,7 +1,7 @@
 import type { ErrorBody } from '@cloud-classroom/shared/http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isReferenceViolation, isUniqueViolation } from '../db/constraint-violation.js';
+import { isDatabaseUnavailable, isReferenceViolation, isUniqueViolation } from '../db/constraint-violation.js';
 import { DomainError, type DomainErrorKind } from '../domain-error.js';
 import { HttpError } from './http-error.js';
 import { setSecurityHeaders } from './security-headers.js';
@@ -60,6 +60,8 @@ export function toErrorBody(error: unknown): ErrorBody {
     const field = path === '' ? context : /^\d/.test(path) ? `${context}.${path}` : path;
     return errorBody(400, `${field}: ${first?.message ?? 'invalid'}`);
   }
+  // Said as what it is, and as passing: the pool reconnects by itself once the database is back.
+  if (isDatabaseUnavailable(error)) return errorBody(503, 'the database is not answering; try again in a moment');
   const constraint = constraintViolation(error);
   if (constraint !== undefined) return errorBody(409, constraint);
   const fastifyError = error as Partial<FastifyError>;
