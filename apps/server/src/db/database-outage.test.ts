@@ -26,17 +26,21 @@ describe('a database that cannot be reached', () => {
       // A connection of the node's pool, ended by the server while the pool holds it idle (what a
       // restart of PostgreSQL does to every one): unheard, that error ended the process.
       const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
+      const pooled = app.services.database.pool?.().size ?? 0;
       await admin.query('select pg_terminate_backend($1)', [rows[0]?.pid]);
+      // The pool drops it once its socket closes; until then it could hand it out again.
+      await expect.poll(() => app.services.database.pool?.().size).toBeLessThan(pooled);
       // One ended in the middle of a query answers 503 in words.
       const busy = db.connection().execute(async (connection) => {
         const { rows: own } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(connection);
-        const slow = sql`select pg_sleep(5)`.execute(connection);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        await admin.query('select pg_terminate_backend($1)', [own[0]?.pid]);
-        return slow.then(
+        // Its failure is taken at once: it may come before the terminating query has answered.
+        const slow = sql`select pg_sleep(5)`.execute(connection).then(
           () => undefined,
           (error: unknown) => error,
         );
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await admin.query('select pg_terminate_backend($1)', [own[0]?.pid]);
+        return slow;
       });
       expect(toErrorBody(await busy)).toMatchObject({ status: 503 });
       // The pool opens new connections: the node answers as before.
