@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import { getOrCreateSetting } from '../../db/app-setting.repo.js';
 import type { AppDatabase, Listening } from '../../db/database.js';
-import { pgNotify } from '../../db/pg-notify.js';
+import { channelOf, pgNotify } from '../../db/pg-notify.js';
 import type { Database } from '../../db/schema.js';
 import {
   deleteExpiredSessions,
@@ -60,7 +60,7 @@ export class SessionService {
     private readonly secret: KeyObject,
     private readonly clock: Clock,
   ) {
-    this.channel = `cc_sessions_${database.schema ?? 'public'}`;
+    this.channel = channelOf('sessions', database.schema);
   }
 
   private get db(): Kysely<Database> {

@@ -5,7 +5,7 @@ import type { AppDatabase, Listening } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { ServiceLog } from '../../service-log.js';
 import type { SessionSockets } from '../websocket/websocket.service.js';
-import { pgNotify } from '../../db/pg-notify.js';
+import { channelOf, pgNotify } from '../../db/pg-notify.js';
 import { countUnread, findNotificationsByIds, type NotificationRow } from './notifications.repo.js';
 
 /** Who was told what: [userId, notificationId] pairs, as the NOTIFY payload carries them. */
@@ -34,7 +34,7 @@ export class NotificationPush {
       toWire: (row: NotificationRow) => Notification;
     },
   ) {
-    this.channel = `cc_notifications_${options.database.schema ?? 'public'}`;
+    this.channel = channelOf('notifications', options.database.schema);
   }
 
   private get root(): Kysely<Database> {
