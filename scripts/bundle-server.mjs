@@ -77,7 +77,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'cjs',
-  target: 'node20',
+  target: 'node22',
   // Smaller to parse, while stack traces in the error log keep their function names.
   minifyWhitespace: true,
   minifySyntax: true,

@@ -6,6 +6,17 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+// Checked before anything loads: on Node 20 better-sqlite3 13 ends the process with a segmentation
+// fault, which says nothing of why.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 13)) {
+  console.error(
+    `Cloud Classroom needs Node.js 22.13 or later (24 recommended); this is Node.js ${process.versions.node}.\n` +
+      'Node 24 from the npm registry: npm install --prefix ~/.local/node-24 node@24.21.0, then put ~/.local/node-24/node_modules/.bin first on PATH.',
+  );
+  process.exit(1);
+}
+
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 

@@ -36,9 +36,9 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     allowedPath: (pathname) => pathname === '/' || files.has(pathname.startsWith('/') ? pathname : `/${pathname}`),
     preCompressed: true,
     cacheControl: false,
-    setHeaders(res, filePath) {
+    setHeaders(reply, filePath) {
       const relative = path.relative(distDir, filePath);
-      res.setHeader('cache-control', relative.startsWith(`assets${path.sep}`) ? IMMUTABLE : REVALIDATE);
+      reply.header('cache-control', relative.startsWith(`assets${path.sep}`) ? IMMUTABLE : REVALIDATE);
     },
   });
   app.setNotFoundHandler((request, reply) => {
