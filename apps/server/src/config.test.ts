@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       timeZone: 'Asia/Shanghai',
       storage: { kind: 'local' },
       sockets: { perSession: 5, perUser: 10, total: 10_000, heartbeatMs: 30_000 },
+      jobLeaseMs: 60_000,
     });
   });
 
@@ -64,6 +65,7 @@ describe('loadConfig', () => {
         SOCKETS_PER_USER: '6',
         SOCKETS_MAX: '2000',
         SOCKET_HEARTBEAT_SECONDS: '10',
+        JOB_LEASE_SECONDS: '15',
       },
       '/srv/cc',
     );
@@ -84,6 +86,7 @@ describe('loadConfig', () => {
       mediaMaxBytes: 300 * 1024 * 1024,
       timeZone: 'Europe/Paris',
       sockets: { perSession: 3, perUser: 6, total: 2000, heartbeatMs: 10_000 },
+      jobLeaseMs: 15_000,
     });
   });
 

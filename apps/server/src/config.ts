@@ -90,6 +90,12 @@ const configSchema = z.object({
     .min(1, 'must be a whole number of seconds from 1 to 3600')
     .max(3600, 'must be a whole number of seconds from 1 to 3600')
     .default(30),
+  JOB_LEASE_SECONDS: z.coerce
+    .number({ message: 'must be a whole number of seconds from 5 to 3600' })
+    .int('must be a whole number of seconds from 5 to 3600')
+    .min(5, 'must be a whole number of seconds from 5 to 3600')
+    .max(3600, 'must be a whole number of seconds from 5 to 3600')
+    .default(60),
   TZ: z.string().refine(isTimeZone, 'must be a time zone such as Asia/Shanghai').default(DEFAULT_TIME_ZONE),
 }).superRefine((c, context) => {
   if (c.STORAGE !== 's3') return;
@@ -145,6 +151,8 @@ export type Config = {
   storage: StorageConfig;
   /** `/websocket`'s caps and heartbeat (`SOCKETS_PER_SESSION`, `SOCKETS_PER_USER`, `SOCKETS_MAX`, `SOCKET_HEARTBEAT_SECONDS`). */
   sockets: SocketLimits;
+  /** `JOB_LEASE_SECONDS`: how long a job claimed by a process that died stays claimed before another takes it up. */
+  jobLeaseMs: number;
 };
 
 /** How many `/websocket` sockets one session, one person and the whole process may hold, and how often each is pinged. */
@@ -184,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     storageSecretKey: c.STORAGE_SECRET_KEY,
     timeZone: c.TZ,
     sockets: { perSession: c.SOCKETS_PER_SESSION, perUser: c.SOCKETS_PER_USER, total: c.SOCKETS_MAX, heartbeatMs: c.SOCKET_HEARTBEAT_SECONDS * 1000 },
+    jobLeaseMs: c.JOB_LEASE_SECONDS * 1000,
     storage:
       c.STORAGE === 's3'
         ? {

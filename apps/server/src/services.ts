@@ -102,7 +102,7 @@ export async function createServices(
 ): Promise<Services> {
   const { db } = database;
   const files = createFileStore(config);
-  const jobs = new JobRunner({ db, clock, log });
+  const jobs = new JobRunner({ db, clock, log, leaseMs: config.jobLeaseMs });
   const sessions = await SessionService.create(database, clock);
   const access = new AccessService(db);
   const depts = new DeptService(db, access, clock);
