@@ -10,6 +10,8 @@ export const serverEntry = path.join(repoRoot, 'apps/server/dist/server.js');
 
 export type RunningServer = {
   baseUrl: string;
+  port: number;
+  pid: number;
   dataDir: string;
   output: () => string;
   /** SIGTERM, then the exit code the process ended with; removes the data folder. */
@@ -21,6 +23,8 @@ export type RunningServer = {
 export type StartOptions = {
   /** Start on this data folder (a restart) rather than a fresh one. */
   dataDir?: string;
+  /** Listen on this port (a node behind a proxy that names it) rather than a free one. */
+  port?: number;
 };
 
 export async function freePort(): Promise<number> {
@@ -39,7 +43,7 @@ const localZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 /** The real built server, as `npm start` runs it, on a free port and a fresh data folder (or the one given). */
 export async function startServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningServer> {
   if (!fs.existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run \`npm run build\` first`);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cc-e2e-'));
   const child: ChildProcess = spawn(process.execPath, [serverEntry], {
     cwd: repoRoot,
@@ -62,6 +66,8 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
   }
   return {
     baseUrl,
+    port,
+    pid: child.pid as number,
     dataDir,
     output: () => output,
     stop: async () => {

@@ -23,6 +23,8 @@ const stages = {
   unit: { before: [], vitest: [workers()] },
   server: { before: [], vitest: ['--project', 'server', workers(onPostgres ? 1 : 0)] },
   e2e: { before: [['npm', ['run', 'build']]], vitest: ['--config', 'e2e/vitest.config.ts'] },
+  // Two built servers behind nginx on PostgreSQL (e2e/cluster/): run by .ci/run after the e2e stage built them.
+  cluster: { before: [], vitest: ['--config', 'e2e/cluster/vitest.config.ts'] },
 };
 const defaultStages = ['unit', 'e2e'];
 
