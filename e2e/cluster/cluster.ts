@@ -73,7 +73,7 @@ export function clusterConfigFrom(guide: string, values: { httpPort: number; htt
   replace(/ {4}server 127\.0\.0\.1:8001 (.*);\n {4}server 127\.0\.0\.1:8002 .*;\n/, values.nodePorts.map((port) => `    server 127.0.0.1:${port} $1;\n`).join(''));
   replace(/listen 80;\n\s*listen \[::\]:80;/, `listen 127.0.0.1:${values.httpPort};`);
   replace(/listen 443 ssl http2;\n\s*listen \[::\]:443 ssl http2;/, `listen 127.0.0.1:${values.httpsPort} ssl http2;`);
-  replace(/server_name learn\.example\.com;  # CHANGE\n/g, 'server_name localhost;\n');
+  replace(/server_name learn\.example\.com; {2}# CHANGE\n/g, 'server_name localhost;\n');
   replace(/ssl_certificate {5}\S+;/, `ssl_certificate     ${values.certificate};`);
   replace(/ssl_certificate_key \S+;/, `ssl_certificate_key ${values.key};`);
   replace(/access_log \/var\/log\/nginx\/cloud-classroom\.access\.log/, `access_log ${values.accessLog}`);
