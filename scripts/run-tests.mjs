@@ -23,6 +23,8 @@ const stages = {
   unit: { before: [], vitest: [workers()] },
   server: { before: [], vitest: ['--project', 'server', workers(onPostgres ? 1 : 0)] },
   e2e: { before: [['npm', ['run', 'build']]], vitest: ['--config', 'e2e/vitest.config.ts'] },
+  // The journeys that check the runtime itself, on the build the e2e stage made (.ci/run runs them on Node 22).
+  runtime: { before: [], vitest: ['--config', 'e2e/vitest.config.ts', 'start.e2e.ts', 'restart.e2e.ts', 'answer-durability.e2e.ts', 'smoke.e2e.ts'] },
   // Two built servers behind nginx on PostgreSQL (e2e/cluster/): run by .ci/run after the e2e stage built them.
   cluster: { before: [], vitest: ['--config', 'e2e/cluster/vitest.config.ts'] },
 };
