@@ -11,7 +11,8 @@ export type DomainErrorKind =
   | 'conflict' // the data's current state forbids it (in use, duplicate, stale): 409
   | 'too-large' // 413
   | 'rate-limited' // 429
-  | 'unreachable'; // a service the request needs (an S3 bucket) failed or refused: 502
+  | 'unreachable' // a service the request needs (an S3 bucket) failed or refused: 502
+  | 'disk-full'; // no room left on the disk for what the request would write: 507
 
 export class DomainError extends Error {
   constructor(
@@ -31,3 +32,4 @@ export const conflict = (message: string) => new DomainError('conflict', message
 export const tooLarge = (message: string) => new DomainError('too-large', message);
 export const rateLimited = (message: string) => new DomainError('rate-limited', message);
 export const unreachable = (message: string) => new DomainError('unreachable', message);
+export const diskFull = (message: string) => new DomainError('disk-full', message);

@@ -10,7 +10,16 @@ export type S3BucketSettings = {
   secretAccessKey: string;
   /** `https://host/bucket/key` (MinIO and most self-hosted stores) rather than `https://bucket.host/key`. */
   pathStyle: boolean;
+  /** How long the bucket may keep a request waiting without a byte; `S3_SILENCE_MS` unless given (tests shorten it). */
+  silenceMs?: number;
 };
+
+/**
+ * A bucket silent this long (no connection, or no byte of an answer) counts as unreachable. The
+ * SDK would wait for ever: a host that takes connections and never answers held every upload and
+ * download open. Counted while idle only, so a large transfer that keeps moving is never cut.
+ */
+export const S3_SILENCE_MS = 15_000;
 
 /** The one way the server makes an S3 client, so every bucket it talks to is spoken to alike. */
 export function createS3Client(settings: S3BucketSettings): S3Client {
@@ -20,6 +29,7 @@ export function createS3Client(settings: S3BucketSettings): S3Client {
     forcePathStyle: settings.pathStyle,
     credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
     maxAttempts: 2,
+    requestHandler: { connectionTimeout: settings.silenceMs ?? S3_SILENCE_MS, socketTimeout: settings.silenceMs ?? S3_SILENCE_MS },
     // Checksums only where S3 demands them: the SDK's default (a CRC32 trailer in an aws-chunked
     // body) is not understood by many S3-compatible stores, which then keep the chunk framing.
     requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -34,7 +44,17 @@ export function describeS3Failure(error: unknown): string {
     const detail = error.message === 'UnknownError' ? `HTTP ${error.$metadata.httpStatusCode}` : error.message;
     return `the bucket refused: ${error.name}${detail && detail !== error.name ? ` (${detail})` : ''}`;
   }
-  return `the bucket could not be reached: ${error instanceof Error ? error.message : String(error)}`;
+  return `the bucket could not be reached: ${unreachableReason(error)}`;
+}
+
+function unreachableReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // The SDK's own words name its HTTP handler and its settings, not what happened.
+  if (error.name === 'TimeoutError') return 'it did not answer in time';
+  // Every address of a name refused: Node's AggregateError has no message of its own.
+  const first = error instanceof AggregateError ? (error.errors as unknown[]).find((inner) => inner instanceof Error) : undefined;
+  const code = (error as { code?: unknown }).code;
+  return error.message || first?.message || (typeof code === 'string' ? code : error.name);
 }
 
 /** Whether S3 answered that the object (or bucket) is not there. */

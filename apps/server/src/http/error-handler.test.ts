@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { errorBodySchema } from '@cloud-classroom/shared/http';
 import { buildTestApp } from '../test/test-app.js';
 import { DomainError, type DomainErrorKind } from '../domain-error.js';
+import { toErrorBody } from './error-handler.js';
 import { HttpError } from './http-error.js';
 
 describe('errors on the wire', () => {
@@ -72,6 +73,8 @@ describe('errors on the wire', () => {
     ['conflict', 409],
     ['too-large', 413],
     ['rate-limited', 429],
+    ['unreachable', 502],
+    ['disk-full', 507],
   ])('maps a service\'s %s error to %i with its message', async (kind, status) => {
     const response = await app.inject({ method: 'GET', url: `/api/test/domain?kind=${kind}` });
     expect(response.statusCode).toBe(status);
@@ -159,6 +162,15 @@ describe('errors on the wire', () => {
     const response = await app.inject({ method: 'GET', url: '/api/test/conflict' });
     expect(response.statusCode).toBe(409);
     expect(expectErrorShape(response.json(), 409).message).toBe('username: already taken');
+  });
+
+  // A real full disk, and SQLite's SQLITE_FULL, are in files/disk-full.test.ts.
+  it.each([
+    ['a quota run out (EDQUOT)', Object.assign(new Error('write failed'), { code: 'EDQUOT' }), "the server's disk is full; nothing was saved"],
+    ['a full disk behind another error', new Error('could not store', { cause: Object.assign(new Error('write'), { code: 'ENOSPC' }) }), "the server's disk is full; nothing was saved"],
+    ["PostgreSQL's disk full (53100)", Object.assign(new Error('could not extend file'), { code: '53100' }), "the database server's disk is full; nothing was saved"],
+  ])('answers %s with 507 in words', (_case, error, message) => {
+    expect(toErrorBody(error)).toMatchObject({ status: 507, message });
   });
 
   it('hides the details of an unexpected failure', async () => {

@@ -2,6 +2,7 @@ import type { ErrorBody } from '@cloud-classroom/shared/http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable, isReferenceViolation, isUniqueViolation } from '../db/constraint-violation.js';
+import { diskFullMessage } from '../disk-full.js';
 import { DomainError, type DomainErrorKind } from '../domain-error.js';
 import { HttpError } from './http-error.js';
 import { setSecurityHeaders } from './security-headers.js';
@@ -45,6 +46,7 @@ const statusOfKind: Record<DomainErrorKind, number> = {
   'too-large': 413,
   'rate-limited': 429,
   unreachable: 502,
+  'disk-full': 507,
 };
 
 /** The one mapping from anything thrown to the wire's `{ status, message, timestamp }`. */
@@ -62,6 +64,9 @@ export function toErrorBody(error: unknown): ErrorBody {
   }
   // Said as what it is, and as passing: the pool reconnects by itself once the database is back.
   if (isDatabaseUnavailable(error)) return errorBody(503, 'the database is not answering; try again in a moment');
+  // A write the disk had no room for, wherever it was: its writer removed what it had begun.
+  const diskFull = diskFullMessage(error);
+  if (diskFull !== undefined) return errorBody(statusOfKind['disk-full'], diskFull);
   const constraint = constraintViolation(error);
   if (constraint !== undefined) return errorBody(409, constraint);
   const fastifyError = error as Partial<FastifyError>;

@@ -11,14 +11,31 @@ import S3rver from 's3rver';
  * it does not understand aws-chunked bodies (the SDK's default checksums, turned off here as in
  * the service); no versioning, no bucket policies, no multipart copy.
  */
-export type S3TestServer = { endpoint: string; bucket: string; accessKey: string; secretKey: string; client: S3Client; close(): Promise<void> };
+export type S3TestServer = {
+  endpoint: string;
+  bucket: string;
+  accessKey: string;
+  secretKey: string;
+  client: S3Client;
+  /** The bucket gone from the network (its port closed, connections refused), its objects kept. */
+  stop(): Promise<void>;
+  /** Back on the same port with the same objects, as a bucket's host after an outage. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+};
 
 export async function startS3TestServer(bucket = 'classroom-test'): Promise<S3TestServer> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  const serverOn = (port: number) => new S3rver({ address: '127.0.0.1', port, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  let server: S3rver | undefined = serverOn(0);
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  const stop = async () => {
+    const running = server;
+    server = undefined;
+    await running?.close();
+  };
   return {
     endpoint,
     bucket,
@@ -26,9 +43,16 @@ export async function startS3TestServer(bucket = 'classroom-test'): Promise<S3Te
     // s3rver does not check the secret of a signature (see above): any stands in for a real one.
     secretKey: 'not-the-access-key-secret',
     client,
+    stop,
+    async restart() {
+      if (server !== undefined) return;
+      const restarted = serverOn(port);
+      await restarted.run();
+      server = restarted;
+    },
     async close() {
       client.destroy();
-      await server.close();
+      await stop();
       fs.rmSync(directory, { recursive: true, force: true });
     },
   };

@@ -93,15 +93,26 @@ export class BackupFolder {
       }
       await fs.promises.rm(partial);
       const kept: BackupFacts = { ...facts, name, size, sha256 };
-      await this.writeFacts(kept);
+      try {
+        await this.writeFacts(kept);
+      } catch (error) {
+        // Unlisted without its facts, the backup would only take room (a full disk's, likely).
+        await this.remove([name]);
+        throw error;
+      }
       return kept;
     }
   }
 
   private async writeFacts(facts: BackupFacts): Promise<void> {
     const partial = await this.partial();
-    await fs.promises.writeFile(partial, JSON.stringify(facts), { mode: 0o600, flush: true });
-    await durableRename(partial, path.join(this.root, facts.name + FACTS_SUFFIX));
+    try {
+      await fs.promises.writeFile(partial, JSON.stringify(facts), { mode: 0o600, flush: true });
+      await durableRename(partial, path.join(this.root, facts.name + FACTS_SUFFIX));
+    } catch (error) {
+      await this.drop(partial);
+      throw error;
+    }
   }
 
   /** Every kept backup (a file with its facts), newest first. */

@@ -17,7 +17,8 @@ import type { Clock } from '../../clock.js';
 import type { AppDatabase } from '../../db/database.js';
 import { MIGRATION_NAMES } from '../../db/migrate.js';
 import type { Database } from '../../db/schema.js';
-import { conflict, notFound } from '../../domain-error.js';
+import { DISK_FULL } from '../../disk-full.js';
+import { conflict, diskFull, notFound } from '../../domain-error.js';
 import { LocalFileStore } from '../../files/local-file-store.js';
 import type { Upload } from '../../files/upload.js';
 import type { JobRunner } from '../../jobs/job-runner.js';
@@ -46,6 +47,9 @@ export function nextRunAt(time: string, after: number, timeZone: string): number
 
 const PG_DUMP_MISSING =
   'pg_dump is not installed on this server (not on its PATH): backups of a PostgreSQL database are made with it. Install the PostgreSQL client tools of the server’s major version or newer (Debian: apt install postgresql-client).';
+
+// strerror's words for ENOSPC and EDQUOT, as pg_dump reports a write it could not make.
+const NO_ROOM = /No space left on device|Disk quota exceeded/;
 
 type PgTools = { dump: string | undefined; restore: boolean };
 
@@ -157,9 +161,14 @@ export class DatabaseService {
     if (tools.dump === undefined) throw conflict(PG_DUMP_MISSING);
     if (connectionUrl === undefined) throw conflict('the PostgreSQL connection is not known to the backup');
     const args = ['--format=custom', '--no-owner', '--no-privileges', `--file=${partial}`, ...(schema === undefined ? [] : [`--schema=${schema}`])];
+    // Its messages in English, the API's language, where a full disk can be told by its words
+    // (LC_ALL would override LC_MESSAGES).
+    const env: NodeJS.ProcessEnv = { ...pgEnvOf(connectionUrl), LC_MESSAGES: 'C' };
+    delete env.LC_ALL;
     try {
-      await runTool('pg_dump', args, { env: pgEnvOf(connectionUrl) });
+      await runTool('pg_dump', args, { env });
     } catch (error) {
+      if (error instanceof ToolError && NO_ROOM.test(error.stderr)) throw diskFull(DISK_FULL);
       // Its own words (a server newer than pg_dump, a refused login); never the URL.
       if (error instanceof ToolError) throw conflict(`pg_dump failed: ${firstLines(error.stderr)}`);
       throw error;
