@@ -18,7 +18,7 @@ import { build } from 'esbuild';
 // Packages the server imports lazily (`await import('pg')`): the bundle gets them through require(),
 // wrapped as a module of its own so that the import still waits until first use. An import() left
 // in the bundle would fail: the code cache does not keep vm.Script's dynamic-import callback.
-const LAZY = ['svg-captcha', 'pg', 'exceljs', 'mp4box', 'pdf-lib', 'sanitize-html', 'pdfkit', 'fontkit', 'qrcode', 'yazl', 'prom-client'];
+const LAZY = ['svg-captcha', 'pg', 'exceljs', 'mp4box', 'pdf-lib', 'sanitize-html', 'pdfkit', 'fontkit', 'qrcode', 'yazl', 'prom-client', '@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner'];
 const lazyRequire = {
   name: 'lazy-require',
   setup(pluginBuild) {

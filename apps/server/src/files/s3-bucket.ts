@@ -1,4 +1,18 @@
-import { HeadBucketCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type * as AwsS3 from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+
+export type S3Sdk = typeof AwsS3;
+let sdk: Promise<S3Sdk> | undefined;
+let loadedSdk: S3Sdk | undefined;
+
+/**
+ * The AWS SDK, loaded on first use (`LAZY` in the server's bundle): a server on local storage
+ * whose cloud storage page is unused never loads it, which took a tenth of its cold start.
+ */
+export function loadS3Sdk(): Promise<S3Sdk> {
+  sdk ??= import('@aws-sdk/client-s3').then((loaded) => (loadedSdk = loaded));
+  return sdk;
+}
 
 /** How to reach one S3-compatible bucket: the cloud storage page's settings, or `STORAGE=s3`'s. */
 export type S3BucketSettings = {
@@ -22,7 +36,8 @@ export type S3BucketSettings = {
 export const S3_SILENCE_MS = 15_000;
 
 /** The one way the server makes an S3 client, so every bucket it talks to is spoken to alike. */
-export function createS3Client(settings: S3BucketSettings): S3Client {
+export async function createS3Client(settings: S3BucketSettings): Promise<S3Client> {
+  const { S3Client } = await loadS3Sdk();
   return new S3Client({
     ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
     region: settings.region,
@@ -39,7 +54,8 @@ export function createS3Client(settings: S3BucketSettings): S3Client {
 
 /** What the bucket said, in words for staff and operators: the S3 error's code and message. */
 export function describeS3Failure(error: unknown): string {
-  if (error instanceof S3ServiceException) {
+  // Before the SDK is loaded nothing can have come from a bucket's answer.
+  if (loadedSdk !== undefined && error instanceof loadedSdk.S3ServiceException) {
     // An answer without a body (HEAD) leaves the SDK only the status to go on.
     const detail = error.message === 'UnknownError' ? `HTTP ${error.$metadata.httpStatusCode}` : error.message;
     return `the bucket refused: ${error.name}${detail && detail !== error.name ? ` (${detail})` : ''}`;
@@ -59,12 +75,13 @@ function unreachableReason(error: unknown): string {
 
 /** Whether S3 answered that the object (or bucket) is not there. */
 export function isS3NotFound(error: unknown): boolean {
-  return error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+  return loadedSdk !== undefined && error instanceof loadedSdk.S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
 }
 
 /** Whether the bucket answers to these settings (HeadBucket): undefined when it does, else what went wrong. */
 export async function checkS3Bucket(settings: S3BucketSettings): Promise<string | undefined> {
-  const client = createS3Client(settings);
+  const client = await createS3Client(settings);
+  const { HeadBucketCommand } = await loadS3Sdk();
   try {
     await client.send(new HeadBucketCommand({ Bucket: settings.bucket }));
     return undefined;

@@ -3,27 +3,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  UploadPartCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { unreachable } from '../domain-error.js';
 import { assertFileKey, isFileKey, type ByteRange, type FileStore, type OpenedFile, type StoredFileInfo } from './file-store.js';
-import { describeS3Failure, isS3NotFound } from './s3-bucket.js';
+import { describeS3Failure, isS3NotFound, loadS3Sdk, type S3Sdk } from './s3-bucket.js';
 
 /** Files above this go up in parts of this size (S3 takes at most 5 GiB in one PUT, 10,000 parts in all). */
 export const S3_PART_BYTES = 64 * 1024 * 1024;
 
 export type S3FileStoreOptions = {
-  client: S3Client;
+  /** A promise for one made on first use (`createS3Client`), so nothing loads the SDK before a file is stored or read. */
+  client: S3Client | Promise<S3Client>;
   bucket: string;
   /** Put before every key (`classroom/`), so the store can share a bucket; '' for none. */
   prefix: string;
@@ -87,8 +77,9 @@ export class S3FileStore implements FileStore {
       await pipeline(content, fs.createWriteStream(spool, { flags: 'wx', mode: 0o600 }));
       const { size } = await fs.promises.stat(spool);
       await this.bucketCall(async () => {
-        if (size > this.partBytes) await this.putInParts(objectKey, spool, size);
-        else await this.options.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: objectKey, Body: fs.createReadStream(spool), ContentLength: size }));
+        const { client, sdk } = await this.s3();
+        if (size > this.partBytes) await this.putInParts(client, sdk, objectKey, spool, size);
+        else await client.send(new sdk.PutObjectCommand({ Bucket: this.options.bucket, Key: objectKey, Body: fs.createReadStream(spool), ContentLength: size }));
       });
       return { size };
     } catch (error) {
@@ -99,30 +90,33 @@ export class S3FileStore implements FileStore {
     }
   }
 
-  private async putInParts(objectKey: string, spool: string, size: number): Promise<void> {
-    const { client, bucket } = this.options;
-    const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: objectKey }));
+  private async putInParts(client: S3Client, sdk: S3Sdk, objectKey: string, spool: string, size: number): Promise<void> {
+    const { bucket } = this.options;
+    const { UploadId } = await client.send(new sdk.CreateMultipartUploadCommand({ Bucket: bucket, Key: objectKey }));
     try {
       const parts: { PartNumber: number; ETag: string | undefined }[] = [];
       for (let start = 0; start < size; start += this.partBytes) {
         const end = Math.min(start + this.partBytes, size) - 1;
         const PartNumber = parts.length + 1;
         const answer = await client.send(
-          new UploadPartCommand({ Bucket: bucket, Key: objectKey, UploadId, PartNumber, Body: fs.createReadStream(spool, { start, end }), ContentLength: end - start + 1 }),
+          new sdk.UploadPartCommand({ Bucket: bucket, Key: objectKey, UploadId, PartNumber, Body: fs.createReadStream(spool, { start, end }), ContentLength: end - start + 1 }),
         );
         parts.push({ PartNumber, ETag: answer.ETag });
       }
-      await client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: objectKey, UploadId, MultipartUpload: { Parts: parts } }));
+      await client.send(new sdk.CompleteMultipartUploadCommand({ Bucket: bucket, Key: objectKey, UploadId, MultipartUpload: { Parts: parts } }));
     } catch (error) {
       // An upload left open costs storage until the bucket's lifecycle rule clears it.
-      await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: objectKey, UploadId })).catch(() => undefined);
+      await client.send(new sdk.AbortMultipartUploadCommand({ Bucket: bucket, Key: objectKey, UploadId })).catch(() => undefined);
       throw error;
     }
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable | undefined> {
-    const command = new GetObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key), Range: range === undefined ? undefined : `bytes=${range.start}-${range.end}` });
-    const answer = await this.bucketCall(() => this.options.client.send(command), true);
+    const objectKey = this.objectKey(key);
+    const answer = await this.bucketCall(async () => {
+      const { client, sdk } = await this.s3();
+      return client.send(new sdk.GetObjectCommand({ Bucket: this.options.bucket, Key: objectKey, Range: range === undefined ? undefined : `bytes=${range.start}-${range.end}` }));
+    }, true);
     return answer === undefined ? undefined : bodyOf(answer, range);
   }
 
@@ -138,13 +132,10 @@ export class S3FileStore implements FileStore {
         taken = true;
         const out = new PassThrough();
         // If-Match: what is served is the version whose facts were read, or nothing (the stream fails).
-        const command = new GetObjectCommand({
-          Bucket: this.options.bucket,
-          Key: objectKey,
-          IfMatch: head.etag,
-          Range: range === undefined ? undefined : `bytes=${range.start}-${range.end}`,
-        });
-        this.options.client.send(command).then(
+        const input = { Bucket: this.options.bucket, Key: objectKey, IfMatch: head.etag, Range: range === undefined ? undefined : `bytes=${range.start}-${range.end}` };
+        this.s3()
+          .then(({ client, sdk }) => client.send(new sdk.GetObjectCommand(input)))
+          .then(
           (answer) => {
             // Not every S3-compatible store honours If-Match: the answer's tag is checked too.
             if (answer.ETag !== head.etag) {
@@ -169,16 +160,22 @@ export class S3FileStore implements FileStore {
   }
 
   async delete(key: string): Promise<void> {
-    const command = new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key) });
-    await this.bucketCall(() => this.options.client.send(command), true);
+    const objectKey = this.objectKey(key);
+    await this.bucketCall(async () => {
+      const { client, sdk } = await this.s3();
+      return client.send(new sdk.DeleteObjectCommand({ Bucket: this.options.bucket, Key: objectKey }));
+    }, true);
   }
 
   async *list(prefix: string): AsyncIterable<StoredFileInfo> {
     const { prefix: storePrefix } = this.options;
     let token: string | undefined;
     do {
-      const command = new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: `${this.objectKey(prefix)}/`, ContinuationToken: token });
-      const answer = await this.bucketCall(() => this.options.client.send(command));
+      const input = { Bucket: this.options.bucket, Prefix: `${this.objectKey(prefix)}/`, ContinuationToken: token };
+      const answer = await this.bucketCall(async () => {
+        const { client, sdk } = await this.s3();
+        return client.send(new sdk.ListObjectsV2Command(input));
+      });
       for (const object of answer.Contents ?? []) {
         const key = object.Key?.slice(storePrefix.length);
         // Something another tool put there under a name the store would never choose: not ours.
@@ -207,12 +204,20 @@ export class S3FileStore implements FileStore {
   }
 
   close(): void {
-    this.options.client.destroy();
+    void Promise.resolve(this.options.client).then((client) => client.destroy());
+  }
+
+  /** The client and the SDK's commands, made and loaded on first use. */
+  private async s3(): Promise<{ client: S3Client; sdk: S3Sdk }> {
+    const [client, sdk] = await Promise.all([this.options.client, loadS3Sdk()]);
+    return { client, sdk };
   }
 
   private async head(objectKey: string): Promise<{ info: StoredFileInfo; etag: string | undefined } | undefined> {
-    const command = new HeadObjectCommand({ Bucket: this.options.bucket, Key: objectKey });
-    const answer = await this.bucketCall(() => this.options.client.send(command), true);
+    const answer = await this.bucketCall(async () => {
+      const { client, sdk } = await this.s3();
+      return client.send(new sdk.HeadObjectCommand({ Bucket: this.options.bucket, Key: objectKey }));
+    }, true);
     if (answer === undefined) return undefined;
     const info = { key: objectKey.slice(this.options.prefix.length), size: answer.ContentLength ?? 0, modifiedAt: answer.LastModified?.getTime() ?? 0 };
     return { info, etag: answer.ETag };

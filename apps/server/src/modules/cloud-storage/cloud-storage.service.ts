@@ -2,15 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import {
   CLOUD_FILE_MAX_MB,
   CLOUD_LINK_SECONDS,
@@ -29,7 +21,7 @@ import { contentDisposition } from '../../http/content-disposition.js';
 import { created } from '../../db/audit-columns.js';
 import type { Database } from '../../db/schema.js';
 import { conflict, invalidInput, notFound, unreachable } from '../../domain-error.js';
-import { createS3Client, describeS3Failure } from '../../files/s3-bucket.js';
+import { createS3Client, describeS3Failure, loadS3Sdk, type S3Sdk } from '../../files/s3-bucket.js';
 import type { Upload } from '../../files/upload.js';
 import type { ServiceLog } from '../../service-log.js';
 import {
@@ -116,13 +108,13 @@ export class CloudStorageService {
   }
 
   /** The client for the saved bucket; refuses (409) when none is configured or its secret cannot be read. */
-  private async bucket(): Promise<{ client: S3Client; settings: SavedSettings }> {
+  private async bucket(): Promise<{ client: S3Client; sdk: S3Sdk; settings: SavedSettings }> {
     const settings = await this.saved();
     if (settings === undefined || settings.sealedSecret === null) throw conflict('cloud storage is not configured yet');
     if (this.options.secretKey === undefined) throw conflict('cloud storage needs STORAGE_SECRET_KEY on the server to read its secret key');
     const secretAccessKey = open(this.options.secretKey, settings.sealedSecret);
     if (secretAccessKey === undefined) throw conflict('secretKey: the saved secret key cannot be read with this STORAGE_SECRET_KEY; enter it again');
-    const client = createS3Client({
+    const client = await createS3Client({
       endpoint: settings.endpoint,
       region: settings.region,
       bucket: settings.bucket,
@@ -130,10 +122,10 @@ export class CloudStorageService {
       accessKeyId: settings.accessKey,
       secretAccessKey,
     });
-    return { client, settings };
+    return { client, sdk: await loadS3Sdk(), settings };
   }
 
-  private async using<T>(work: (bucket: { client: S3Client; settings: SavedSettings }) => Promise<T>): Promise<T> {
+  private async using<T>(work: (bucket: { client: S3Client; sdk: S3Sdk; settings: SavedSettings }) => Promise<T>): Promise<T> {
     const bucket = await this.bucket();
     try {
       return await work(bucket);
@@ -168,9 +160,9 @@ export class CloudStorageService {
 
   /** Checks the settings reach the bucket (HeadBucket). */
   async check(): Promise<void> {
-    await this.using(async ({ client, settings }) => {
+    await this.using(async ({ client, sdk, settings }) => {
       try {
-        await client.send(new HeadBucketCommand({ Bucket: settings.bucket }));
+        await client.send(new sdk.HeadBucketCommand({ Bucket: settings.bucket }));
       } catch (error) {
         throw bucketFailure(error);
       }
@@ -184,7 +176,7 @@ export class CloudStorageService {
       upload.content.resume();
       throw invalidInput(`${upload.field}: ${name === '' ? 'has no file name' : 'is empty'}`);
     }
-    return this.using(async ({ client, settings }) => {
+    return this.using(async ({ client, sdk, settings }) => {
       const now = this.options.clock.now();
       const key = `${formatDateTime(now, '{y}{m}')}/${crypto.randomBytes(8).toString('hex')}-${name}`;
       // S3 needs the length before the body: the upload waits in a file of its own while it arrives.
@@ -195,7 +187,7 @@ export class CloudStorageService {
         const size = fs.statSync(spool).size;
         try {
           await client.send(
-            new PutObjectCommand({
+            new sdk.PutObjectCommand({
               Bucket: settings.bucket,
               Key: key,
               Body: fs.createReadStream(spool),
@@ -218,8 +210,9 @@ export class CloudStorageService {
   async link(id: number): Promise<CloudLink> {
     const row = await findCloudFile(this.options.db, id);
     if (row === undefined) throw notFound('id: no such file');
-    return this.using(async ({ client }) => {
-      const command = new GetObjectCommand({ Bucket: row.bucket, Key: row.object_key, ResponseContentDisposition: contentDisposition('attachment', row.name) });
+    return this.using(async ({ client, sdk }) => {
+      const command = new sdk.GetObjectCommand({ Bucket: row.bucket, Key: row.object_key, ResponseContentDisposition: contentDisposition('attachment', row.name) });
+      const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
       const url = await getSignedUrl(client, command, { expiresIn: CLOUD_LINK_SECONDS });
       return { url, expiresAt: formatDateTime(this.options.clock.now() + CLOUD_LINK_SECONDS * 1000) };
     });
@@ -227,12 +220,12 @@ export class CloudStorageService {
 
   /** Makes the list match the bucket: objects not listed are added, gone ones removed, sizes updated. */
   async synchronize(by: string): Promise<CloudSync> {
-    return this.using(async ({ client, settings }) => {
+    return this.using(async ({ client, sdk, settings }) => {
       const inBucket = new Map<string, number>();
       try {
         let token: string | undefined;
         do {
-          const answer = await client.send(new ListObjectsV2Command({ Bucket: settings.bucket, ContinuationToken: token }));
+          const answer = await client.send(new sdk.ListObjectsV2Command({ Bucket: settings.bucket, ContinuationToken: token }));
           for (const object of answer.Contents ?? []) if (object.Key !== undefined && !object.Key.endsWith('/')) inBucket.set(object.Key, object.Size ?? 0);
           token = answer.IsTruncated === true ? answer.NextContinuationToken : undefined;
         } while (token !== undefined);
@@ -267,12 +260,12 @@ export class CloudStorageService {
   async delete(ids: readonly number[]): Promise<void> {
     const rows = await findCloudFilesByIds(this.options.db, ids);
     if (rows.length === 0) return;
-    await this.using(async ({ client }) => {
+    await this.using(async ({ client, sdk }) => {
       const byBucket = new Map<string, CloudFileRow[]>();
       for (const row of rows) byBucket.set(row.bucket, [...(byBucket.get(row.bucket) ?? []), row]);
       for (const [bucket, files] of byBucket) {
         try {
-          const answer = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: files.map((row) => ({ Key: row.object_key })), Quiet: true } }));
+          const answer = await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: files.map((row) => ({ Key: row.object_key })), Quiet: true } }));
           const failed = (answer.Errors ?? []).filter((error) => error.Code !== 'NoSuchKey');
           if (failed.length > 0) throw unreachable(`the bucket refused to delete ${failed.map((error) => `${error.Key}: ${error.Code}`).join(', ')}`);
         } catch (error) {
