@@ -136,17 +136,17 @@ export class S3FileStore implements FileStore {
         this.s3()
           .then(({ client, sdk }) => client.send(new sdk.GetObjectCommand(input)))
           .then(
-          (answer) => {
-            // Not every S3-compatible store honours If-Match: the answer's tag is checked too.
-            if (answer.ETag !== head.etag) {
-              (answer.Body as Readable).destroy();
-              out.destroy(unreachable(`the bucket refused: PreconditionFailed (${key} changed since it was opened)`));
-              return;
-            }
-            pipeline(bodyOf(answer, range), out).catch((error: unknown) => out.destroy(error as Error));
-          },
-          (error: unknown) => out.destroy(unreachable(describeS3Failure(error))),
-        );
+            (answer) => {
+              // Not every S3-compatible store honours If-Match: the answer's tag is checked too.
+              if (answer.ETag !== head.etag) {
+                (answer.Body as Readable).destroy();
+                out.destroy(unreachable(`the bucket refused: PreconditionFailed (${key} changed since it was opened)`));
+                return;
+              }
+              pipeline(bodyOf(answer, range), out).catch((error: unknown) => out.destroy(error as Error));
+            },
+            (error: unknown) => out.destroy(unreachable(describeS3Failure(error))),
+          );
         return out;
       },
       close: () => {
