@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AttemptQuestion, AttemptResponse, AttemptStart } from '@cloud-classroom/shared/attempts';
 import { afterEach, describe, expect, it } from 'vitest';
+import { responseOf } from './attempt-answers.js';
 import { startServer, type RunningServer } from './server-process.js';
 
 // DESIGN §8: an answer the server acknowledged survives a crash of the server process. Several
@@ -56,23 +57,6 @@ class Ledger {
 
   acknowledge(questionId: number, revision: number): void {
     this.acknowledged.set(questionId, Math.max(this.acknowledged.get(questionId) ?? 0, revision));
-  }
-}
-
-/** A response of the question's shape, different for each revision where the type allows. */
-function responseOf(question: AttemptQuestion, revision: number): AttemptResponse {
-  const keys = question.options.map((option) => option.key);
-  switch (question.type) {
-    case 'single':
-      return keys[revision % keys.length] as string;
-    case 'multiple':
-      return keys.filter((_, index) => (revision >> index) % 2 === 1 || index === revision % keys.length);
-    case 'judge':
-      return revision % 2 === 0 ? 'T' : 'F';
-    case 'blank':
-      return Array.from({ length: Math.max(question.blanks, 1) }, (_, index) => `revision ${revision}, blank ${index + 1}`);
-    default:
-      return `revision ${revision}`;
   }
 }
 

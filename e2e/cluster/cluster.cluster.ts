@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { AttemptQuestion, AttemptResponse, AttemptStart } from '@cloud-classroom/shared/attempts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { responseOf } from '../attempt-answers.js';
 import { expectConsoleMessage, launchBrowser, saveScreenshot, skipAfterAFailure } from '../browser.js';
 import { nginxInstalled, postgresReady, psql, request, startCluster, waitFor, type Cluster, type ClusterNode } from './cluster.js';
 
@@ -223,22 +224,6 @@ describe.skipIf(!runnable)('cluster: two nodes behind nginx', () => {
     const started = await request<AttemptStart>(`${url}/api/site/exams/${examId}/attempts`, { method: 'POST', token, agent: cluster.agent });
     expect([200, 201], JSON.stringify(started.body)).toContain(started.status);
     return started.body;
-  }
-
-  function responseOf(question: AttemptQuestion, revision: number): AttemptResponse {
-    const keys = question.options.map((option) => option.key);
-    switch (question.type) {
-      case 'single':
-        return keys[revision % keys.length] as string;
-      case 'multiple':
-        return [keys[revision % keys.length] as string];
-      case 'judge':
-        return revision % 2 === 0 ? 'T' : 'F';
-      case 'blank':
-        return Array.from({ length: Math.max(question.blanks, 1) }, (_, index) => `revision ${revision}, blank ${index + 1}`);
-      default:
-        return `revision ${revision}`;
-    }
   }
 
   it('kill -9 of a node under an autosave load through nginx loses no acknowledged answer; the node restarts and rejoins', { timeout: 180_000 }, async () => {
