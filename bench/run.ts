@@ -15,6 +15,7 @@ import { canPin, cpuMsOf, median, readyLine, startServer, stop, type Running } f
 import type { ColdStartScenario, Endpoint, Launch, MeasuredScenario, Scenario, ThroughputScenario } from './scenario.js';
 import { censusList } from './scenarios/census.js';
 import { certificatePdfs, certificateZip } from './scenarios/certificates.js';
+import { clusterTakers } from './scenarios/cluster.js';
 import { coldStart } from './scenarios/cold-start.js';
 import { coursesPage } from './scenarios/courses-page.js';
 import { examAutosave } from './scenarios/exam-autosave.js';
@@ -34,6 +35,8 @@ const { values: options } = parseArgs({
     only: { type: 'string' },
     /** The exam-takers scenario's steps, comma-separated (500,1000,2000,5000,10000,15000,20000 by default). */
     takers: { type: 'string' },
+    /** The cluster scenario's steps, the same for one node and for two (its DEFAULT_CLUSTER_STEPS by default). */
+    'cluster-takers': { type: 'string' },
   },
 });
 const rounds = Number(options.rounds);
@@ -41,10 +44,30 @@ const seconds = Number(options.seconds);
 const connections = Number(options.connections);
 const starts = Number(options.starts);
 
-const takerSteps = options.takers?.split(',').map(Number);
-if (takerSteps?.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--takers: a list of whole numbers, not ${options.takers}`);
+function stepsOption(name: 'takers' | 'cluster-takers'): number[] | undefined {
+  const steps = options[name]?.split(',').map(Number);
+  if (steps?.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--${name}: a list of whole numbers, not ${options[name]}`);
+  return steps;
+}
+const takerSteps = stepsOption('takers');
+const clusterSteps = stepsOption('cluster-takers');
 
-const scenarios: Scenario[] = [health, menusBuild, coursesPage, mediaRange, progressReport, examAutosave, examTakers(takerSteps), regrade, certificatePdfs, certificateZip, censusList, coldStart];
+const scenarios: Scenario[] = [
+  health,
+  menusBuild,
+  coursesPage,
+  mediaRange,
+  progressReport,
+  examAutosave,
+  examTakers(takerSteps),
+  regrade,
+  certificatePdfs,
+  certificateZip,
+  censusList,
+  coldStart,
+  clusterTakers(clusterSteps),
+];
+const optIn = (scenario: Scenario): boolean => scenario.kind === 'measured' && scenario.optIn === true;
 
 if (canPin) spawnSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 
@@ -154,19 +177,25 @@ type StartSample = { ms: number; cpuMs: number | undefined };
 
 /**
  * `node <script>` and nothing else: free to use every core, as a real start is (the runner's
- * own pinning would be inherited otherwise), and without NODE_OPTIONS, so no loader of the
- * bench's own sits in between.
+ * own pinning would be inherited otherwise: every core the machine has, not the runner's own
+ * availableParallelism, which its pinning has made 1), and without NODE_OPTIONS, so no loader of
+ * the bench's own sits in between.
  */
-async function launch(target: Launch, dataDir: string): Promise<StartSample> {
+async function launch(target: Launch, dataDir: string, until?: () => boolean): Promise<StartSample> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...target.env };
   delete env.NODE_OPTIONS;
   const command = [process.execPath, target.script];
-  const [file, ...args] = canPin ? ['taskset', '-c', `0-${os.availableParallelism() - 1}`, ...command] : command;
+  const [file, ...args] = canPin ? ['taskset', '-c', `0-${os.cpus().length - 1}`, ...command] : command;
   const startedAt = performance.now();
   const child = spawn(file as string, args, { cwd: import.meta.dirname, env, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     await readyLine(child, target.ready, target.script);
-    return { ms: performance.now() - startedAt, cpuMs: cpuMsOf(child.pid) };
+    const sample = { ms: performance.now() - startedAt, cpuMs: cpuMsOf(child.pid) };
+    for (const giveUpAt = performance.now() + 30_000; until !== undefined && !until(); ) {
+      if (performance.now() > giveUpAt) throw new Error(`${target.script}: what its preparation waits for did not happen within 30 s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return sample;
   } finally {
     await stop(child);
   }
@@ -175,7 +204,7 @@ async function launch(target: Launch, dataDir: string): Promise<StartSample> {
 async function runColdStart(scenario: ColdStartScenario): Promise<Outcome> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-bench-start-'));
   try {
-    await scenario.prepare?.(dataDir, async (target) => void (await launch(target, dataDir)));
+    await scenario.prepare?.(dataDir, async (target, until) => void (await launch(target, dataDir, until)));
     const sides = [
       { target: scenario.subject, samples: [] as StartSample[] },
       { target: scenario.reference, samples: [] as StartSample[] },
@@ -237,10 +266,13 @@ console.log(
   `bench: ${rounds} alternating rounds × ${seconds} s per side, ${connections} connections; ${starts} alternating cold starts; ` +
     (canPin ? 'servers on core 0, load on core 1' : 'taskset not found: nothing pinned, figures are noisier'),
 );
-const selected = scenarios.filter((s) => options.only === undefined || s.name.includes(options.only));
+// Without --only every scenario runs but the opt-in ones (many minutes, services of their own), which run when named.
+const selected = scenarios.filter((s) => (options.only === undefined ? !optIn(s) : s.name.includes(options.only)));
+const leftOut = options.only === undefined ? scenarios.filter(optIn) : [];
+if (leftOut.length > 0) console.log(`left out, run only when named by --only: ${leftOut.map((s) => JSON.stringify(s.name)).join(', ')}`);
 if (selected.length === 0) {
   // Otherwise a misspelt --only (or a file name instead of a scenario's) "passes" having run nothing.
-  console.error(`--only ${JSON.stringify(options.only)} names no scenario; they are:\n${scenarios.map((s) => `  ${s.name}`).join('\n')}`);
+  console.error(`--only ${JSON.stringify(options.only)} names no scenario; they are:\n${scenarios.map((s) => `  ${s.name}${optIn(s) ? ' (opt-in: runs only when named)' : ''}`).join('\n')}`);
   process.exit(2);
 }
 const outcomes: Outcome[] = [];

@@ -51,7 +51,8 @@ export type ColdStartScenario = {
   /** The most milliseconds the subject may take, quoted beside the ratio. */
   goalMs: number;
   /** Runs once before the rounds, with the data folder both sides get as DATA_DIR. */
-  prepare?: (dataDir: string, start: (launch: Launch) => Promise<void>) => Promise<void>;
+  /** `start` runs a launch to listening, then, when `until` is given, keeps it running until that holds (at most 30 s). */
+  prepare?: (dataDir: string, start: (launch: Launch, until?: () => boolean) => Promise<void>) => Promise<void>;
   subject: Launch;
   reference: Launch;
 };
@@ -78,6 +79,11 @@ export type Report = {
 export type MeasuredScenario = {
   kind: 'measured';
   name: string;
+  /**
+   * Run only when `--only` names it (a scenario of many minutes, or needing services a plain run
+   * does not: nginx, PostgreSQL); a plain `npm run bench` lists it as left out.
+   */
+  optIn?: boolean;
   run: (options: RunOptions) => Promise<Report>;
 };
 

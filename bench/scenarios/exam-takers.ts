@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type { AttemptQuestion, AttemptStart } from '@cloud-classroom/shared/attempts';
@@ -25,18 +26,18 @@ import type { MeasuredScenario } from '../scenario.js';
 // server making the pool queue) shows in it rather than hiding.
 
 const SAVE_EVERY_MS = 10_000;
-const P99_TARGET_MS = 200;
+export const P99_TARGET_MS = 200;
 const TARGET_TAKERS = 10_000;
 /** The starts of a step spread over this long: the "everyone clicks Start at nine" spike. */
-const SPIKE_MS = 20_000;
+export const SPIKE_MS = 20_000;
 /** After the last start, the step goes on this long: two more saves from every taker. */
-const STEADY_MS = 20_000;
+export const STEADY_MS = 20_000;
 const SOCKETS = 256;
 const REQUEST_TIMEOUT_MS = 10_000;
 const BUCKET_MS = 2;
 
-type Taker = { userId: number; token: string };
-type StepResult = {
+export type Taker = { userId: number; token: string };
+export type StepResult = {
   takers: number;
   requests: number;
   errors: number;
@@ -51,7 +52,7 @@ type StepResult = {
 };
 
 /** HS256, as the product signs its session tokens, with the secret the product keeps in its database. */
-function tokenOf(secret: string, sessionId: string, now: number): string {
+export function tokenOf(secret: string, sessionId: string, now: number): string {
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const unsigned = `${part({ alg: 'HS256' })}.${part({ sid: sessionId, iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + 86_400 })}`;
   return `Bearer ${unsigned}.${crypto.createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
@@ -100,9 +101,40 @@ const percentile = (values: number[], share: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] as number;
 };
 
+/** Where a step sends its load: http straight to a server, or https through a proxy whose certificate is `ca`. */
+export type StepTarget = {
+  baseUrl: string;
+  /** The certificate to trust, for an https baseUrl. */
+  ca?: Buffer;
+  /** The CPU the server side has used so far, in ms (one process's, or the sum of several); undefined without /proc. */
+  cpuMs: () => number | undefined;
+  /**
+   * Starts at moments drawn at random over the spike (from this seed, so a step of the same size
+   * gets the same moments), rather than evenly spaced. For a load balancer that alternates requests:
+   * evenly spaced starts, each taker's saves 10 s after its start, send starts and saves in strict
+   * alternation, and a round robin would give one node every start.
+   */
+  randomStarts?: { seed: number };
+};
+
+/** mulberry32: a small seeded generator of numbers in [0, 1). */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
 /** One step: the takers' starts over the spike, then their saves every 10 s until the step ends. */
-async function runStep(baseUrl: string, pid: number | undefined, examId: number, takers: Taker[]): Promise<StepResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: SOCKETS });
+export async function runStep(target: StepTarget, examId: number, takers: Taker[]): Promise<StepResult> {
+  const url = new URL(target.baseUrl);
+  const secure = url.protocol === 'https:';
+  const agent = secure ? new https.Agent({ keepAlive: true, maxSockets: SOCKETS, ...(target.ca === undefined ? {} : { ca: target.ca }) }) : new http.Agent({ keepAlive: true, maxSockets: SOCKETS });
+  const sendRequest = secure ? https.request : http.request;
   const startLatencies: number[] = [];
   const saveLatencies: number[] = [];
   // Requests answered so far, for the CPU per request of each part of the step.
@@ -114,11 +146,10 @@ async function runStep(baseUrl: string, pid: number | undefined, examId: number,
     errors += 1;
     firstError ??= what;
   };
-  const url = new URL(baseUrl);
 
   const send = (method: string, requestPath: string, token: string, body: string | undefined): Promise<{ status: number; text: string }> =>
     new Promise((resolve, reject) => {
-      const request = http.request(
+      const request = sendRequest(
         {
           host: url.hostname,
           port: url.port,
@@ -177,8 +208,9 @@ async function runStep(baseUrl: string, pid: number | undefined, examId: number,
     });
   };
 
+  const random = target.randomStarts === undefined ? undefined : seededRandom(target.randomStarts.seed);
   takers.forEach((taker, index) => {
-    const at = (SPIKE_MS * index) / takers.length;
+    const at = random === undefined ? (SPIKE_MS * index) / takers.length : random() * SPIKE_MS;
     schedule(at, () =>
       track(
         send('POST', `/api/site/exams/${examId}/attempts`, taker.token, undefined).then(
@@ -198,13 +230,13 @@ async function runStep(baseUrl: string, pid: number | undefined, examId: number,
     );
   });
 
-  const cpuBefore = cpuMsOf(pid);
+  const cpuBefore = target.cpuMs();
   // Once every start is answered, the CPU and the count of saves so far: what follows is saves only.
   let spikeEnd: { cpu: number | undefined; saves: number } | undefined;
   await new Promise<void>((resolve) => {
     const tick = () => {
       const now = performance.now() - began;
-      if (spikeEnd === undefined && startsAnswered === takers.length) spikeEnd = { cpu: cpuMsOf(pid), saves: savesAnswered };
+      if (spikeEnd === undefined && startsAnswered === takers.length) spikeEnd = { cpu: target.cpuMs(), saves: savesAnswered };
       for (; nextBucket <= Math.floor(now / BUCKET_MS); nextBucket += 1) {
         for (const run of buckets.get(nextBucket) ?? []) run();
         buckets.delete(nextBucket);
@@ -215,7 +247,7 @@ async function runStep(baseUrl: string, pid: number | undefined, examId: number,
     tick();
   });
   while (pending.size > 0) await Promise.allSettled([...pending]);
-  const cpuAfter = cpuMsOf(pid);
+  const cpuAfter = target.cpuMs();
   agent.destroy();
   const elapsed = performance.now() - began;
   const steadySaves = savesAnswered - (spikeEnd?.saves ?? savesAnswered);
@@ -239,6 +271,22 @@ async function runStep(baseUrl: string, pid: number | undefined, examId: number,
   };
 }
 
+/** A step's line: its requests, errors, p99s, the server's CPU (100 % a core) and its cost per start and per save. */
+export function describeStep(result: StepResult): string {
+  return (
+    `${result.takers.toLocaleString('en-US')} takers: ${result.requests.toLocaleString('en-US')} requests, ${result.errors} errors, ` +
+    `p99 ${Math.round(result.p99)} ms (start ${Math.round(result.p99Start)} ms, save ${Math.round(result.p99Save)} ms)` +
+    (result.cpuMsPerSecond === undefined ? '' : `, server CPU ${Math.round(result.cpuMsPerSecond / 10)} %`) +
+    (result.cpuMsPerStart === undefined || result.cpuMsPerSave === undefined
+      ? ''
+      : ` (${result.cpuMsPerStart.toFixed(2)} ms a start, ${result.cpuMsPerSave.toFixed(2)} ms a save)`) +
+    (result.firstError === undefined ? '' : `; first error: ${result.firstError}`)
+  );
+}
+
+/** Held: no error and a p99 within the target. */
+export const stepHeld = (result: StepResult): boolean => result.errors === 0 && result.p99 <= P99_TARGET_MS;
+
 /** The steps: the counts given (`--takers 2500,5000,…`), else these. */
 export const DEFAULT_TAKER_STEPS = [500, 1_000, 2_000, 5_000, 10_000, 15_000, 20_000];
 
@@ -258,21 +306,13 @@ export function examTakers(steps: number[] = DEFAULT_TAKER_STEPS): MeasuredScena
         for (const count of steps) {
           const takers = makeTakers(dataDir, count, made);
           made += count;
-          const result = await runStep(server.baseUrl, server.child.pid, examId, takers);
+          const result = await runStep({ baseUrl: server.baseUrl, cpuMs: () => cpuMsOf(server.child.pid) }, examId, takers);
           results.push(result);
-          process.stdout.write(
-            `\n  ${count.toLocaleString('en-US')} takers: ${result.requests.toLocaleString('en-US')} requests, ${result.errors} errors, ` +
-              `p99 ${Math.round(result.p99)} ms (start ${Math.round(result.p99Start)} ms, save ${Math.round(result.p99Save)} ms)` +
-              (result.cpuMsPerSecond === undefined ? '' : `, server CPU ${Math.round(result.cpuMsPerSecond / 10)} %`) +
-              (result.cpuMsPerStart === undefined || result.cpuMsPerSave === undefined
-                ? ''
-                : ` (${result.cpuMsPerStart.toFixed(2)} ms a start, ${result.cpuMsPerSave.toFixed(2)} ms a save)`) +
-              (result.firstError === undefined ? '' : `; first error: ${result.firstError}`),
-          );
-          if (result.errors > 0 || result.p99 > P99_TARGET_MS) break;
+          process.stdout.write(`\n  ${describeStep(result)}`);
+          if (!stepHeld(result)) break;
         }
-        const held = results.filter((result) => result.errors === 0 && result.p99 <= P99_TARGET_MS).at(-1);
-        const failed = results.find((result) => result.errors > 0 || result.p99 > P99_TARGET_MS);
+        const held = results.filter(stepHeld).at(-1);
+        const failed = results.find((result) => !stepHeld(result));
         // What the CPU alone would allow, by the last step's CPU share (linear, starts included as in
         // that step): where the latency, not the CPU, is the limit (a disk slow to sync), it says how far.
         const last = results.at(-1);

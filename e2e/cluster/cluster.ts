@@ -12,7 +12,8 @@ import { freePort, startServer, type RunningServer } from '../server-process.js'
  * Issue 31's deployment, on one machine: two server processes on one fresh PostgreSQL database
  * and one S3 bucket (s3rver), behind Debian's nginx configured with the very file the deployment
  * guide ships (docs/nginx.conf), its CHANGE lines filled in (ports, certificate, log) and nothing
- * else, with a throwaway certificate. The journeys in cluster.cluster.ts drive it.
+ * else, with a throwaway certificate. The journeys in cluster.cluster.ts drive it; the bench's
+ * cluster scenario (bench/scenarios/cluster.ts) starts it with one node, then with two.
  */
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -36,6 +37,8 @@ export type ClusterNode = {
   /** The node's own address, past nginx. */
   readonly url: string;
   running: () => boolean;
+  /** The node's process id while it runs (for its CPU time in /proc). */
+  pid: () => number | undefined;
   /** Started anew (a restart after kill) on the same port, rejoining nginx's upstream. */
   start: () => Promise<void>;
   /** SIGKILL, as a crash. */
@@ -46,12 +49,16 @@ export type ClusterNode = {
   output: () => string;
 };
 
-export type Cluster = {
+export type Cluster<Nodes extends ClusterNode[] = [ClusterNode, ClusterNode]> = {
   /** nginx's https address: what a browser opens. */
   url: string;
   /** For node's https requests through nginx: trusts the throwaway certificate, keeps connections alive. */
   agent: https.Agent;
-  nodes: [ClusterNode, ClusterNode];
+  /** The throwaway certificate (PEM) nginx serves: for an agent of one's own (another pool size). */
+  certificate: Buffer;
+  /** nginx's master process (its worker is its child). */
+  nginxPid: number;
+  nodes: Nodes;
   database: string;
   password: string;
   /** The access log's lines (the guide's log format: the upstream address is quoted, after the time taken). */
@@ -160,21 +167,35 @@ export async function request<T = unknown>(
   });
 }
 
-/** Two nodes on a fresh PostgreSQL database and an S3 bucket, behind nginx with the guide's configuration. */
-export async function startCluster(): Promise<Cluster> {
+export type ClusterOptions = {
+  /**
+   * How many nodes run behind nginx, 2 by default; nginx's upstream lists only these. One node
+   * behind the same nginx is the bench's measure of what the second adds.
+   */
+  nodes?: 1 | 2;
+};
+
+/** Two nodes (or the one asked for) on a fresh PostgreSQL database and an S3 bucket, behind nginx with the guide's configuration. */
+export function startCluster(options?: { nodes?: 2 }): Promise<Cluster>;
+export function startCluster(options: { nodes: 1 }): Promise<Cluster<[ClusterNode]>>;
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster<ClusterNode[]>> {
+  const nodeCount = options.nodes ?? 2;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-cluster-'));
   const database = `cc_cluster_${process.pid}_${Date.now()}`;
   const password = `cluster-${crypto.randomBytes(9).toString('base64url')}`;
   const cleanups: (() => Promise<void> | void)[] = [() => fs.rmSync(scratch, { recursive: true, force: true })];
-  const stop = async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) {
-      try {
-        await cleanup();
-      } catch (error) {
-        console.error('cluster cleanup:', error);
+  // Once: a second call (a Ctrl-C handler's, say, beside a finally's) waits for the first to finish.
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) {
+        try {
+          await cleanup();
+        } catch (error) {
+          console.error('cluster cleanup:', error);
+        }
       }
-    }
-  };
+    })());
   try {
     psql('postgres', `create database ${database}`);
     cleanups.push(() => void psql('postgres', `drop database if exists ${database} with (force)`));
@@ -212,6 +233,7 @@ export async function startCluster(): Promise<Cluster> {
         port,
         url: `http://127.0.0.1:${port}`,
         running: () => server !== undefined,
+        pid: () => server?.pid,
         start: async () => {
           server = await startServer(env, { dataDir, port });
         },
@@ -225,7 +247,7 @@ export async function startCluster(): Promise<Cluster> {
         output: () => server?.output() ?? lastOutput,
       };
     };
-    const nodes: [ClusterNode, ClusterNode] = [node('A', portA), node('B', portB)];
+    const nodes: ClusterNode[] = (['A', 'B'] as const).slice(0, nodeCount).map((name, index) => node(name, [portA, portB][index] as number));
     // Together, as a rolling deploy on a fresh database starts them: one migrates and seeds, the other waits.
     await Promise.all(nodes.map((each) => each.start()));
     cleanups.push(async () => {
@@ -237,7 +259,7 @@ export async function startCluster(): Promise<Cluster> {
 
     const accessLog = path.join(scratch, 'access.log');
     const guide = fs.readFileSync(GUIDE_CONFIG, 'utf8');
-    const nginx = await startNginx(scratch, clusterConfigFrom(guide, { httpPort, httpsPort, nodePorts: [portA, portB], certificate, key, accessLog }));
+    const nginx = await startNginx(scratch, clusterConfigFrom(guide, { httpPort, httpsPort, nodePorts: nodes.map((each) => each.port), certificate, key, accessLog }));
     cleanups.push(async () => {
       if (nginx.exitCode === null) {
         const exited = new Promise((resolve) => nginx.once('exit', resolve));
@@ -258,6 +280,8 @@ export async function startCluster(): Promise<Cluster> {
     return {
       url,
       agent,
+      certificate: fs.readFileSync(certificate),
+      nginxPid: nginx.pid as number,
       nodes,
       database,
       password,
