@@ -157,7 +157,8 @@ describe('journeys: training statistics — the census list and a learner’s re
     await saveScreenshot(page, 'training-census-list-desktop');
     await page.setViewportSize(PHONE);
     await row.waitFor();
-    expect(await overflowOf(page)).toBe(0);
+    // A chart follows the new width a frame or more later (ECharts' resize observer): its old width once overflowed.
+    await expect.poll(() => overflowOf(page)).toBe(0);
     await saveScreenshot(page, 'training-census-list-phone');
     await page.setViewportSize(DESKTOP);
     await waitForShell(page);
@@ -185,7 +186,8 @@ describe('journeys: training statistics — the census list and a learner’s re
 
     await page.setViewportSize(PHONE);
     await recordSettled(page);
-    expect(await overflowOf(page)).toBe(0);
+    // A chart follows the new width a frame or more later (ECharts' resize observer): its old width once overflowed.
+    await expect.poll(() => overflowOf(page)).toBe(0);
     await saveScreenshot(page, 'training-census-record-attempts-phone');
     await context.close();
   });
@@ -275,7 +277,8 @@ describe('journeys: training statistics — the census list and a learner’s re
 
     await page.setViewportSize(PHONE);
     await recordSettled(page);
-    expect(await overflowOf(page)).toBe(0);
+    // A chart follows the new width a frame or more later (ECharts' resize observer): its old width once overflowed.
+    await expect.poll(() => overflowOf(page)).toBe(0);
     await saveScreenshot(page, 'training-census-record-phone');
     await context.close();
   });
@@ -309,7 +312,8 @@ describe('journeys: training statistics — the census list and a learner’s re
     await saveScreenshot(page, 'training-dashboard-desktop');
     await page.setViewportSize(PHONE);
     await expect.poll(() => training.locator('.chart svg').count()).toBe(3);
-    expect(await overflowOf(page)).toBe(0);
+    // A chart follows the new width a frame or more later (ECharts' resize observer): its old width once overflowed.
+    await expect.poll(() => overflowOf(page)).toBe(0);
     await saveScreenshot(page, 'training-dashboard-phone');
     await page.setViewportSize(DESKTOP);
 
@@ -419,7 +423,8 @@ describe('journeys: training statistics — the census list and a learner’s re
       await assign(ASSIGNED[1].course, ASSIGNED[1].term);
       await expectBadge(page, 1);
       expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
-      expect(await overflowOf(page)).toBe(0);
+      // A chart follows the new width a frame or more later (ECharts' resize observer): its old width once overflowed.
+    await expect.poll(() => overflowOf(page)).toBe(0);
       await readAndClear(page, 'training-bell-phone', ASSIGNED[1].course);
       await context.close();
     });
