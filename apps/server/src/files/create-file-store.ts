@@ -12,6 +12,6 @@ export const S3_SPOOL_FOLDER = 'upload-spool';
 export function createFileStore(config: Pick<Config, 'dataDir' | 'storage'>): FileStore {
   const { storage } = config;
   if (storage.kind === 'local') return new LocalFileStore(config.dataDir);
-  // The client (and the AWS SDK) made on first use: creating the store is part of every start.
+  // The client arrives as a promise (`createS3Client` loads the SDK first): only STORAGE=s3 loads it at start.
   return new S3FileStore({ client: createS3Client(storage.bucket), bucket: storage.bucket.bucket, prefix: storage.prefix, spoolDir: path.join(config.dataDir, S3_SPOOL_FOLDER) });
 }

@@ -12,7 +12,7 @@ import { describeS3Failure, isS3NotFound, loadS3Sdk, type S3Sdk } from './s3-buc
 export const S3_PART_BYTES = 64 * 1024 * 1024;
 
 export type S3FileStoreOptions = {
-  /** A promise for one made on first use (`createS3Client`), so nothing loads the SDK before a file is stored or read. */
+  /** Or a promise for one (`createS3Client`, which loads the SDK): the store is built synchronously, the client arrives a moment later. */
   client: S3Client | Promise<S3Client>;
   bucket: string;
   /** Put before every key (`classroom/`), so the store can share a bucket; '' for none. */
